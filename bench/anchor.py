@@ -1,0 +1,350 @@
+"""Random-play speed of our engine against the gin rummy engines researchers use as anchors.
+
+Run from the repository root::
+
+    python bench/anchor.py [--seconds N] [--seed S] [--install]
+
+``--install`` pip-installs the anchors (``rlcard``, ``open_spiel``) into the running
+interpreter's environment if they are missing; they are an optional extra
+(``pip install -e '.[anchor]'`` does the same), never a core dependency. To measure
+our engine from a checkout without installing it, put ``src`` on the path::
+
+    PYTHONPATH=src python bench/anchor.py --install
+
+What it measures: the process is pinned to one core, then each engine plays random
+games (every choice uniform among the legal actions, drawn from ``random.Random(seed)``)
+for about N seconds (default 10). The clock is read between games, so a run ends on a
+whole game. It reports decisions per second (one decision = one action applied by a
+player, forced or not) and games per second:
+
+* RLCard ``gin-rummy`` twice: ``game`` drives ``env.game`` directly (``init_game``,
+  ``judge.get_legal_actions``, ``step``), which measures the rules engine itself; ``env``
+  drives ``env.reset``/``env.step`` with action ids, as ``env.run`` does with random
+  agents, so it adds RLCard's feature extraction (a 5x52 numpy observation per step).
+  RLCard counts two bookkeeping decisions at the end of each game (score North, score
+  South); they are counted like any other action, as RLCard's agents do take them.
+* OpenSpiel ``gin_rummy`` (C++ via pybind11): chance nodes are resolved by sampling
+  ``state.chance_outcomes()`` and are counted apart (``chance/s``), player nodes by a
+  uniform choice from ``state.legal_actions()``. ``open_spiel`` starts each game with
+  ``game.new_initial_state()``, which alone costs more than the game's moves (1.7 ms);
+  ``open_spiel-clone`` starts each from a clone of one initial state, to show the moves.
+* Ours: ``Deal.new(variant("italian", players=2), seed=s)`` played to the end through
+  ``legal_actions``/``apply``. If ``burraco`` does not import (yet), the script says so
+  and still reports the anchors.
+
+Games differ (gin rummy is shorter and simpler than burraco), so the ratios say how far
+our engine is from engines used in published work per decision, not per unit of rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+#: Anchor packages: (import name, pip requirement), as in the ``anchor`` extra.
+ANCHORS: tuple[tuple[str, str], ...] = (("rlcard", "rlcard>=1.2"), ("pyspiel", "open_spiel>=1.5"))
+#: A random game longer than this is taken as a bug (an endless loop), not measured.
+MAX_DECISIONS_PER_GAME = 100_000
+#: Untimed games played first, so imports, caches and allocators are warm.
+WARMUP_GAMES = 3
+
+#: Plays one whole game with the given game index; returns (player decisions, chance steps).
+GameFn = Callable[[int], tuple[int, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What one engine did in its time slot."""
+
+    engine: str
+    games: int
+    decisions: int
+    chance: int
+    seconds: float
+
+    @property
+    def decisions_per_s(self) -> float:
+        return self.decisions / self.seconds if self.seconds else 0.0
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def chance_per_s(self) -> float:
+        return self.chance / self.seconds if self.seconds else 0.0
+
+    @property
+    def decisions_per_game(self) -> float:
+        return self.decisions / self.games if self.games else 0.0
+
+
+def measure(engine: str, play: GameFn, seconds: float) -> Result:
+    """Play whole games with ``play`` until ``seconds`` have passed; warm-up games untimed."""
+    for i in range(WARMUP_GAMES):
+        play(-1 - i)
+    games = decisions = chance = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        d, c = play(games)
+        games += 1
+        decisions += d
+        chance += c
+        elapsed = time.perf_counter() - start
+    return Result(engine, games, decisions, chance, elapsed)
+
+
+def too_long(engine: str) -> RuntimeError:
+    return RuntimeError(f"{engine}: a game ran past {MAX_DECISIONS_PER_GAME} decisions")
+
+
+# --- RLCard ------------------------------------------------------------------------------
+
+
+def rlcard_game(seed: int) -> GameFn:
+    """Raw ``env.game``: the rules engine, without RLCard's observation encoding."""
+    rlcard = importlib.import_module("rlcard")
+    env: Any = rlcard.make("gin-rummy", config={"seed": seed})  # seeds game.np_random (deals)
+    game: Any = env.game
+    judge: Any = game.judge
+    rng = random.Random(seed)
+    choice = rng.choice
+
+    def play(_: int) -> tuple[int, int]:
+        game.init_game()
+        n = 0
+        while not game.is_over():
+            # game.step also builds RLCard's raw state dict (lists of card indices): that is
+            # part of its engine, not of the env's feature extraction.
+            game.step(choice(judge.get_legal_actions()))
+            n += 1
+            if n > MAX_DECISIONS_PER_GAME:
+                raise too_long("rlcard game")
+        return n, 0
+
+    return play
+
+
+def rlcard_env(seed: int) -> GameFn:
+    """``env.reset``/``env.step`` with action ids: what ``env.run`` costs with random agents."""
+    rlcard = importlib.import_module("rlcard")
+    env: Any = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = random.Random(seed)
+    choice = rng.choice
+
+    def play(_: int) -> tuple[int, int]:
+        state, _player = env.reset()
+        n = 0
+        while not env.is_over():
+            state, _player = env.step(choice(list(state["legal_actions"])))
+            n += 1
+            if n > MAX_DECISIONS_PER_GAME:
+                raise too_long("rlcard env")
+        return n, 0
+
+    return play
+
+
+# --- OpenSpiel ---------------------------------------------------------------------------
+
+
+def openspiel(seed: int, clone: bool = False) -> GameFn:
+    """OpenSpiel ``gin_rummy``; chance nodes sampled from ``chance_outcomes()``.
+
+    ``game.new_initial_state()`` costs about 1.7 ms in gin_rummy (it rebuilds the meld
+    tables), more than all the moves of a random game; with ``clone`` each game starts from
+    a clone of one initial state instead (about 16 us), which measures the moves alone.
+    """
+    pyspiel = importlib.import_module("pyspiel")
+    game: Any = pyspiel.load_game("gin_rummy")
+    initial: Any = game.new_initial_state()
+    new_state: Callable[[], Any] = initial.clone if clone else game.new_initial_state
+    rng = random.Random(seed)
+    choice = rng.choice
+    uniform = rng.random
+
+    def play(_: int) -> tuple[int, int]:
+        state = new_state()
+        n = c = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                r = uniform()
+                outcomes = state.chance_outcomes()
+                action = outcomes[-1][0]
+                for a, p in outcomes:
+                    r -= p
+                    if r < 0.0:
+                        action = a
+                        break
+                state.apply_action(action)
+                c += 1
+            else:
+                state.apply_action(choice(state.legal_actions()))
+                n += 1
+                if n > MAX_DECISIONS_PER_GAME:
+                    raise too_long("open_spiel")
+        return n, c
+
+    return play
+
+
+# --- Ours --------------------------------------------------------------------------------
+
+
+def burraco_engine(seed: int) -> GameFn:
+    """Our engine, Italian rules, 2 players, one ``Deal`` per game with seed ``seed + i``."""
+    burraco = importlib.import_module("burraco")
+    try:  # the API being written: from burraco import Deal, variant
+        deal_class: Any = burraco.Deal
+        variant: Any = burraco.variant
+    except AttributeError as e:
+        raise ImportError(f"burraco has no {e.name} yet") from e
+    v = variant("italian", players=2)
+    new = deal_class.new
+    rng = random.Random(seed)
+    choice = rng.choice
+
+    def play(i: int) -> tuple[int, int]:
+        deal = new(v, seed=seed + i)
+        n = 0
+        while not deal.is_over:
+            deal.apply(choice(deal.legal_actions()))
+            n += 1
+            if n > MAX_DECISIONS_PER_GAME:
+                raise too_long("burraco")
+        return n, 0
+
+    return play
+
+
+# --- Driver ------------------------------------------------------------------------------
+
+
+def install_missing() -> None:
+    """pip-install the anchors that do not import, into this interpreter's environment."""
+    missing = [req for mod, req in ANCHORS if importlib.util.find_spec(mod) is None]
+    if not missing:
+        print("anchors already installed")
+        return
+    print(f"installing {' '.join(missing)} with {sys.executable} -m pip", flush=True)
+    subprocess.check_call([sys.executable, "-m", "pip", "install", *missing])
+    importlib.invalidate_caches()
+
+
+def dist_version(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "-"
+
+
+def pin_one_core() -> str:
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity here)"
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {0 if 0 in allowed else min(allowed)})
+    return f"pinned to cpu {sorted(os.sched_getaffinity(0))} of {sorted(allowed)}"
+
+
+def fmt(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
+
+
+def ratio(ours: Result | None, anchor: Result | None) -> str:
+    if ours is None or anchor is None or not anchor.decisions_per_s:
+        return "-"
+    return f"{ours.decisions_per_s / anchor.decisions_per_s:.2f}x"
+
+
+def report(results: dict[str, Result]) -> None:
+    ours = results.get("burraco")
+    header = ["engine", "games", "decisions", "s", "decisions/s", "games/s", "dec/game",
+              "chance/s", "ours/this"]  # fmt: skip
+    rows = [
+        [r.engine, str(r.games), str(r.decisions), f"{r.seconds:.2f}", fmt(r.decisions_per_s),
+         fmt(r.games_per_s), f"{r.decisions_per_game:.1f}",
+         fmt(r.chance_per_s) if r.chance else "-",
+         "-" if r.engine == "burraco" else ratio(ours, r)]
+        for r in results.values()
+    ]  # fmt: skip
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+        print("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=True)))
+        for row in rows:
+            print("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
+    else:
+        table = Table(title="random play, one core")
+        for i, h in enumerate(header):
+            table.add_column(h, justify="left" if i == 0 else "right")
+        for row in rows:
+            table.add_row(*row)
+        console = Console()
+        if not console.is_terminal:  # piped: do not squeeze the table into 80 columns
+            console = Console(width=120)
+        console.print(table)
+    if ours is None:
+        print("no figure for our engine, so no ratio")
+        return
+    for name in ("rlcard-game", "rlcard-env", "open_spiel", "open_spiel-clone"):
+        if name in results:
+            print(f"ours / {name}: {ratio(ours, results[name])} decisions per second")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=float, default=10.0, help="time per engine (10)")
+    parser.add_argument("--seed", type=int, default=0, help="seed for deals and choices (0)")
+    parser.add_argument("--install", action="store_true", help="pip-install missing anchors")
+    args = parser.parse_args(argv)
+
+    if args.install:
+        install_missing()
+    print(f"python {platform.python_version()}, {pin_one_core()}")
+    versions = ", ".join(f"{d} {dist_version(d)}" for d in ("rlcard", "open_spiel", "numpy"))
+    print(f"{versions}; {args.seconds:g} s per engine, seed {args.seed}")
+
+    engines: list[tuple[str, str, Callable[[int], GameFn]]] = [
+        ("rlcard-game", "rlcard", rlcard_game),
+        ("rlcard-env", "rlcard", rlcard_env),
+        ("open_spiel", "pyspiel", openspiel),
+        ("open_spiel-clone", "pyspiel", lambda seed: openspiel(seed, clone=True)),
+        ("burraco", "burraco", burraco_engine),
+    ]
+    results: dict[str, Result] = {}
+    for name, module, make in engines:
+        try:
+            play = make(args.seed)
+        except ImportError as e:
+            hint = "" if module == "burraco" else " (pass --install)"
+            print(f"{name}: skipped, {module} does not import: {e}{hint}")
+            continue
+        except Exception as e:  # an engine half-written or broken must not hide the others
+            print(f"{name}: skipped, setup failed: {type(e).__name__}: {e}")
+            continue
+        print(f"{name}: playing for {args.seconds:g} s ...", flush=True)
+        try:
+            results[name] = measure(name, play, args.seconds)
+        except Exception as e:
+            print(f"{name}: failed while playing: {type(e).__name__}: {e}")
+    if results:
+        report(results)
+    return 0 if results else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+"""Burraco, Buraco and Italian Canasta: a faithful, fast rules engine.
+
+>>> from burraco import variant, Deal, parse_cards, check_meld
+>>> check_meld(parse_cards("KH AH 2H"), variant("italian")).kind
+'sequence'
+"""
+
+from burraco.actions import Action
+from burraco.cards import Card, card_of, deck, format_cards, parse_card, parse_cards
+from burraco.deal import Deal
+from burraco.errors import IllegalMove, RuleError, SetupError
+from burraco.melds import Meld, MeldInfo, check_meld, extend_meld, read_meld
+from burraco.scoring import DealScore, LineScore, card_points
+from burraco.variants import PRESETS, Variant, variant
+from burraco.view import DealView
+from burraco.vp import victory_points
+
+__all__ = [
+    "PRESETS",
+    "Action",
+    "Card",
+    "Deal",
+    "DealScore",
+    "DealView",
+    "IllegalMove",
+    "LineScore",
+    "Meld",
+    "MeldInfo",
+    "RuleError",
+    "SetupError",
+    "Variant",
+    "card_of",
+    "card_points",
+    "check_meld",
+    "deck",
+    "extend_meld",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+    "read_meld",
+    "variant",
+    "victory_points",
+]
+
+__version__ = "0.1.0"

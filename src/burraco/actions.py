@@ -1,0 +1,114 @@
+"""Actions and their text form.
+
+An action is one decision of the player on turn::
+
+    draw                 draw from the stock (canasta: two cards)
+    take                 take the whole discard pile
+    take 7H 7S           canasta: take the pile, melding its top with two naturals
+    redraw               buraco: the dealer's first drawn card goes to the pile, draw again
+    pass                 stock empty and no pile to take (buraco); end the deal (canasta)
+    meld 5H 6H 7H        lay down a new meld
+    extend 2 8H          add a card to the line's meld number 2 (counting from 0)
+    discard 9C           discard a card, ending the turn
+
+>>> a = Action.parse("extend 2 8h")
+>>> a, str(a)
+(Action.parse('extend 2 8H'), 'extend 2 8H')
+>>> Action.parse("meld 7H 5H 6H") == Action.parse("meld 5H 6H 7H")
+True
+>>> Action.parse("fold")
+Traceback (most recent call last):
+...
+ValueError: not an action: 'fold' (draw, take, redraw, pass, meld CARDS, extend N CARD, discard CARD)
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from burraco.cards import CARDS, Card, format_cards, parse_card, parse_cards
+
+__all__ = [
+    "DISCARD",
+    "DRAW",
+    "EXTEND",
+    "MELD",
+    "PASS",
+    "REDRAW",
+    "TAKE",
+    "Action",
+    "discard",
+    "draw",
+    "extend",
+    "meld",
+    "take",
+]
+
+DRAW: Final = "draw"
+TAKE: Final = "take"
+REDRAW: Final = "redraw"
+PASS: Final = "pass"
+MELD: Final = "meld"
+EXTEND: Final = "extend"
+DISCARD: Final = "discard"
+
+_USAGE: Final = "draw, take, redraw, pass, meld CARDS, extend N CARD, discard CARD"
+
+
+class Action(NamedTuple):
+    """One decision. ``cards`` is sorted by kind, so equal actions compare equal."""
+
+    kind: str
+    cards: tuple[Card, ...] = ()
+    #: For ``extend``: the index of the meld in the line's melds.
+    target: int = -1
+
+    def __str__(self) -> str:
+        if self.kind == EXTEND:
+            return f"extend {self.target} {format_cards(self.cards)}"
+        if self.cards:
+            return f"{self.kind} {format_cards(self.cards)}"
+        return self.kind
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse the text form; raise ``ValueError`` naming what is wrong."""
+        words = text.split()
+        if not words:
+            raise ValueError(f"not an action: {text!r} ({_USAGE})")
+        kind = words[0].lower()
+        rest = words[1:]
+        if kind in (DRAW, REDRAW, PASS) and not rest:
+            return Action(kind)
+        if kind == TAKE:
+            return take(parse_cards(rest)) if rest else Action(TAKE)
+        if kind == MELD and rest:
+            return meld(parse_cards(rest))
+        if kind == DISCARD and len(rest) == 1:
+            return discard(parse_card(rest[0]))
+        if kind == EXTEND and len(rest) == 2 and rest[0].isdigit():
+            return extend(int(rest[0]), parse_card(rest[1]))
+        raise ValueError(f"not an action: {text!r} ({_USAGE})")
+
+
+def draw() -> Action:
+    return Action(DRAW)
+
+
+def take(cards: list[Card] | tuple[int, ...] = ()) -> Action:
+    return Action(TAKE, tuple(CARDS[c] for c in sorted(cards)))
+
+
+def meld(cards: list[Card] | tuple[int, ...]) -> Action:
+    return Action(MELD, tuple(CARDS[c] for c in sorted(cards)))
+
+
+def extend(target: int, card: int) -> Action:
+    return Action(EXTEND, (CARDS[card],), target)
+
+
+def discard(card: int) -> Action:
+    return Action(DISCARD, (CARDS[card],))

@@ -1,0 +1,1172 @@
+"""The deal (smazzata, mão): dealing, turns, melds, pozzetti, closing.
+
+A :class:`Deal` is an explicit state machine. Its phase is ``draw`` (the player
+on turn must draw from the stock or take the pile), ``play`` (the player melds,
+extends and finally discards) or ``over``. For every state it lists the legal
+actions exactly; :meth:`Deal.check` explains why any other action is illegal
+and :meth:`Deal.apply` performs a legal one. An illegal action raises
+:class:`~burraco.errors.IllegalMove` and leaves the state untouched.
+
+>>> from burraco import variant
+>>> deal = Deal.new(variant("italian"), seed=7)
+>>> deal.phase, deal.turn, len(deal.stock)
+('draw', 1, 63)
+>>> [str(a) for a in deal.legal_actions()]
+['draw', 'take']
+>>> deal.apply(Action.parse("draw"))
+>>> deal.phase
+'play'
+>>> deal.apply(Action.parse("meld 5H 6H 7H"))
+Traceback (most recent call last):
+...
+burraco.errors.IllegalMove: meld 5H 6H 7H: the hand does not hold 5H 6H 7H
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from burraco.actions import (
+    DISCARD,
+    DRAW,
+    EXTEND,
+    MELD,
+    PASS,
+    REDRAW,
+    TAKE,
+    Action,
+)
+from burraco.cards import CARDS, JOKER, KINDS, Card, cards_from_counts, deck, format_cards
+from burraco.errors import IllegalMove, RuleError
+from burraco.melds import (
+    SET,
+    WILD,
+    Meld,
+    extended,
+    grade_of,
+    is_wild,
+    meld_points,
+    new_melds,
+    read_meld,
+)
+from burraco.scoring import DealScore, score_deal
+from burraco.variants import Variant
+from burraco.view import DealView, view_of
+
+__all__ = ["DRAW_PHASE", "OVER", "PLAY_PHASE", "Deal"]
+
+DRAW_PHASE: Final = "draw"
+PLAY_PHASE: Final = "play"
+OVER: Final = "over"
+
+# Interned actions: legal_actions() builds no new objects for the ones seen before.
+_DRAW: Final = Action(DRAW)
+_TAKE: Final = Action(TAKE)
+_REDRAW: Final = Action(REDRAW)
+_PASS: Final = Action(PASS)
+_DISCARDS: Final = tuple(Action(DISCARD, (CARDS[c],)) for c in range(KINDS))
+_EXTENDS: dict[tuple[int, int], Action] = {}
+_MELDS: dict[tuple[int, ...], Action] = {}
+_TAKES: dict[tuple[int, ...], Action] = {}
+
+
+def _extend_action(target: int, card: int) -> Action:
+    key = (target, card)
+    action = _EXTENDS.get(key)
+    if action is None:
+        action = _EXTENDS[key] = Action(EXTEND, (CARDS[card],), target)
+    return action
+
+
+def _meld_action(cards: tuple[int, ...]) -> Action:
+    action = _MELDS.get(cards)
+    if action is None:
+        action = _MELDS[cards] = Action(MELD, tuple(CARDS[c] for c in cards))
+    return action
+
+
+def _take_action(cards: tuple[int, ...]) -> Action:
+    action = _TAKES.get(cards)
+    if action is None:
+        action = _TAKES[cards] = Action(TAKE, tuple(CARDS[c] for c in cards))
+    return action
+
+
+class Deal:
+    """One deal of a variant, from the shuffle to the score.
+
+    Seats are numbered 0 to ``players - 1`` in turn order; seat ``s`` belongs to
+    line ``line_of[s]``. Build a deal with :meth:`new` (a seeded shuffle) or
+    :meth:`from_deck` (an explicit deck order, top card first).
+    """
+
+    __slots__ = (
+        "_first_turn",
+        "_last_take_meld",
+        "_melded_seat",
+        "_partnerships_form",
+        "_pending_melds",
+        "_progress",
+        "closer",
+        "dealer",
+        "deck_order",
+        "drawn",
+        "end_reason",
+        "final_turn",
+        "hands",
+        "has_pozzetto",
+        "history",
+        "line_of",
+        "melds",
+        "minimum",
+        "minimum_raised",
+        "opened",
+        "pending_pozzetto",
+        "pending_value",
+        "phase",
+        "pile",
+        "pile_hidden",
+        "pozzetti",
+        "quiet_turns",
+        "red_threes",
+        "redrawn",
+        "relancinhos",
+        "sizes",
+        "stock",
+        "taken_single",
+        "timeout_turns",
+        "turn",
+        "turns",
+        "v",
+        "went_out",
+    )
+
+    v: Variant
+    dealer: int
+    deck_order: tuple[Card, ...]
+    line_of: list[int]
+    hands: list[list[int]]
+    sizes: list[int]
+    stock: list[int]
+    pile: list[int]
+    pile_hidden: int
+    pozzetti: list[list[int]]
+    has_pozzetto: list[bool]
+    pending_pozzetto: list[list[int] | None]
+    melds: list[list[Meld]]
+    phase: str
+    turn: int
+    turns: int
+    drawn: int
+    redrawn: bool
+    taken_single: int
+    quiet_turns: int
+    final_turn: bool
+    timeout_turns: int
+    closer: int
+    went_out: bool
+    end_reason: str
+    red_threes: list[int]
+    relancinhos: list[int]
+    opened: list[bool]
+    minimum: list[int]
+    minimum_raised: list[bool]
+    pending_value: list[int]
+    history: list[Action]
+    _first_turn: bool
+    _melded_seat: list[bool]
+    _pending_melds: list[int]
+    _progress: bool
+    _partnerships_form: bool
+    _last_take_meld: Meld | str
+
+    # --- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        v: Variant,
+        seed: int | None = None,
+        *,
+        dealer: int = 0,
+        phase: int = 1,
+        minimum: Sequence[int] | None = None,
+    ) -> Deal:
+        """A deal with the deck shuffled from ``seed``.
+
+        ``phase`` is 1 or 2 for the 3- and 5-player games (see RULES.md);
+        ``minimum`` is each line's minimum first lay-down (buraco vulnerability).
+        """
+        order = deck(v.decks, v.jokers)
+        random.Random(seed).shuffle(order)
+        return cls.from_deck(v, order, dealer=dealer, phase=phase, minimum=minimum)
+
+    @classmethod
+    def from_deck(
+        cls,
+        v: Variant,
+        order: Iterable[int],
+        *,
+        dealer: int = 0,
+        phase: int = 1,
+        minimum: Sequence[int] | None = None,
+    ) -> Deal:
+        """A deal dealt from an explicit deck order, top card first (after the cut).
+
+        The order must hold exactly the variant's cards.
+        """
+        cards = [CARDS[c] for c in order]
+        expected = sorted(deck(v.decks, v.jokers))
+        if sorted(cards) != expected:
+            raise RuleError(
+                f"a deck order for {v.name} must hold its {len(expected)} cards exactly once "
+                f"each (got {len(cards)} cards)"
+            )
+        if not 0 <= dealer < v.players:
+            raise RuleError(f"no seat {dealer} at a table of {v.players}")
+        self = cls.__new__(cls)
+        self.v = v
+        self.dealer = dealer
+        self.deck_order = tuple(cards)
+        self.line_of = list(v.line_of)
+        self.hands = [[0] * KINDS for _ in range(v.players)]
+        self.sizes = [0] * v.players
+        self.pile = []
+        self.pile_hidden = 0
+        self.pozzetti = []
+        self.has_pozzetto = [False] * v.players
+        self.pending_pozzetto = [None] * v.players
+        self.melds = [[] for _ in range(v.players)]
+        self.turns = 0
+        self.drawn = -1
+        self.redrawn = False
+        self.taken_single = -1
+        self.quiet_turns = 0
+        self.final_turn = False
+        self.timeout_turns = -1
+        self.closer = -1
+        self.went_out = False
+        self.end_reason = ""
+        self.red_threes = [0] * v.players
+        self.relancinhos = [0] * v.players
+        self.opened = [True] * v.players
+        self.minimum = [0] * v.players
+        self.minimum_raised = [False] * v.players
+        self.pending_value = [0] * v.players
+        self.history = []
+        self._first_turn = True
+        self._melded_seat = [False] * v.players
+        self._pending_melds = []
+        self._progress = False
+        if v.opening_minimum:
+            self.minimum = [v.opening_minimum] * v.players
+        if minimum is not None:
+            for line, need in enumerate(minimum):
+                self.minimum[line] = max(self.minimum[line], need)
+        for line in range(v.players):
+            self.opened[line] = self.minimum[line] == 0
+
+        top: list[int] = list(cards)  # top card first
+        stock_bottom = len(top)
+        if v.pozzetti:
+            sizes = self._pozzetto_sizes(phase)
+            piles: list[list[int]] = [[] for _ in sizes]
+            # Built card by card, alternately, from the bottom of the deck (000).
+            while any(len(p) < n for p, n in zip(piles, sizes, strict=True)):
+                for p, n in zip(piles, sizes, strict=True):
+                    if len(p) < n:
+                        stock_bottom -= 1
+                        p.append(top[stock_bottom])
+            self.pozzetti = piles
+        self._partnerships_form = v.players in (3, 5) and phase == 1 and v.pozzetti
+        self._last_take_meld = "no meld"
+        position = 0
+        first = (dealer + 1) % v.players
+        for _ in range(v.hand_size):
+            for k in range(v.players):
+                seat = (first + k) % v.players
+                card = top[position]
+                position += 1
+                self.hands[seat][card] += 1
+                self.sizes[seat] += 1
+        rest = top[position:stock_bottom]
+        self.stock = rest[::-1]  # the top of the stock is the end of the list
+        if v.red_threes:
+            for k in range(v.players):
+                self._lay_aside_red_threes((first + k) % v.players)
+        if v.up_card:
+            self.pile.append(self.stock.pop())
+        if v.pile_needs_pair:
+            self._turn_up_canasta_pile()
+        self.turn = dealer if v.dealer_plays_first else first
+        self.phase = DRAW_PHASE
+        return self
+
+    def _pozzetto_sizes(self, phase: int) -> list[int]:
+        v = self.v
+        if v.players in (3, 5) and phase == 1:
+            return [18] + [v.pozzetto_size] * (v.players // 2)
+        if v.players in (3, 5):
+            return [v.pozzetto_size] * v.players
+        return [v.pozzetto_size] * v.lines
+
+    def _turn_up_canasta_pile(self) -> None:
+        # Canasta (003): the turned card is buried under as many cards as its value.
+        # A wildcard or a 3 goes to the bottom of the stock and the next is turned (decision).
+        while self.stock:
+            card = self.stock.pop()
+            rank = card % 13 + 1
+            if card == JOKER or rank in (2, 3):
+                self.stock.insert(0, card)
+                continue
+            count = 14 if rank == 1 else rank
+            count = min(count, len(self.stock))
+            under = [self.stock.pop() for _ in range(count)]
+            self.pile = [*under, card]
+            self.pile_hidden = count
+            return
+
+    def _lay_aside_red_threes(self, seat: int) -> None:
+        hand = self.hands[seat]
+        line = self.line_of[seat]
+        while True:
+            reds = hand[15] + hand[28]  # 3H, 3D
+            if not reds:
+                return
+            hand[15] = hand[28] = 0
+            self.sizes[seat] -= reds
+            self.red_threes[line] += reds
+            for _ in range(reds):
+                if self.stock:
+                    hand[self.stock.pop()] += 1
+                    self.sizes[seat] += 1
+
+    def clone(self) -> Deal:
+        """A copy that shares nothing mutable with this deal (for search)."""
+        other = Deal.__new__(Deal)
+        other.v = self.v
+        other.dealer = self.dealer
+        other.deck_order = self.deck_order
+        other.line_of = self.line_of[:]
+        other.hands = [h[:] for h in self.hands]
+        other.sizes = self.sizes[:]
+        other.stock = self.stock[:]
+        other.pile = self.pile[:]
+        other.pile_hidden = self.pile_hidden
+        other.pozzetti = [p[:] for p in self.pozzetti]
+        other.has_pozzetto = self.has_pozzetto[:]
+        other.pending_pozzetto = [None if p is None else p[:] for p in self.pending_pozzetto]
+        other.melds = [m[:] for m in self.melds]
+        other.phase = self.phase
+        other.turn = self.turn
+        other.turns = self.turns
+        other.drawn = self.drawn
+        other.redrawn = self.redrawn
+        other.taken_single = self.taken_single
+        other.quiet_turns = self.quiet_turns
+        other.final_turn = self.final_turn
+        other.timeout_turns = self.timeout_turns
+        other.closer = self.closer
+        other.went_out = self.went_out
+        other.end_reason = self.end_reason
+        other.red_threes = self.red_threes[:]
+        other.relancinhos = self.relancinhos[:]
+        other.opened = self.opened[:]
+        other.minimum = self.minimum[:]
+        other.minimum_raised = self.minimum_raised[:]
+        other.pending_value = self.pending_value[:]
+        other.history = self.history[:]
+        other._first_turn = self._first_turn
+        other._melded_seat = self._melded_seat[:]
+        other._pending_melds = self._pending_melds[:]
+        other._progress = self._progress
+        other._partnerships_form = self._partnerships_form
+        other._last_take_meld = self._last_take_meld
+        return other
+
+    # --- questions ------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def players(self) -> int:
+        return self.v.players
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards in a seat's hand, sorted by kind."""
+        return cards_from_counts(self.hands[seat])
+
+    def partners(self, seat: int) -> list[int]:
+        """The other seats of the seat's line."""
+        line = self.line_of[seat]
+        return [s for s in range(self.v.players) if s != seat and self.line_of[s] == line]
+
+    def line_melds(self, seat: int) -> list[Meld]:
+        return self.melds[self.line_of[seat]]
+
+    def _has_burraco(self, line: int) -> bool:
+        v = self.v
+        return any(grade_of(m, v) is not None for m in self.melds[line])
+
+    def _canastas(self, line: int) -> tuple[int, int]:
+        v = self.v
+        total = clean = 0
+        for m in self.melds[line]:
+            grade = grade_of(m, v)
+            if grade is not None:
+                total += 1
+                clean += grade == "clean"
+        return total, clean
+
+    # --- the legal actions ----------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player on turn, in a fixed order."""
+        if self.phase == DRAW_PHASE:
+            return self._draw_actions()
+        if self.phase == OVER:
+            return []
+        seat = self.turn
+        hand = self.hands[seat]
+        line = self.line_of[seat]
+        v = self.v
+        actions: list[Action] = []
+        if self._may_redraw():
+            actions.append(_REDRAW)
+        size = self.sizes[seat]
+        for cards in new_melds(hand, v):
+            if self._meld_problem(seat, line, cards, size) is None:
+                actions.append(_meld_action(cards))
+        melds = self.melds[line]
+        for target, m in enumerate(melds):
+            for card in range(KINDS):
+                if hand[card] and self._extend_problem(seat, line, target, m, card) is None:
+                    actions.append(_extend_action(target, card))
+        for card in range(KINDS):
+            if hand[card] and self._discard_problem(seat, line, card) is None:
+                actions.append(_DISCARDS[card])
+        return actions
+
+    def _draw_actions(self) -> list[Action]:
+        actions: list[Action] = []
+        seat = self.turn
+        if self.stock:
+            actions.append(_DRAW)
+        if self.v.pile_needs_pair:
+            actions.extend(_take_action(c) for c in self._pair_takes(seat))
+        elif self._take_problem(seat) is None:
+            actions.append(_TAKE)
+        if not self.stock and (self.v.pile_needs_pair or not actions):
+            actions.append(_PASS)
+        return actions
+
+    def is_legal(self, action: Action) -> bool:
+        return self._problem(action) is None
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalMove` naming the rule if ``action`` is illegal now."""
+        problem = self._problem(action)
+        if problem is not None:
+            raise IllegalMove(f"{action}: {problem}")
+
+    def _problem(self, action: Action) -> str | None:
+        if self.phase == OVER:
+            return "the deal is over"
+        kind = action.kind
+        seat = self.turn
+        line = self.line_of[seat]
+        hand = self.hands[seat]
+        if self.phase == DRAW_PHASE:
+            if kind == DRAW:
+                return None if self.stock else "the stock is empty"
+            if kind == TAKE:
+                if self.v.pile_needs_pair:
+                    return self._pair_take_problem(seat, action.cards)
+                if action.cards:
+                    return "take takes the whole pile; name no cards"
+                return self._take_problem(seat)
+            if kind == PASS:
+                if self.stock:
+                    return "a player passes only when the stock is empty"
+                if not self.v.pile_needs_pair and self._take_problem(seat) is None:
+                    return "with the stock empty a player must take the pile"
+                return None
+            return "first draw from the stock or take the pile"
+        if kind in (DRAW, TAKE, PASS):
+            return "the player has already drawn this turn"
+        if kind == REDRAW:
+            return None if self._may_redraw() else self._redraw_problem()
+        cards = action.cards
+        need = [0] * KINDS
+        for c in cards:
+            if not 0 <= c < KINDS:
+                return "not a card"
+            need[c] += 1
+        if any(need[c] > hand[c] for c in cards):
+            return f"the hand does not hold {format_cards(cards)}"
+        size = self.sizes[seat]
+        if kind == MELD:
+            found = _read_or_reason(cards, self.v)
+            if isinstance(found, str):
+                return f"not a meld: {found}"
+            return self._meld_problem(seat, line, tuple(sorted(cards)), size, found)
+        if kind == EXTEND:
+            melds = self.melds[line]
+            if not 0 <= action.target < len(melds) or len(cards) != 1:
+                if len(cards) != 1:
+                    return "extend adds one card to one meld"
+                return f"the line has no meld {action.target} (its melds are 0 to {len(melds) - 1})"
+            return self._extend_problem(seat, line, action.target, melds[action.target], cards[0])
+        if kind == DISCARD:
+            if len(cards) != 1:
+                return "discard one card"
+            return self._discard_problem(seat, line, cards[0])
+        return f"unknown action {kind!r}"
+
+    # Each _problem helper returns None when legal, else the rule that forbids it.
+
+    def _take_problem(self, seat: int) -> str | None:
+        if not self.pile:
+            return "the discard pile is empty"
+        v = self.v
+        if v.single_card_no_single_pile and self.sizes[seat] == 1 and len(self.pile) == 1:
+            return "a player holding one card may not take a pile of one card"
+        return None
+
+    def _pair_takes(self, seat: int) -> list[tuple[int, ...]]:
+        # Canasta: the ways to take the pile, by the cards melded with its top.
+        if not self.pile:
+            return []
+        top = self.pile[-1]
+        hand = self.hands[seat]
+        if top == JOKER or top % 13 == 1:
+            kinds = [JOKER] if top == JOKER else [k for k in (1, 14, 27, 40) if hand[k]]
+            need = 3
+        else:
+            kinds = [s * 13 + top % 13 for s in range(4) if hand[s * 13 + top % 13]]
+            need = 2
+        options: list[tuple[int, ...]] = []
+        for combo in _combos(hand, kinds, need):
+            if self._pair_take_problem(seat, combo) is None:
+                options.append(combo)
+        return options
+
+    def _pair_take_problem(self, seat: int, cards: Sequence[int]) -> str | None:
+        if not self.pile:
+            return "the discard pile is empty"
+        top = self.pile[-1]
+        if top % 13 == 2 and top != JOKER and top // 13 in (0, 3):
+            return "the pile is frozen while its top is a black 3"
+        hand = self.hands[seat]
+        wild_top = top == JOKER or top % 13 == 1
+        if wild_top:
+            same = (
+                all(c == JOKER for c in cards)
+                if top == JOKER
+                else all(c != JOKER and c % 13 == 1 for c in cards)
+            )
+            if len(cards) != 3 or not same:
+                return "a pile topped by a wildcard is taken only with three cards equal to it"
+        elif len(cards) != 2 or any(c == JOKER or c % 13 != top % 13 for c in cards):
+            return (
+                f"the pile is taken only with two naturals equal to its top ({CARDS[top]}), "
+                "melded with it at once"
+            )
+        need = [0] * KINDS
+        for c in cards:
+            need[c] += 1
+        if any(need[c] > hand[c] for c in cards):
+            return f"the hand does not hold {format_cards(cards)}"
+        line = self.line_of[seat]
+        trial = self.clone()
+        trial._do_pair_take(seat, tuple(cards))
+        meld_or_reason = trial._last_take_meld
+        if isinstance(meld_or_reason, str):
+            return meld_or_reason
+        if not trial.opened[line] and not trial._opening_reachable(seat, line):
+            return (
+                f"the first melds of a line must be worth at least {self.minimum[line]} "
+                "and this take cannot reach it"
+            )
+        return None
+
+    def _may_redraw(self) -> bool:
+        return self._redraw_problem() is None
+
+    def _redraw_problem(self) -> str | None:
+        v = self.v
+        if not v.dealer_redraw:
+            return "there is no second draw in this game"
+        if not (self._first_turn and self.turn == self.dealer and self.turns == 0):
+            return "only the dealer, on the first turn of the deal, may draw again"
+        if self.redrawn or self.pile or not self.history or self.history[-1].kind != DRAW:
+            return "the dealer may draw again only once, right after the first draw"
+        if not self.stock:
+            return "the stock is empty"
+        return None
+
+    def _meld_problem(
+        self,
+        seat: int,
+        line: int,
+        cards: tuple[int, ...],
+        size: int,
+        meld: Meld | None = None,
+    ) -> str | None:
+        v = self.v
+        if meld is None:
+            found = _read_or_reason(cards, v)
+            if isinstance(found, str):
+                return found
+            meld = found
+        melds = self.melds[line]
+        if meld.kind == SET and any(m.kind == SET and m.rank == meld.rank for m in melds):
+            if v.sequences:
+                return "a line may not hold two separate sets of the same rank"
+            return "a line holds one meld of each rank: extend it"
+        if meld.kind == WILD and any(m.kind == WILD for m in melds):
+            return "a line holds one meld of wildcards: extend it"
+        left = size - len(cards)
+        melds_after = [*melds, meld]
+        if v.black_threes_only_out and meld.kind == SET and meld.rank == 3:
+            return self._black_threes_problem(seat, line, cards, melds_after)
+        value = meld_points(meld, v) if not self.opened[line] else 0
+        return self._after_laying(seat, line, cards, left, melds_after, value)
+
+    def _extend_problem(self, seat: int, line: int, target: int, m: Meld, card: int) -> str | None:
+        v = self.v
+        result = extended(m, card, v)
+        if isinstance(result, str):
+            return f"cannot add {CARDS[card]} to {m}: {result}"
+        if not self.opened[line] and target not in self._pending_melds:
+            return "the line has not opened yet"
+        if v.black_threes_only_out and result.kind == SET and result.rank == 3:
+            melds_after = self.melds[line][:]
+            melds_after[target] = result
+            return self._black_threes_problem(seat, line, (card,), melds_after)
+        melds_after = self.melds[line][:]
+        melds_after[target] = result
+        value = v.value(card) if not self.opened[line] else 0
+        return self._after_laying(seat, line, (card,), self.sizes[seat] - 1, melds_after, value)
+
+    def _black_threes_problem(
+        self, seat: int, line: int, cards: Sequence[int], melds_after: list[Meld]
+    ) -> str | None:
+        # Canasta (decision): black 3s are melded only as the last meld before going out.
+        rule = "black 3s may be melded only by a player going out"
+        if self.sizes[seat] - len(cards) != 1:
+            return rule
+        if self._go_out_problem(line, melds_after) is not None:
+            return rule
+        if not self.opened[line]:
+            value = self.pending_value[line] + sum(self.v.value(c) for c in cards)
+            if value < self.minimum[line]:
+                return rule
+        return None
+
+    def _after_laying(
+        self,
+        seat: int,
+        line: int,
+        cards: Sequence[int],
+        left: int,
+        melds_after: list[Meld],
+        value: int,
+    ) -> str | None:
+        """The no-dead-end rule: after laying ``cards`` the turn must still end legally."""
+        v = self.v
+        pending_after = self.pending_value[line] + value
+        short = not self.opened[line] and pending_after < self.minimum[line]
+        if left == 0:
+            return self._empty_by_meld_problem(line, melds_after, short)
+        if short and v.opening_minimum:
+            hand = self.hands[seat][:]
+            for c in cards:
+                hand[c] -= 1
+            extra = _best_set_lay(hand, v, melds_after)
+            if pending_after + extra < self.minimum[line]:
+                return (
+                    f"the first melds of a line must be worth at least {self.minimum[line]}; "
+                    "the hand cannot reach it after this"
+                )
+        if left >= 2:
+            return None
+        # One card left: it must leave by a legal discard or a legal last extension.
+        hand = self.hands[seat][:]
+        for c in cards:
+            hand[c] -= 1
+        last = next(c for c in range(KINDS) if hand[c])
+        if self._empty_by_discard_problem(line, last, melds_after, short, 1) is None:
+            return None
+        for m in melds_after:
+            grown = extended(m, last, v)
+            if isinstance(grown, Meld):
+                after = [grown if x is m else x for x in melds_after]
+                if self._empty_by_meld_problem(line, after, short) is None:
+                    return None
+        if last == self.taken_single and v.discard_back_rule:
+            return (
+                "this would leave only the card taken from a one-card pile, which may not "
+                "be discarded back"
+            )
+        if v.close_no_wild_discard and is_wild(last) and self.has_pozzetto[line]:
+            return "this would leave only a wildcard, and the closing discard may not be a wildcard"
+        return "this would leave a hand that cannot end the turn legally"
+
+    def _empty_by_meld_problem(self, line: int, melds_after: list[Meld], short: bool) -> str | None:
+        v = self.v
+        if v.family == "canasta":
+            return "going out is a final discard; the hand may not be emptied by melding"
+        if v.family == "buraco":
+            if short:
+                return f"the first lay-down of a vulnerable line is worth at least {v.vulnerable_minimum}"
+            if v.go_out_needs_canastra and not any(grade_of(m, v) for m in melds_after):
+                return "to go out the line needs a canastra"
+            return None
+        if self.has_pozzetto[line]:
+            return (
+                "a line that has its pozzetto empties the hand only by closing, "
+                "and the last card always leaves as a discard"
+            )
+        if v.burraco_before_pozzetto and not any(grade_of(m, v) for m in melds_after):
+            return "with 6 players a line needs a burraco before it takes its pozzetto"
+        return None
+
+    def _empty_by_discard_problem(
+        self, line: int, card: int, melds_after: list[Meld], short: bool, held: int
+    ) -> str | None:
+        v = self.v
+        if card == self.taken_single and v.discard_back_rule and held < 2:
+            return (
+                "the card taken from a one-card pile may not be discarded in the same turn, "
+                "unless the hand holds two equal to it"
+            )
+        if v.family == "canasta":
+            if short:
+                return f"the first melds of a line must be worth at least {self.minimum[line]}"
+            return self._go_out_problem(line, melds_after)
+        if v.family == "buraco":
+            if short:
+                return None  # the short lay-down goes back to the hand first
+            if v.go_out_needs_canastra and not any(grade_of(m, v) for m in melds_after):
+                return "to go out the line needs a canastra"
+            return None
+        if not self.has_pozzetto[line]:
+            if v.burraco_before_pozzetto and not any(grade_of(m, v) for m in melds_after):
+                return "with 6 players a line needs a burraco before it takes its pozzetto"
+            return None
+        if v.close_needs_burraco and not any(grade_of(m, v) for m in melds_after):
+            return "to close the line needs at least one burraco"
+        if v.close_no_wild_discard and is_wild(card):
+            return "the closing discard may not be a wildcard"
+        return None
+
+    def _go_out_problem(self, line: int, melds: list[Meld]) -> str | None:
+        v = self.v
+        if v.go_out_needs_two_canastas:
+            total = sum(1 for m in melds if grade_of(m, v) is not None)
+            clean = sum(1 for m in melds if grade_of(m, v) == "clean")
+            if total < 2 or clean < 1:
+                return "to go out a line needs two canastas, one of them clean"
+        return None
+
+    def _discard_problem(self, seat: int, line: int, card: int) -> str | None:
+        v = self.v
+        held = self.hands[seat][card]
+        short = not self.opened[line] and self.pending_value[line] < self.minimum[line]
+        if short and v.opening_minimum and self.pending_value[line] > 0:
+            return (
+                f"the first melds of a line must be worth at least {self.minimum[line]} "
+                f"(laid so far: {self.pending_value[line]})"
+            )
+        if self.sizes[seat] == 1:
+            return self._empty_by_discard_problem(line, card, self.melds[line], short, held)
+        if card == self.taken_single and v.discard_back_rule and held < 2:
+            return (
+                "the card taken from a one-card pile may not be discarded in the same turn, "
+                "unless the hand holds two equal to it"
+            )
+        return None
+
+    # --- applying actions -----------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> None:
+        """Perform a legal action; raise :class:`IllegalMove` and change nothing otherwise."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        problem = self._problem(action)
+        if problem is not None:
+            raise IllegalMove(f"{action}: {problem}")
+        self._perform(action)
+
+    def _perform(self, action: Action) -> None:
+        kind = action.kind
+        seat = self.turn
+        self.history.append(action)
+        if kind == DRAW:
+            self._draw(seat)
+            self.phase = PLAY_PHASE
+        elif kind == TAKE:
+            if self.v.pile_needs_pair:
+                self._do_pair_take(seat, tuple(action.cards))
+            else:
+                self._take(seat)
+            self.phase = PLAY_PHASE
+        elif kind == PASS:
+            if self.v.pile_needs_pair:
+                self._end("stock")
+            else:
+                self._end_turn(seat)
+        elif kind == REDRAW:
+            card = self.drawn
+            self.hands[seat][card] -= 1
+            self.sizes[seat] -= 1
+            self.pile.append(card)
+            self.redrawn = True
+            self._draw(seat)
+        elif kind == MELD:
+            self._lay(seat, action.cards, -1)
+        elif kind == EXTEND:
+            self._lay(seat, action.cards, action.target)
+        else:
+            self._discard(seat, action.cards[0])
+
+    def _draw(self, seat: int) -> None:
+        v = self.v
+        hand = self.hands[seat]
+        for _ in range(v.draw_count):
+            if not self.stock:
+                break
+            card = self.stock.pop()
+            hand[card] += 1
+            self.sizes[seat] += 1
+            self.drawn = card
+        if v.red_threes:
+            self._lay_aside_red_threes(seat)
+        self._progress = True
+        if v.dead_stock and len(self.stock) <= v.dead_stock:
+            # 002: the player who drew the third-last card is the last to play.
+            self.final_turn = True
+
+    def _take(self, seat: int) -> None:
+        hand = self.hands[seat]
+        if len(self.pile) == 1:
+            self.taken_single = self.pile[0]
+        for card in self.pile:
+            hand[card] += 1
+        self.sizes[seat] += len(self.pile)
+        self.pile = []
+        self.pile_hidden = 0
+
+    def _do_pair_take(self, seat: int, cards: tuple[int, ...]) -> None:
+        v = self.v
+        line = self.line_of[seat]
+        top = self.pile[-1]
+        melds = self.melds[line]
+        self._last_take_meld = "no meld"
+        target = -1
+        if top == JOKER or top % 13 == 1:
+            target = next((i for i, m in enumerate(melds) if m.kind == WILD), -1)
+        else:
+            rank = top % 13 + 1
+            target = next((i for i, m in enumerate(melds) if m.kind == SET and m.rank == rank), -1)
+        if target >= 0:
+            result: Meld | str = melds[target]
+            for c in (top, *cards):
+                if isinstance(result, Meld):
+                    result = extended(result, c, v)
+        else:
+            result = _read_or_reason((top, *cards), v)
+        self._last_take_meld = result
+        if isinstance(result, str):
+            return
+        hand = self.hands[seat]
+        for c in cards:
+            hand[c] -= 1
+        rest = self.pile[:-1]
+        for c in rest:
+            hand[c] += 1
+        self.sizes[seat] += len(rest) - len(cards)
+        self.pile = []
+        self.pile_hidden = 0
+        if not self.opened[line]:
+            self.pending_value[line] += sum(v.value(c) for c in (top, *cards))
+        if target >= 0:
+            melds[target] = result
+        else:
+            melds.append(result)
+            target = len(melds) - 1
+            if not self.opened[line]:
+                self._pending_melds.append(target)
+        self._melded_seat[seat] = True
+        if v.red_threes:
+            self._lay_aside_red_threes(seat)
+
+    def _opening_reachable(self, seat: int, line: int) -> bool:
+        extra = _best_set_lay(self.hands[seat], self.v, self.melds[line])
+        return self.pending_value[line] + extra >= self.minimum[line]
+
+    def _lay(self, seat: int, cards: Sequence[int], target: int) -> None:
+        v = self.v
+        line = self.line_of[seat]
+        hand = self.hands[seat]
+        melds = self.melds[line]
+        if target < 0:
+            meld = read_meld(cards, v)
+            melds.append(meld)
+            if not self.opened[line]:
+                self._pending_melds.append(len(melds) - 1)
+            if v.relancinho_bonus and len(cards) == v.hand_size and grade_of(meld, v) is not None:
+                self.relancinhos[line] += 1
+        else:
+            result = extended(melds[target], cards[0], v)
+            assert isinstance(result, Meld)
+            melds[target] = result
+        for c in cards:
+            hand[c] -= 1
+        self.sizes[seat] -= len(cards)
+        if not self.opened[line]:
+            self.pending_value[line] += sum(v.value(c) for c in cards)
+        self._melded_seat[seat] = True
+        self._progress = True
+        if self.sizes[seat] == 0:
+            self._emptied(seat, by_discard=False)
+
+    def _discard(self, seat: int, card: int) -> None:
+        line = self.line_of[seat]
+        hand = self.hands[seat]
+        if not self.opened[line] and self._pending_melds:
+            if self.pending_value[line] >= self.minimum[line]:
+                self._settle_opening(line)
+            else:
+                self._return_short_lay_down(seat, line)
+        hand[card] -= 1
+        self.sizes[seat] -= 1
+        self.pile.append(card)
+        if self.sizes[seat] == 0:
+            self._emptied(seat, by_discard=True)
+        if self.phase != OVER:
+            self._end_turn(seat)
+
+    def _settle_opening(self, line: int) -> None:
+        self.opened[line] = True
+        self._pending_melds = []
+
+    def _return_short_lay_down(self, seat: int, line: int) -> None:
+        # 001: a vulnerable line's short lay-down goes back to the hand, and from then on
+        # that line needs 90.
+        v = self.v
+        hand = self.hands[seat]
+        melds = self.melds[line]
+        for index in sorted(self._pending_melds, reverse=True):
+            for c in melds[index].cards:
+                hand[c] += 1
+                self.sizes[seat] += 1
+            del melds[index]
+        self._pending_melds = []
+        self.pending_value[line] = 0
+        self.minimum[line] = max(self.minimum[line], v.vulnerable_penalty_minimum)
+        self.minimum_raised[line] = True
+
+    def _emptied(self, seat: int, by_discard: bool) -> None:
+        v = self.v
+        line = self.line_of[seat]
+        if v.family == "buraco" or (v.family == "canasta" and by_discard):
+            self.closer = seat
+            self.went_out = True
+            self._end("went out")
+            return
+        if self.has_pozzetto[line]:
+            self.closer = seat
+            self._end("closed")
+            return
+        pozzetto = self.pozzetti.pop(0)
+        self.has_pozzetto[line] = True
+        if self._partnerships_form:
+            self._form_partnerships(seat)
+        if by_discard:
+            self.pending_pozzetto[seat] = pozzetto
+        else:
+            hand = self.hands[seat]
+            for c in pozzetto:
+                hand[c] += 1
+            self.sizes[seat] += len(pozzetto)
+
+    def _form_partnerships(self, seat: int) -> None:
+        # 000: the first to run out plays alone; the others pair up from now on.
+        n = self.v.players
+        self._partnerships_form = False
+        pairs = (
+            [((seat + 1) % n, (seat + 2) % n)]
+            if n == 3
+            else [
+                ((seat + 1) % n, (seat + 3) % n),
+                ((seat + 2) % n, (seat + 4) % n),
+            ]
+        )
+        for a, b in pairs:
+            keep, gone = self.line_of[a], self.line_of[b]
+            self.melds[keep].extend(self.melds[gone])
+            self.melds[gone] = []
+            self.red_threes[keep] += self.red_threes[gone]
+            self.line_of[b] = keep
+
+    def _end_turn(self, seat: int) -> None:
+        v = self.v
+        line = self.line_of[seat]
+        # A pozzetto taken by a discard is released by the partner's discard.
+        for other in range(v.players):
+            if (
+                other != seat
+                and self.pending_pozzetto[other] is not None
+                and self.line_of[other] == line
+            ):
+                self._release_pozzetto(other)
+        if not self.opened[line] and self._pending_melds:
+            self._settle_opening(line)
+        self.quiet_turns = 0 if self._progress else self.quiet_turns + 1
+        self._progress = False
+        self.taken_single = -1
+        self.drawn = -1
+        self._first_turn = False
+        self.turns += 1
+        if self.timeout_turns > 0:
+            self.timeout_turns -= 1
+            if self.timeout_turns == 0:
+                self._end("time-out")
+                return
+        if self.final_turn:
+            self._end("stock")
+            return
+        if v.stall_rule and self.quiet_turns >= v.players:
+            self._end("stall")
+            return
+        self.turn = (seat + 1) % v.players
+        self.phase = DRAW_PHASE
+        if self.pending_pozzetto[self.turn] is not None:
+            self._release_pozzetto(self.turn)
+        if not self.stock and not v.pile_needs_pair and v.family != "buraco":
+            self._end("stock")
+
+    def _release_pozzetto(self, seat: int) -> None:
+        pozzetto = self.pending_pozzetto[seat]
+        assert pozzetto is not None
+        hand = self.hands[seat]
+        for c in pozzetto:
+            hand[c] += 1
+        self.sizes[seat] += len(pozzetto)
+        self.pending_pozzetto[seat] = None
+
+    def _end(self, reason: str) -> None:
+        self.phase = OVER
+        self.end_reason = reason
+
+    def call_time_out(self) -> None:
+        """The director's time-out (000): one more round of turns, then the deal ends.
+
+        If the player on turn has drawn, that player finishes the turn and every
+        other player plays one more; if not, every player, starting with the one
+        on turn, plays one more turn.
+        """
+        if self.phase == OVER:
+            raise IllegalMove("time-out: the deal is over")
+        if self.timeout_turns >= 0:
+            raise IllegalMove("time-out: it has already been called")
+        self.timeout_turns = self.v.players
+        self.history.append(Action("time-out"))
+
+    # --- views and scores -----------------------------------------------------------------
+
+    def score(self) -> DealScore:
+        """The deal's score per line, with its breakdown (provisional before the end)."""
+        return score_deal(self)
+
+    def view(self, seat: int) -> DealView:
+        """What one seat may see: its hand, the table, counts of the other hands."""
+        if not 0 <= seat < self.v.players:
+            raise RuleError(f"no seat {seat} at a table of {self.v.players}")
+        return view_of(self, seat)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Deal {self.v.name} {self.v.players}p turn={self.turn} phase={self.phase} "
+            f"stock={len(self.stock)} pile={len(self.pile)}>"
+        )
+
+
+def _read_or_reason(cards: Sequence[int], v: Variant) -> Meld | str:
+    try:
+        return read_meld(cards, v)
+    except IllegalMove as error:
+        return str(error).split(": ", 1)[-1]
+
+
+def _combos(hand: Sequence[int], kinds: list[int], need: int) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+
+    def walk(i: int, chosen: list[int]) -> None:
+        if len(chosen) == need:
+            out.append(tuple(chosen))
+            return
+        if i == len(kinds):
+            return
+        k = kinds[i]
+        for n in range(min(hand[k], need - len(chosen)), -1, -1):
+            walk(i + 1, chosen + [k] * n)
+
+    walk(0, [])
+    return sorted(set(out))
+
+
+def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int:
+    """The most card points a canasta hand can still lay down, keeping one card to discard.
+
+    Sets only: every rank with three naturals melds them all; a pair needs a
+    wildcard; the rest of the wildcards fill free places or a meld of wildcards.
+    One card of each kind is tried as the card kept back for the discard.
+    """
+    best = 0
+    for kept in range(KINDS):
+        if hand[kept]:
+            rest = list(hand)
+            rest[kept] -= 1
+            best = max(best, _lay_value(rest, v, melds))
+    return best
+
+
+def _lay_value(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int:
+    values = v.values
+    by_rank = {m.rank: m for m in melds if m.kind == SET}
+    has_wild_meld = any(m.kind == WILD for m in melds)
+    wilds = sorted(
+        [values[0]] * hand[JOKER] + [values[2]] * sum(hand[k] for k in (1, 14, 27, 40)),
+        reverse=True,
+    )
+    base = 0
+    slots = 0
+    pairs: list[int] = []
+    for rank in range(1, 14):
+        if rank in (2, 3):
+            continue
+        n = sum(hand[s * 13 + rank - 1] for s in range(4))
+        existing = by_rank.get(rank)
+        if existing is not None:
+            naturals = existing.size - len(existing.wilds) + n
+            base += n * values[rank]
+            slots += max(0, (1 if naturals <= 2 else 2) - len(existing.wilds))
+        elif n >= 3:
+            base += n * values[rank]
+            slots += 2
+        elif n == 2:
+            pairs.append(2 * values[rank])
+    pairs.sort(reverse=True)
+    best = 0
+    for k in range(min(len(wilds), len(pairs)) + 1):
+        left = len(wilds) - k
+        used = len(wilds) if has_wild_meld or left >= 3 else k + min(left, slots)
+        best = max(best, base + sum(pairs[:k]) + sum(wilds[:used]))
+    return best

@@ -1,0 +1,573 @@
+"""Melds: reading them, checking them, extending them, grading them.
+
+A sequence (scala) is three or more consecutive cards of one suit; a set
+(combinazione, trinca) is three or more cards of one rank. Wildcards are the
+jokers and the 2s; a 2 standing in its natural place in a sequence of its own
+suit is a natural card.
+
+Positions in a sequence run from 1 (the ace below the 2) to 14 (the ace above
+the king). A sequence keeps the reading found when it was laid down: its
+natural cards run from ``lo`` to ``hi``; a wildcard standing between two
+naturals has a fixed position ``gap``; a wildcard at an end has ``gap == 0``
+and may move to the other end or into a gap when cards are added (burraco).
+In buraco melds are never rearranged, so there a wildcard's position is always
+fixed, even at an end.
+
+>>> from burraco.variants import variant
+>>> it = variant("italian")
+>>> info = check_meld(parse_cards("KH AH 2H"), it)
+>>> info.kind, info.cards_text, info.points
+('sequence', '2H KH AH', 45)
+>>> check_meld(parse_cards("KH AH 3H"), it)
+Traceback (most recent call last):
+...
+burraco.errors.IllegalMove: KH AH 3H is not a meld: the cards of a sequence must be consecutive, with at most one wildcard filling a gap (the ace goes below the 2 or above the K, never round the corner)
+>>> m = read_meld(parse_cards("3H 2H 5H"), it)
+>>> format_cards(m.cards)
+'2H 3H 5H'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Final, NamedTuple
+
+from burraco.cards import CARDS, JOKER, Card, format_cards, parse_cards
+from burraco.errors import IllegalMove
+from burraco.variants import Variant
+
+__all__ = [
+    "SEQUENCE",
+    "SET",
+    "WILD",
+    "Meld",
+    "MeldInfo",
+    "check_meld",
+    "extend_meld",
+    "grade_of",
+    "is_wild",
+    "meld_bonus",
+    "meld_points",
+    "read_meld",
+]
+
+SEQUENCE: Final = "sequence"
+SET: Final = "set"
+#: A canasta meld of wildcards only.
+WILD: Final = "wild"
+
+#: The wildcards by kind: the four 2s and the joker.
+WILDCARDS: Final = (1, 14, 27, 40, JOKER)
+
+
+def is_wild(card: int) -> bool:
+    """Jokers and 2s are wildcards (a natural 2 in its sequence is read by the meld)."""
+    return card == JOKER or card % 13 == 1
+
+
+def _card_at(suit: int, position: int) -> int:
+    return suit * 13 + (0 if position == 14 else position - 1)
+
+
+def _positions(card: int) -> tuple[int, ...]:
+    rank = card % 13 + 1
+    return (1, 14) if rank == 1 else (rank,)
+
+
+class Meld(NamedTuple):
+    """A meld on the table with its kept reading."""
+
+    kind: str
+    #: The suit of a sequence, -1 for a set.
+    suit: int
+    #: The rank of a set (1-13), 0 for a sequence or a meld of wildcards.
+    rank: int
+    #: The positions of the lowest and highest natural card of a sequence (1-14).
+    lo: int
+    hi: int
+    #: The position a sequence's wildcard stands for; 0 when it floats at an end.
+    gap: int
+    #: The wildcards in the meld.
+    wilds: tuple[int, ...]
+    #: The cards in display order.
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+
+def _sequence(suit: int, lo: int, hi: int, gap: int, wilds: tuple[int, ...]) -> Meld:
+    cards: list[Card] = []
+    low_wild = bool(wilds) and gap == 0 and lo > 1
+    if low_wild:
+        cards.append(CARDS[wilds[0]])
+    first = min(lo, gap) if gap else lo
+    last = max(hi, gap) if gap else hi
+    for p in range(first, last + 1):
+        cards.append(CARDS[wilds[0]] if p == gap else CARDS[_card_at(suit, p)])
+    if wilds and gap == 0 and not low_wild:
+        cards.append(CARDS[wilds[0]])
+    return Meld(SEQUENCE, suit, 0, lo, hi, gap, wilds, tuple(cards))
+
+
+def _set(rank: int, naturals: Iterable[int], wilds: tuple[int, ...]) -> Meld:
+    cards = tuple(CARDS[c] for c in sorted(naturals)) + tuple(CARDS[w] for w in sorted(wilds))
+    kind = WILD if rank == 0 else SET
+    return Meld(kind, -1, rank, 0, 0, 0, tuple(sorted(wilds)), cards)
+
+
+def _wild_limit(naturals: int, v: Variant) -> int:
+    if v.canasta_wild_limit:
+        return 1 if naturals <= 2 else 2
+    return v.max_wildcards
+
+
+# --- reading a meld laid down -------------------------------------------------------------
+
+
+def _read_sequence(cards: Sequence[int], v: Variant) -> Meld | str:
+    naturals = [c for c in cards if not is_wild(c)]
+    if not naturals:
+        return "a meld needs at least two natural cards"
+    suit = naturals[0] // 13
+    if any(c // 13 != suit for c in naturals):
+        return "a sequence is of one suit"
+    own_twos = sum(1 for c in cards if c == suit * 13 + 1)
+    others = [c for c in cards if is_wild(c) and c != suit * 13 + 1]
+    error = "the cards of a sequence must be consecutive"
+    # The reading with no wildcard comes first: an own 2 in its natural place.
+    for natural_two in (True, False) if own_twos else (False,):
+        positions = [c % 13 + 1 for c in naturals] + ([2] if natural_two else [])
+        wilds = tuple(others + [suit * 13 + 1] * (own_twos - (1 if natural_two else 0)))
+        if len(wilds) > v.max_wildcards:
+            error = f"a meld holds at most {_one(v.max_wildcards)} wildcard"
+            continue
+        aces = positions.count(1)
+        if aces > 2 or (aces == 2 and not v.canastra_real):
+            error = "a sequence holds one natural ace at most"
+            continue
+        if aces == 2:
+            choices = [sorted([1, 14] + [p for p in positions if p != 1])]
+        elif aces == 1:
+            rest = [p for p in positions if p != 1]
+            choices = [sorted([1, *rest]), sorted([*rest, 14])]
+        else:
+            choices = [sorted(positions)]
+        for pos in choices:
+            reading = _place(suit, pos, wilds, v)
+            if isinstance(reading, Meld):
+                return reading
+            error = reading
+    return error
+
+
+def _one(n: int) -> str:
+    return "one" if n == 1 else str(n)
+
+
+def _place(suit: int, pos: list[int], wilds: tuple[int, ...], v: Variant) -> Meld | str:
+    if len(set(pos)) != len(pos):
+        return "a sequence holds one card of each rank"
+    if len(pos) < 2:
+        return "a meld needs at least two natural cards"
+    if len(pos) + len(wilds) < 3:
+        return "a meld has at least three cards"
+    lo, hi = pos[0], pos[-1]
+    missing = hi - lo + 1 - len(pos)
+    if missing > len(wilds):
+        return (
+            "the cards of a sequence must be consecutive, with at most one wildcard filling a gap"
+            " (the ace goes below the 2 or above the K, never round the corner)"
+        )
+    if missing == 1:
+        gap = next(p for p in range(lo, hi + 1) if p not in pos)
+        return _sequence(suit, lo, hi, gap, wilds)
+    if not wilds:
+        return _sequence(suit, lo, hi, 0, ())
+    if (lo == 1 and hi == 14) or len(pos) + 1 > 14:
+        return "a sequence has no room for the wildcard"
+    if v.wildcard_displacement:
+        return _sequence(suit, lo, hi, 0, wilds)
+    # Buraco: the wildcard keeps the place it is read in, the low end when there is one.
+    return _sequence(suit, lo, hi, lo - 1 if lo > 1 else hi + 1, wilds)
+
+
+def _read_set(cards: Sequence[int], v: Variant) -> Meld | str:
+    jokers = tuple(c for c in cards if c == JOKER)
+    others = [c for c in cards if c != JOKER]
+    if v.sets_of_twos and len(others) >= 2 and all(c % 13 == 1 for c in others):
+        naturals, wilds = others, jokers
+    else:
+        naturals = [c for c in others if c % 13 != 1]
+        wilds = jokers + tuple(c for c in others if c % 13 == 1)
+    if not naturals:
+        if v.wild_melds and len(cards) >= 3:
+            return _set(0, (), tuple(cards))
+        return "a meld of wildcards only is not allowed" if cards else "no cards"
+    rank = naturals[0] % 13 + 1
+    if any(c % 13 + 1 != rank for c in naturals):
+        return "a set is of one rank"
+    if len(naturals) < 2:
+        return "a meld needs at least two natural cards"
+    limit = _wild_limit(len(naturals), v)
+    if len(wilds) > limit:
+        if v.canasta_wild_limit:
+            return "two naturals take at most one wildcard, three or more take two"
+        return f"a meld holds at most {_one(limit)} wildcard"
+    if len(cards) < 3:
+        return "a meld has at least three cards"
+    if v.set_max and len(cards) > v.set_max:
+        return f"a set holds at most {v.set_max} cards"
+    if v.black_threes_only_out and rank == 3 and wilds:
+        return "black 3s are melded without wildcards"
+    if v.red_threes and rank == 3 and any(c // 13 in (1, 2) for c in naturals):
+        return "red 3s are laid aside, never melded"
+    return _set(rank, naturals, wilds)
+
+
+def read_meld(cards: Sequence[int], v: Variant) -> Meld:
+    """Find the reading of some cards laid down as one new meld, or raise :class:`IllegalMove`.
+
+    The reading is the one with no wildcard when there is one, then the one with
+    the wildcard at the low end.
+    """
+    result = _read(sorted(cards), v)
+    if isinstance(result, str):
+        raise IllegalMove(f"{format_cards(cards)} is not a meld: {result}")
+    return result
+
+
+def _read(cards: Sequence[int], v: Variant) -> Meld | str:
+    naturals = [c for c in cards if not is_wild(c)]
+    if v.sequences and len({c % 13 for c in naturals}) > 1:
+        return _read_sequence(cards, v)
+    as_set = _read_set(cards, v)
+    if isinstance(as_set, Meld) or not v.sequences:
+        return as_set
+    as_sequence = _read_sequence(cards, v)
+    if isinstance(as_sequence, Meld):
+        return as_sequence
+    return as_set if len(naturals) >= 2 else as_sequence
+
+
+# --- extending a meld ---------------------------------------------------------------------
+
+
+def extend_meld(meld: Meld, card: int, v: Variant) -> Meld:
+    """The meld with one more card, or raise :class:`IllegalMove` naming the rule.
+
+    >>> from burraco.variants import variant
+    >>> it = variant("italian")
+    >>> m = read_meld(parse_cards("3H 2H 5H"), it)
+    >>> extend_meld(m, parse_cards("2C")[0], it)
+    Traceback (most recent call last):
+    ...
+    burraco.errors.IllegalMove: cannot add 2C to 3H 2H 5H: a meld holds at most one wildcard
+    >>> print(extend_meld(m, parse_cards("4H")[0], it))
+    2H 3H 4H 5H
+    """
+    result = extended(meld, card, v)
+    if isinstance(result, str):
+        raise IllegalMove(f"cannot add {CARDS[card]} to {meld}: {result}")
+    return result
+
+
+def extended(meld: Meld, card: int, v: Variant) -> Meld | str:
+    """The meld with one more card, or the reason it cannot take it."""
+    if meld.kind == SEQUENCE:
+        return _extend_sequence(meld, card, v)
+    if meld.kind == WILD:
+        if not is_wild(card):
+            return "a meld of wildcards takes only wildcards"
+        return _set(0, (), (*meld.wilds, card))
+    naturals = [c for c in meld.cards if c not in meld.wilds or not is_wild(c)]
+    naturals = list(meld.cards[: len(meld.cards) - len(meld.wilds)])
+    if v.set_max and meld.size >= v.set_max:
+        return f"a set holds at most {v.set_max} cards"
+    if card != JOKER and card % 13 + 1 == meld.rank:
+        return _set(meld.rank, (*naturals, card), meld.wilds)
+    if is_wild(card):
+        if len(meld.wilds) >= _wild_limit(len(naturals), v):
+            if v.canasta_wild_limit:
+                return "two naturals take at most one wildcard, three or more take two"
+            return f"a meld holds at most {_one(_wild_limit(len(naturals), v))} wildcard"
+        if v.black_threes_only_out and meld.rank == 3:
+            return "black 3s are melded without wildcards"
+        return _set(meld.rank, naturals, (*meld.wilds, card))
+    return "a set takes only cards of its rank and wildcards"
+
+
+def _extend_sequence(m: Meld, card: int, v: Variant) -> Meld | str:
+    suit, lo, hi, gap, wilds = m.suit, m.lo, m.hi, m.gap, m.wilds
+    own_two = suit * 13 + 1
+    if card == own_two and (lo == 3 or gap == 2):
+        # An own 2 goes to its natural place when it is free.
+        return _add_natural(m, 2, v)
+    if is_wild(card):
+        if len(wilds) >= v.max_wildcards:
+            return f"a meld holds at most {_one(v.max_wildcards)} wildcard"
+        if hi - lo + 2 > 14 or (lo == 1 and hi == 14):
+            return "a sequence has at most 14 cards"
+        if v.wildcard_displacement:
+            return _sequence(suit, lo, hi, 0, (card,))
+        return _sequence(suit, lo, hi, lo - 1 if lo > 1 else hi + 1, (card,))
+    if card // 13 != suit:
+        return "a sequence takes only cards of its suit and wildcards"
+    reason = "the card does not fit at either end of the sequence"
+    for p in _positions(card):
+        result = _add_natural(m, p, v)
+        if isinstance(result, Meld):
+            return result
+        if p != 14 or reason.startswith("the card does not"):
+            reason = result if not result.startswith("the card does not") else reason
+    return reason
+
+
+def _add_natural(m: Meld, p: int, v: Variant) -> Meld | str:
+    suit, lo, hi, gap, wilds = m.suit, m.lo, m.hi, m.gap, m.wilds
+    if p in (1, 14) and (lo == 1 or hi == 14) and not v.canastra_real:
+        return "a sequence holds one natural ace at most"
+    if lo <= p <= hi and p != gap:
+        return "the sequence already holds that card"
+    if gap and p == gap:
+        return _displace(m, v)
+    if gap and not lo <= gap <= hi:
+        # Buraco: a wildcard fixed just beyond an end; the next card goes beyond it.
+        if gap == lo - 1 and p == lo - 2:
+            return _fit(suit, p, hi, gap, wilds, v)
+        if gap == hi + 1 and p == hi + 2:
+            return _fit(suit, lo, p, gap, wilds, v)
+        if (gap == lo - 1 and p == hi + 1) or (gap == hi + 1 and p == lo - 1):
+            return _fit(suit, min(lo, p), max(hi, p), gap, wilds, v)
+        return "the card does not fit at either end of the sequence"
+    if p == lo - 1 or p == hi + 1:
+        return _fit(suit, min(lo, p), max(hi, p), gap, wilds, v)
+    if wilds and not gap and (p == lo - 2 or p == hi + 2):
+        # The wildcard at an end moves into the gap the new card leaves.
+        hole = p + 1 if p == lo - 2 else p - 1
+        return _fit(suit, min(lo, p), max(hi, p), hole, wilds, v)
+    return "the card does not fit at either end of the sequence"
+
+
+def _displace(m: Meld, v: Variant) -> Meld | str:
+    suit, lo, hi, gap, wilds = m.suit, m.lo, m.hi, m.gap, m.wilds
+    own_two = suit * 13 + 1
+    new_lo, new_hi = min(lo, gap), max(hi, gap)
+    if gap == 2 and wilds[0] != own_two:
+        pass  # a natural 2 displaces whatever stood for it
+    if v.wildcard_displacement:
+        # The displaced wildcard stays in the meld and moves to an end.
+        return _fit(suit, new_lo, new_hi, 0, wilds, v)
+    # Buraco: a 2 moves only to its natural place, cleaning the canastra.
+    if wilds[0] == own_two and new_lo == 3 and m.size + 1 >= v.burraco_length:
+        return _sequence(suit, 2, new_hi, 0, ())
+    return "a wildcard is never moved, except a 2 going back to its natural place in a canastra"
+
+
+def _fit(suit: int, lo: int, hi: int, gap: int, wilds: tuple[int, ...], v: Variant) -> Meld | str:
+    if lo < 1 or hi > 14:
+        return "the card does not fit at either end of the sequence"
+    if lo == 1 and hi == 14 and not v.canastra_real:
+        return "a sequence holds one natural ace at most"
+    span = hi - lo + 1 + (1 if wilds and (gap == 0 or not lo <= gap <= hi) else 0)
+    if span > 14:
+        return "a sequence has at most 14 cards"
+    if wilds and gap == 0:
+        if lo == 3 and wilds[0] == suit * 13 + 1:
+            return _sequence(suit, 2, hi, 0, ())
+        if lo == 1 and hi == 14:
+            return "a sequence has no room for the wildcard"
+    return _sequence(suit, lo, hi, gap, wilds)
+
+
+# --- grades and points --------------------------------------------------------------------
+
+
+def meld_points(meld: Meld, v: Variant) -> int:
+    """The values of the meld's cards."""
+    values = v.values
+    return sum(values[0 if c == JOKER else c % 13 + 1] for c in meld.cards)
+
+
+def grade_of(meld: Meld, v: Variant) -> str | None:
+    """``None`` below seven cards; else ``clean``, ``semi-clean``, ``dirty``, or a special grade.
+
+    Canasta's melds of wildcards only are ``jokers`` (six jokers and one 2),
+    ``twos`` (all 2s) or ``twos-and-jokers``; buraco's canastra of 2s is ``twos``.
+    """
+    size = len(meld.cards)
+    if size < v.burraco_length:
+        return None
+    if meld.kind == WILD:
+        jokers = sum(1 for c in meld.wilds if c == JOKER)
+        if jokers == 6 and size == 7:
+            return "jokers"
+        return "twos" if jokers == 0 else "twos-and-jokers"
+    if meld.kind == SET and meld.rank == 2:
+        return "twos" if not meld.wilds else "dirty"
+    if not meld.wilds:
+        return "clean"
+    if v.semi_clean:
+        naturals = size - len(meld.wilds)
+        if meld.kind == SET and naturals >= 7:
+            return "semi-clean"
+        if meld.kind == SEQUENCE:
+            if meld.gap == 0 and naturals >= 7:
+                return "semi-clean"
+            if v.semi_inner and meld.gap and max(meld.gap - meld.lo, meld.hi - meld.gap) >= 7:
+                return "semi-clean"
+    return "dirty"
+
+
+def meld_bonus(meld: Meld, v: Variant) -> int:
+    """The burraco (canastra, canasta) bonus of the meld, 0 if it is not one."""
+    grade = grade_of(meld, v)
+    if grade is None:
+        return 0
+    if meld.kind == SEQUENCE and meld.lo == 1 and meld.hi == 14 and v.canastra_real:
+        return v.real_clean_bonus if grade == "clean" else v.real_dirty_bonus
+    if grade == "twos":
+        return v.twos_bonus
+    if grade == "jokers":
+        return v.jokers_bonus
+    if grade == "twos-and-jokers":
+        return v.wild_mix_bonus
+    if meld.kind == SET and v.set_bonus_1000:
+        return 1000
+    if grade == "clean":
+        return v.clean_bonus
+    if grade == "semi-clean":
+        return v.semi_clean_bonus
+    return v.dirty_bonus
+
+
+@dataclass(frozen=True, slots=True)
+class MeldInfo:
+    """What :func:`check_meld` finds: the reading, the grade, the points and the bonus."""
+
+    meld: Meld
+    kind: str
+    grade: str | None
+    points: int
+    bonus: int
+
+    @property
+    def cards_text(self) -> str:
+        return format_cards(self.meld.cards)
+
+
+def check_meld(cards: Sequence[int] | str, v: Variant) -> MeldInfo:
+    """Check some cards as one new meld of ``v``; raise :class:`IllegalMove` if they are not one.
+
+    >>> from burraco.variants import variant
+    >>> check_meld("5S 6S 7S 8S 9S 10S JS", variant("italian")).grade
+    'clean'
+    >>> check_meld("JK 5S 6S 7S 8S 9S 10S JS", variant("italian")).grade
+    'semi-clean'
+    >>> check_meld("JK 5S 6S 7S 8S 9S 10S JS", variant("italian", semi_clean=False)).bonus
+    100
+    """
+    if isinstance(cards, str):
+        cards = parse_cards(cards)
+    meld = read_meld(cards, v)
+    return MeldInfo(meld, meld.kind, grade_of(meld, v), meld_points(meld, v), meld_bonus(meld, v))
+
+
+# --- every new meld a hand can lay down ---------------------------------------------------
+
+
+def new_melds(counts: Sequence[int], v: Variant) -> list[tuple[int, ...]]:
+    """Every multiset of cards from a hand (a count per kind) that is a legal new meld.
+
+    Each comes once, as a sorted tuple of card kinds.
+    """
+    found: set[tuple[int, ...]] = set()
+    wild_kinds = [w for w in WILDCARDS if counts[w]]
+    if v.sequences:
+        for suit in range(4):
+            _sequences_of_suit(counts, suit, wild_kinds, v, found)
+    _sets(counts, wild_kinds, v, found)
+    return sorted(found)
+
+
+def _sequences_of_suit(
+    counts: Sequence[int],
+    suit: int,
+    wild_kinds: list[int],
+    v: Variant,
+    found: set[tuple[int, ...]],
+) -> None:
+    own_two = suit * 13 + 1
+    have = [False] * 16
+    for p in range(1, 15):
+        have[p] = counts[_card_at(suit, p)] > 0
+    for lo in range(1, 14):
+        if not have[lo]:
+            continue
+        for hole in (0, *range(lo + 1, 14)):
+            # Natural cards from lo upwards, one position (the hole) left to a wildcard.
+            cards = [_card_at(suit, lo)]
+            for hi in range(lo + 1, 15):
+                if hi == hole:
+                    continue
+                if not have[hi] or (lo == 1 and hi == 14 and not v.canastra_real):
+                    break
+                cards.append(_card_at(suit, hi))
+                if hole > hi:
+                    continue
+                if not hole and len(cards) >= 3:
+                    found.add(tuple(sorted(cards)))
+                if len(cards) + 1 > 14:
+                    continue
+                uses_own_two = lo <= 2 <= hi and hole != 2
+                for w in wild_kinds:
+                    if w == own_two and uses_own_two and counts[w] < 2:
+                        continue
+                    meld = tuple(sorted((*cards, w)))
+                    if meld not in found and isinstance(_read_sequence(meld, v), Meld):
+                        found.add(meld)
+
+
+def _submultisets(
+    counts: Sequence[int], kinds: Sequence[int], least: int, most: int
+) -> Iterable[tuple[int, ...]]:
+    ranges = [range(counts[k] + 1) for k in kinds]
+    for choice in product(*ranges):
+        n = sum(choice)
+        if least <= n <= most:
+            yield tuple(k for k, m in zip(kinds, choice, strict=True) for _ in range(m))
+
+
+def _sets(
+    counts: Sequence[int], wild_kinds: list[int], v: Variant, found: set[tuple[int, ...]]
+) -> None:
+    set_max = v.set_max or 99
+    for rank in range(1, 14):
+        kinds = [s * 13 + rank - 1 for s in range(4) if counts[s * 13 + rank - 1]]
+        if rank == 2:
+            if not v.sets_of_twos:
+                continue
+            wilds = [JOKER] if counts[JOKER] else []
+        else:
+            wilds = wild_kinds
+        if rank == 3 and v.red_threes:
+            kinds = [k for k in kinds if k // 13 in (0, 3)]
+        if sum(counts[k] for k in kinds) < 2:
+            continue
+        for naturals in _submultisets(counts, kinds, 2, set_max):
+            limit = 0 if rank == 3 and v.black_threes_only_out else _wild_limit(len(naturals), v)
+            limit = min(limit, set_max - len(naturals))
+            if len(naturals) >= 3:
+                found.add(naturals)
+            if limit:
+                for extra in _submultisets(counts, wilds, 1, limit):
+                    found.add(tuple(sorted(naturals + extra)))
+    if v.wild_melds:
+        for meld in _submultisets(counts, wild_kinds, 3, 99):
+            found.add(meld)

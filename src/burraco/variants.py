@@ -1,0 +1,347 @@
+"""The games we ship, as frozen data.
+
+A :class:`Variant` names a family of rules (``italian``, ``online``, ``buraco``,
+``canasta``) and holds every decision of ``RULES.md`` as an option, together
+with the table setup: how many players and how many lines (a line is one
+player, or the partners who share melds and score together).
+
+>>> v = variant("italian", players=4)
+>>> v.name, v.players, v.lines, v.decks, v.jokers, v.hand_size
+('italian', 4, 2, 2, 4, 11)
+>>> variant("italian", semi_clean=False).semi_clean
+False
+>>> variant("buraco", players=6).line_of
+(0, 1, 0, 1, 0, 1)
+>>> variant("canasta", players=3)
+Traceback (most recent call last):
+...
+burraco.errors.SetupError: canasta is played by 2 players alone or 4 in pairs, not by 3 players in 3 lines
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from burraco.errors import SetupError
+
+__all__ = [
+    "BURACO_VALUES",
+    "BURRACO_VALUES",
+    "CANASTA_VALUES",
+    "PRESETS",
+    "Variant",
+    "variant",
+]
+
+Family = Literal["burraco", "buraco", "canasta"]
+
+#: Card values by rank, index 0 the joker, 1 the ace ... 13 the king (000, 002).
+BURRACO_VALUES: Final = (30, 15, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+#: Card values as written in 001: 8-K = 20, A = 15, 2 = 10, 3-7 = 5; jokers 10.
+BURACO_VALUES: Final = (10, 15, 10, 5, 5, 5, 5, 5, 20, 20, 20, 20, 20, 20)
+#: The usual canasta values: joker 50, 2 and A 20, 8-K 10, 4-7 5, (black) 3 5.
+CANASTA_VALUES: Final = (50, 20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+
+#: The federation's table for a round of 3 deals (000): upper end of each band, VP of the winner.
+VP_TABLE_3: Final = (
+    (50, 10), (150, 11), (250, 12), (350, 13), (500, 14), (650, 15),
+    (800, 16), (1000, 17), (1250, 18), (1500, 19),
+)  # fmt: skip
+#: The table in common federation use for a round of 4 deals.
+VP_TABLE_4: Final = (
+    (100, 10), (300, 11), (500, 12), (700, 13), (900, 14), (1100, 15),
+    (1300, 16), (1500, 17), (1700, 18), (2000, 19),
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """The rules of one game and its table setup. Build one with :func:`variant`."""
+
+    name: str
+    family: Family
+    players: int = 2
+    lines: int = 2
+
+    # The cards.
+    decks: int = 2
+    jokers: int = 4
+    hand_size: int = 11
+    values: tuple[int, ...] = BURRACO_VALUES
+
+    # Melds.
+    sequences: bool = True
+    #: The most wildcards a meld may hold (canasta has its own rule, see ``canasta_wild_limit``).
+    max_wildcards: int = 1
+    #: The most cards a set may hold (0: no limit but the cards in play).
+    set_max: int = 0
+    #: Sets of 2s, where the 2s are their own rank (buraco).
+    sets_of_twos: bool = False
+    #: Melds of wildcards only (canasta).
+    wild_melds: bool = False
+    #: A wildcard between two naturals can be displaced by the card it stands for (burraco).
+    wildcard_displacement: bool = True
+    #: Canastra Real: a sequence from ace to ace (buraco option).
+    canastra_real: bool = False
+    #: Canasta: two naturals take one wildcard, three or more take two.
+    canasta_wild_limit: bool = False
+    #: Canasta: black 3s may be melded only by a player going out.
+    black_threes_only_out: bool = False
+
+    # Burraco (canastra) grades and bonuses.
+    burraco_length: int = 7
+    clean_bonus: int = 200
+    semi_clean_bonus: int = 150
+    dirty_bonus: int = 100
+    semi_clean: bool = True
+    semi_inner: bool = False
+    #: Buraco: a canastra of 2s; canasta: all 2s.
+    twos_bonus: int = 1000
+    #: Canasta: six jokers and one 2.
+    jokers_bonus: int = 0
+    #: Canasta: any other mix of wildcards.
+    wild_mix_bonus: int = 0
+    #: Buraco (decision, option): every set that grows into a canastra gets 1000.
+    set_bonus_1000: bool = False
+    real_clean_bonus: int = 1000
+    real_dirty_bonus: int = 500
+    relancinho_bonus: int = 0
+
+    # The deal.
+    pozzetti: bool = True
+    pozzetto_size: int = 11
+    up_card: bool = True
+    dealer_redraw: bool = False
+    dealer_plays_first: bool = False
+    draw_count: int = 1
+    open_draws_one: bool = False
+    dead_stock: int = 2
+    #: May not discard the card just taken from a one-card pile, unless holding two equal to it.
+    discard_back_rule: bool = True
+    #: Buraco: a player holding one card may not take a pile of one card.
+    single_card_no_single_pile: bool = False
+    #: Canasta: the pile is taken only with two naturals equal to its top, melded at once.
+    pile_needs_pair: bool = False
+    red_threes: bool = False
+    red_three_bonus: int = 100
+    #: Canasta: the first melds of a line in a deal are worth at least this (0: none).
+    opening_minimum: int = 0
+    #: 6 players: a line needs a burraco before it may take its pozzetto.
+    burraco_before_pozzetto: bool = False
+    stall_rule: bool = True
+
+    # Ending a deal.
+    closing_bonus: int = 100
+    no_pozzetto_penalty: int = 100
+    close_needs_burraco: bool = True
+    #: The last card must leave as a discard (burraco, canasta); buraco may meld out.
+    close_by_discard: bool = True
+    close_no_wild_discard: bool = True
+    #: Buraco: the line needs a canastra to go out.
+    go_out_needs_canastra: bool = False
+    #: Canasta: two canastas, one of them clean.
+    go_out_needs_two_canastas: bool = False
+    #: Canasta: cards in hand count double for a player who never melded.
+    double_unmelded_hand: bool = False
+
+    # Buraco vulnerability.
+    vulnerable_at: int = 0
+    vulnerable_minimum: int = 75
+    vulnerable_penalty_minimum: int = 90
+    vulnerable_refuse: bool = False
+
+    # The match.
+    target: int | None = 2005
+    deals: int | None = None
+    #: 3 and 5 players: partnerships form when the first player runs out, until all reach this.
+    phase_limit: int = 0
+    #: The VP table: upper ends of the bands with the winner's VP; above the last, 20/0.
+    vp_table: tuple[tuple[int, int], ...] = VP_TABLE_3
+    abandon_penalty: int = 350
+    move_seconds: int = 40
+    deal_minutes: int = 15
+    open_hands: bool = False
+
+    line_of: tuple[int, ...] = field(default=(), compare=False)
+
+    @property
+    def partnered(self) -> bool:
+        """Lines of more than one player from the start of the deal."""
+        return self.lines < self.players
+
+    @property
+    def deck_size(self) -> int:
+        return 52 * self.decks + self.jokers
+
+    def value(self, card: int) -> int:
+        """The points of one card."""
+        return self.values[0 if card == 52 else card % 13 + 1]
+
+    def with_options(self, **options: Any) -> Variant:
+        """This variant with some options changed (checked as :func:`variant` checks them)."""
+        return _checked(dataclasses.replace(self, **options))
+
+
+def _line_of(players: int, lines: int) -> tuple[int, ...]:
+    # Partners sit apart: seat s is in line s mod lines (pairs opposite, trios alternate).
+    return tuple(seat % lines for seat in range(players))
+
+
+_SETUPS: Final[dict[str, tuple[tuple[int, int], ...]]] = {
+    "italian": ((2, 2), (3, 3), (4, 2), (5, 5), (6, 3), (6, 2)),
+    "online": ((2, 2), (4, 2)),
+    "buraco": ((2, 2), (3, 3), (4, 4), (4, 2), (6, 2)),
+    "canasta": ((2, 2), (4, 2)),
+}
+_SETUP_TEXT: Final[dict[str, str]] = {
+    "italian": "2 alone, 3 alone, 4 in pairs, 5 alone, 6 in three pairs or two teams of three",
+    "online": "2 alone or 4 in pairs",
+    "buraco": "2, 3 or 4 alone, 4 in pairs or 6 in two trios",
+    "canasta": "2 players alone or 4 in pairs",
+}
+
+PRESETS: Final[dict[str, Variant]] = {
+    "italian": Variant(name="italian", family="burraco", phase_limit=1000),
+    "online": Variant(name="online", family="burraco", target=None, deals=3),
+    "buraco": Variant(
+        name="buraco",
+        family="buraco",
+        jokers=0,
+        values=BURACO_VALUES,
+        set_max=8,
+        sets_of_twos=True,
+        wildcard_displacement=False,
+        semi_clean=False,
+        semi_clean_bonus=100,
+        relancinho_bonus=100,
+        pozzetti=False,
+        up_card=False,
+        dealer_redraw=True,
+        dealer_plays_first=True,
+        dead_stock=0,
+        discard_back_rule=False,
+        single_card_no_single_pile=True,
+        closing_bonus=50,
+        no_pozzetto_penalty=0,
+        close_needs_burraco=False,
+        close_by_discard=False,
+        close_no_wild_discard=False,
+        go_out_needs_canastra=True,
+        vulnerable_at=750,
+        target=1500,
+    ),
+    "canasta": Variant(
+        name="canasta",
+        family="canasta",
+        decks=3,
+        jokers=6,
+        hand_size=15,
+        values=CANASTA_VALUES,
+        sequences=False,
+        max_wildcards=2,
+        wild_melds=True,
+        canasta_wild_limit=True,
+        black_threes_only_out=True,
+        clean_bonus=500,
+        semi_clean=False,
+        semi_clean_bonus=300,
+        dirty_bonus=300,
+        twos_bonus=3000,
+        jokers_bonus=5000,
+        wild_mix_bonus=2000,
+        pozzetti=False,
+        up_card=False,
+        draw_count=2,
+        dead_stock=0,
+        discard_back_rule=False,
+        pile_needs_pair=True,
+        red_threes=True,
+        opening_minimum=50,
+        closing_bonus=300,
+        no_pozzetto_penalty=0,
+        close_needs_burraco=False,
+        close_no_wild_discard=False,
+        go_out_needs_two_canastas=True,
+        double_unmelded_hand=True,
+        target=15000,
+    ),
+}
+_ALIASES: Final = {"burraco": "italian", "sisal": "online", "brazilian": "buraco"}
+
+
+def _checked(v: Variant) -> Variant:
+    setup = (v.players, v.lines)
+    if setup not in _SETUPS[v.name]:
+        raise SetupError(
+            f"{v.name} is played by {_SETUP_TEXT[v.name]}, "
+            f"not by {v.players} players in {v.lines} lines"
+        )
+    if v.target is None and v.deals is None:
+        raise SetupError("a match needs a number of deals or a points target")
+    if v.max_wildcards < 1:
+        raise SetupError("max_wildcards must be at least 1")
+    if v.jokers not in (0, 2, 4, 6):
+        raise SetupError(f"{v.jokers} jokers: a game is played with 0, 2, 4 or 6")
+    pozzetti = v.players if v.name == "italian" and v.players in (3, 5) else v.lines
+    needed = v.players * v.hand_size + (v.pozzetto_size * pozzetti if v.pozzetti else 0)
+    if v.players in (3, 5) and v.pozzetti:
+        needed += 7  # the 18-card pozzetto of the first phase
+    if needed + 3 > v.deck_size:
+        raise SetupError(f"{v.deck_size} cards are too few for this table ({needed} dealt)")
+    return dataclasses.replace(v, line_of=_line_of(v.players, v.lines))
+
+
+def variant(name: str, **options: Any) -> Variant:
+    """A preset by name, with some options changed.
+
+    ``players`` and ``lines`` set the table; ``lines`` defaults to pairs for 4
+    players (alone in buraco), to three pairs for 6 in italian and two trios in
+    buraco. With 5 or 6 players, italian uses 3 decks and 6 jokers.
+
+    >>> variant("online", players=4, deals=5).deals
+    5
+    >>> variant("tresette")
+    Traceback (most recent call last):
+    ...
+    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta)
+    """
+    key = _ALIASES.get(name.lower(), name.lower())
+    base = PRESETS.get(key)
+    if base is None:
+        raise SetupError(f"no variant {name!r} ({', '.join(PRESETS)})")
+    players = int(options.pop("players", base.players))
+    if "lines" not in options:
+        if players in (3, 5):
+            options["lines"] = players
+        elif players == 6:
+            options["lines"] = 3 if key == "italian" else 2
+        else:
+            options["lines"] = 2
+    if key == "italian" and players in (5, 6):
+        options.setdefault("decks", 3)
+        options.setdefault("jokers", 6)
+        if players == 5:
+            options.setdefault("phase_limit", 1005)
+        if players == 6:
+            options.setdefault("burraco_before_pozzetto", True)
+    if key == "buraco" and options.get("classic_values"):
+        options["values"] = (10, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+    options.pop("classic_values", None)
+    if key == "buraco" and options.pop("scoring_500", False):
+        options.update(clean_bonus=500, dirty_bonus=250, semi_clean_bonus=250)
+        options.update(relancinho_bonus=200, closing_bonus=100)
+    if key == "buraco" and "target" in options and "vulnerable_at" not in options:
+        options["vulnerable_at"] = (options["target"] or 0) // 2
+    if options.get("vp_table") == 4 or options.get("vp_table") == "4":
+        options["vp_table"] = VP_TABLE_4
+    elif options.get("vp_table") == 3 or options.get("vp_table") == "3":
+        options["vp_table"] = VP_TABLE_3
+    names = {f.name for f in dataclasses.fields(Variant)}
+    unknown = sorted(set(options) - names)
+    if unknown:
+        raise SetupError(f"no option {', '.join(map(repr, unknown))} in {key}")
+    if "deals" in options and "target" not in options:
+        options["target"] = None
+    return _checked(dataclasses.replace(base, players=players, **options))

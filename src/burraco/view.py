@@ -1,0 +1,104 @@
+"""What one seat may see of a deal.
+
+A :class:`DealView` holds the seat's own hand, every meld, the face-up pile,
+the size of every other hand, the stock's size and which pozzetti are taken.
+With open hands (002's optional rule) it also holds the partners' hands. It
+never holds a card the seat may not see: not the stock, not another player's
+hand, not a pozzetto (not even one the seat took with a discard, which stays
+face down until the partner's discard).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from burraco.actions import Action
+from burraco.cards import Card, cards_from_counts
+from burraco.melds import Meld
+
+if TYPE_CHECKING:
+    from burraco.deal import Deal
+
+__all__ = ["DealView", "view_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class DealView:
+    """One seat's information about a deal."""
+
+    variant: str
+    seat: int
+    players: int
+    dealer: int
+    phase: str
+    turn: int
+    hand: tuple[Card, ...]
+    #: Partners' hands, by seat, when hands are open; else empty.
+    partner_hands: tuple[tuple[int, tuple[Card, ...]], ...]
+    hand_sizes: tuple[int, ...]
+    line_of: tuple[int, ...]
+    #: The melds of each line, indexed by line.
+    melds: tuple[tuple[Meld, ...], ...]
+    #: The face-up pile, bottom first (its top is the last card).
+    pile: tuple[Card, ...]
+    #: Face-down cards under the pile (canasta).
+    pile_hidden: int
+    stock_size: int
+    #: Sizes of the pozzetti nobody has taken yet.
+    pozzetti: tuple[int, ...]
+    has_pozzetto: tuple[bool, ...]
+    #: Per seat: the size of a pozzetto taken with a discard and still face down.
+    pozzetto_face_down: tuple[int, ...]
+    red_threes: tuple[int, ...]
+    opened: tuple[bool, ...]
+    minimum: tuple[int, ...]
+    taken_single: int
+    final_turn: bool
+    timeout_turns: int
+    end_reason: str
+    history: tuple[Action, ...]
+
+    @property
+    def line(self) -> int:
+        return self.line_of[self.seat]
+
+    @property
+    def own_melds(self) -> tuple[Meld, ...]:
+        return self.melds[self.line]
+
+    @property
+    def to_play(self) -> bool:
+        return self.turn == self.seat and self.phase != "over"
+
+
+def view_of(deal: Deal, seat: int) -> DealView:
+    v = deal.v
+    partners = deal.partners(seat) if v.open_hands else []
+    return DealView(
+        variant=v.name,
+        seat=seat,
+        players=v.players,
+        dealer=deal.dealer,
+        phase=deal.phase,
+        turn=deal.turn,
+        hand=tuple(cards_from_counts(deal.hands[seat])),
+        partner_hands=tuple((p, tuple(cards_from_counts(deal.hands[p]))) for p in partners),
+        hand_sizes=tuple(deal.sizes),
+        line_of=tuple(deal.line_of),
+        melds=tuple(tuple(m) for m in deal.melds),
+        pile=tuple(Card(c) for c in deal.pile[deal.pile_hidden :]),
+        pile_hidden=deal.pile_hidden,
+        stock_size=len(deal.stock),
+        pozzetti=tuple(len(p) for p in deal.pozzetti),
+        has_pozzetto=tuple(deal.has_pozzetto),
+        pozzetto_face_down=tuple(0 if p is None else len(p) for p in deal.pending_pozzetto),
+        red_threes=tuple(deal.red_threes),
+        opened=tuple(deal.opened),
+        minimum=tuple(deal.minimum),
+        taken_single=deal.taken_single,
+        final_turn=deal.final_turn,
+        timeout_turns=deal.timeout_turns,
+        end_reason=deal.end_reason,
+        history=tuple(deal.history),
+    )
