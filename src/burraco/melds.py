@@ -24,7 +24,7 @@ Traceback (most recent call last):
 burraco.errors.IllegalMove: KH AH 3H is not a meld: the cards of a sequence must be consecutive, with at most one wildcard filling a gap (the ace goes below the 2 or above the K, never round the corner)
 >>> m = read_meld(parse_cards("3H 2H 5H"), it)
 >>> format_cards(m.cards)
-'2H 3H 5H'
+'3H 2H 5H'
 """
 
 from __future__ import annotations
