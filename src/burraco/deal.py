@@ -41,14 +41,15 @@ from burraco.actions import (
 from burraco.cards import CARDS, JOKER, KINDS, Card, cards_from_counts, deck, format_cards
 from burraco.errors import IllegalMove, RuleError
 from burraco.melds import (
+    SEQUENCE,
     SET,
     WILD,
     Meld,
     extended,
     grade_of,
     is_wild,
+    meld_candidates,
     meld_points,
-    new_melds,
     read_meld,
 )
 from burraco.scoring import DealScore, score_deal
@@ -435,20 +436,44 @@ class Deal:
         line = self.line_of[seat]
         v = self.v
         actions: list[Action] = []
-        if self._may_redraw():
+        if v.dealer_redraw and self._may_redraw():
             actions.append(_REDRAW)
         size = self.sizes[seat]
-        for cards in new_melds(hand, v):
-            if self._meld_problem(seat, line, cards, size) is None:
-                actions.append(_meld_action(cards))
+        opened = self.opened[line]
         melds = self.melds[line]
+        present = [c for c in range(KINDS) if hand[c]]
+        taken = {m.rank for m in melds if m.kind == SET}
+        if any(m.kind == WILD for m in melds):
+            taken.add(-1)
+        # Fast paths: with two cards left and no opening to reach, only the line's own
+        # melds can make a candidate illegal; the rest goes through the full check.
+        slow = v.black_threes_only_out
+        candidates = meld_candidates(hand, v)
+        for cards in sorted(candidates):
+            rank = candidates[cards]
+            if rank and rank in taken:
+                continue
+            if (
+                opened and size - len(cards) >= 2 and not (slow and rank == 3)
+            ) or self._meld_problem(seat, line, cards, size) is None:
+                actions.append(_meld_action(cards))
         for target, m in enumerate(melds):
-            for card in range(KINDS):
-                if hand[card] and self._extend_problem(seat, line, target, m, card) is None:
+            kind = m.kind
+            for card in present:
+                if card != JOKER and card % 13 != 1:
+                    if kind == SEQUENCE:
+                        if card // 13 != m.suit:
+                            continue
+                    elif card % 13 + 1 != m.rank:
+                        continue
+                if self._extend_problem(seat, line, target, m, card) is None:
                     actions.append(_extend_action(target, card))
-        for card in range(KINDS):
-            if hand[card] and self._discard_problem(seat, line, card) is None:
-                actions.append(_DISCARDS[card])
+        if size >= 2 and opened and self.taken_single < 0:
+            actions.extend([_DISCARDS[card] for card in present])
+        else:
+            for card in present:
+                if self._discard_problem(seat, line, card) is None:
+                    actions.append(_DISCARDS[card])
         return actions
 
     def _draw_actions(self) -> list[Action]:
@@ -592,6 +617,9 @@ class Deal:
                 f"the first melds of a line must be worth at least {self.minimum[line]} "
                 "and this take cannot reach it"
             )
+        stuck = trial._after_laying(seat, line, (), trial.sizes[seat], trial.melds[line], 0)
+        if stuck is not None:
+            return f"after this take the turn could not end legally ({stuck})"
         return None
 
     def _may_redraw(self) -> bool:
@@ -644,6 +672,9 @@ class Deal:
             return f"cannot add {CARDS[card]} to {m}: {result}"
         if not self.opened[line] and target not in self._pending_melds:
             return "the line has not opened yet"
+        opened = self.opened[line]
+        if opened and self.sizes[seat] >= 3 and not v.black_threes_only_out:
+            return None
         if v.black_threes_only_out and result.kind == SET and result.rank == 3:
             melds_after = self.melds[line][:]
             melds_after[target] = result

@@ -49,6 +49,7 @@ __all__ = [
     "grade_of",
     "is_wild",
     "meld_bonus",
+    "meld_candidates",
     "meld_points",
     "read_meld",
 ]
@@ -486,14 +487,39 @@ def new_melds(counts: Sequence[int], v: Variant) -> list[tuple[int, ...]]:
     """Every multiset of cards from a hand (a count per kind) that is a legal new meld.
 
     Each comes once, as a sorted tuple of card kinds.
+
+    >>> from burraco.cards import counts_of
+    >>> from burraco.variants import variant
+    >>> hand = counts_of(parse_cards("3H 4H 5H 7S 7S JK"))
+    >>> [format_cards(m) for m in new_melds(hand, variant("italian"))]
+    ['7S 7S JK', '3H 4H 5H', '3H 4H 5H JK', '3H 4H JK', '3H 5H JK', '4H 5H JK']
     """
-    found: set[tuple[int, ...]] = set()
+    return sorted(meld_candidates(counts, v))
+
+
+def meld_candidates(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]:
+    """:func:`new_melds` with, for each, the rank of a set (0 for a sequence, -1 for wildcards)."""
+    found: dict[tuple[int, ...], int] = {}
+    present = [c for c in range(53) if counts[c]]
     wild_kinds = [w for w in WILDCARDS if counts[w]]
+    suits = [0, 0, 0, 0]
+    by_rank: dict[int, list[int]] = {}
+    for c in present:
+        if c != JOKER:
+            suits[c // 13] += 1
+            by_rank.setdefault(c % 13 + 1, []).append(c)
     if v.sequences:
         for suit in range(4):
-            _sequences_of_suit(counts, suit, wild_kinds, v, found)
-    _sets(counts, wild_kinds, v, found)
-    return sorted(found)
+            if suits[suit] >= 2:
+                _sequences_of_suit(counts, suit, wild_kinds, v, found)
+    _sets(counts, by_rank, wild_kinds, v, found)
+    return found
+
+
+#: The card kind at each position (0-15) of a sequence of each suit; -1 off the ends.
+_AT: Final = tuple(
+    tuple(-1 if p in (0, 15) else _card_at(suit, p) for p in range(16)) for suit in range(4)
+)
 
 
 def _sequences_of_suit(
@@ -501,37 +527,42 @@ def _sequences_of_suit(
     suit: int,
     wild_kinds: list[int],
     v: Variant,
-    found: set[tuple[int, ...]],
+    found: dict[tuple[int, ...], int],
 ) -> None:
-    own_two = suit * 13 + 1
-    have = [False] * 16
-    for p in range(1, 15):
-        have[p] = counts[_card_at(suit, p)] > 0
+    at = _AT[suit]
+    have = [p not in (0, 15) and counts[at[p]] > 0 for p in range(16)]
+    if sum(have) < 2:
+        return
+    own_two = at[2]
+    both_aces = v.canastra_real
     for lo in range(1, 14):
         if not have[lo]:
             continue
-        for hole in (0, *range(lo + 1, 14)):
+        # The first missing position above lo bounds where a hole can usefully be.
+        end = lo + 1
+        while have[end] and not (lo == 1 and end == 14 and not both_aces):
+            end += 1
+        for hole in (0, *range(lo + 1, min(end, 13) + 1)):
             # Natural cards from lo upwards, one position (the hole) left to a wildcard.
-            cards = [_card_at(suit, lo)]
+            cards = [at[lo]]
             for hi in range(lo + 1, 15):
                 if hi == hole:
                     continue
-                if not have[hi] or (lo == 1 and hi == 14 and not v.canastra_real):
+                if not have[hi] or (lo == 1 and hi == 14 and not both_aces):
                     break
-                cards.append(_card_at(suit, hi))
+                cards.append(at[hi])
                 if hole > hi:
                     continue
+                ordered = sorted(cards) if hi == 14 else cards
                 if not hole and len(cards) >= 3:
-                    found.add(tuple(sorted(cards)))
-                if len(cards) + 1 > 14:
+                    found[tuple(ordered)] = 0
+                if len(cards) >= 14:
                     continue
                 uses_own_two = lo <= 2 <= hi and hole != 2
                 for w in wild_kinds:
                     if w == own_two and uses_own_two and counts[w] < 2:
                         continue
-                    meld = tuple(sorted((*cards, w)))
-                    if meld not in found and isinstance(_read_sequence(meld, v), Meld):
-                        found.add(meld)
+                    found[tuple(sorted((*ordered, w)))] = 0
 
 
 def _submultisets(
@@ -545,11 +576,14 @@ def _submultisets(
 
 
 def _sets(
-    counts: Sequence[int], wild_kinds: list[int], v: Variant, found: set[tuple[int, ...]]
+    counts: Sequence[int],
+    by_rank: dict[int, list[int]],
+    wild_kinds: list[int],
+    v: Variant,
+    found: dict[tuple[int, ...], int],
 ) -> None:
     set_max = v.set_max or 99
-    for rank in range(1, 14):
-        kinds = [s * 13 + rank - 1 for s in range(4) if counts[s * 13 + rank - 1]]
+    for rank, kinds in by_rank.items():
         if rank == 2:
             if not v.sets_of_twos:
                 continue
@@ -558,16 +592,17 @@ def _sets(
             wilds = wild_kinds
         if rank == 3 and v.red_threes:
             kinds = [k for k in kinds if k // 13 in (0, 3)]
-        if sum(counts[k] for k in kinds) < 2:
+        total = sum(counts[k] for k in kinds)
+        if total < 2 or (total == 2 and not wilds):
             continue
+        limit_all = 0 if rank == 3 and v.black_threes_only_out else 99
         for naturals in _submultisets(counts, kinds, 2, set_max):
-            limit = 0 if rank == 3 and v.black_threes_only_out else _wild_limit(len(naturals), v)
-            limit = min(limit, set_max - len(naturals))
+            limit = min(limit_all, _wild_limit(len(naturals), v), set_max - len(naturals))
             if len(naturals) >= 3:
-                found.add(naturals)
+                found[naturals] = rank
             if limit:
                 for extra in _submultisets(counts, wilds, 1, limit):
-                    found.add(tuple(sorted(naturals + extra)))
+                    found[tuple(sorted(naturals + extra))] = rank
     if v.wild_melds:
         for meld in _submultisets(counts, wild_kinds, 3, 99):
-            found.add(meld)
+            found[meld] = -1
