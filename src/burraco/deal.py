@@ -51,6 +51,7 @@ from burraco.melds import (
     meld_candidates,
     meld_points,
     read_meld,
+    wild_limit,
 )
 from burraco.scoring import DealScore, score_deal
 from burraco.variants import Variant
@@ -449,6 +450,12 @@ class Deal:
         # melds can make a candidate illegal; the rest goes through the full check.
         slow = v.black_threes_only_out
         candidates = meld_candidates(hand, v)
+        if not opened and v.opening_minimum:
+            reach = self.pending_value[line] + _best_set_lay(hand, v, melds)
+            if reach < self.minimum[line]:
+                # Nothing this hand lays down can reach the opening: no meld, no extension.
+                candidates = {}
+                melds = []
         for cards in sorted(candidates):
             rank = candidates[cards]
             if rank and rank in taken:
@@ -457,15 +464,26 @@ class Deal:
                 opened and size - len(cards) >= 2 and not (slow and rank == 3)
             ) or self._meld_problem(seat, line, cards, size) is None:
                 actions.append(_meld_action(cards))
+        quick = opened and size >= 3
         for target, m in enumerate(melds):
             kind = m.kind
             for card in present:
-                if card != JOKER and card % 13 != 1:
-                    if kind == SEQUENCE:
-                        if card // 13 != m.suit:
+                wild = card == JOKER or card % 13 == 1
+                if kind == SEQUENCE:
+                    if not wild and card // 13 != m.suit:
+                        continue
+                elif quick and kind == SET and not v.set_max and not (slow and m.rank == 3):
+                    # A set of a rank takes any natural of it, and wildcards up to its limit.
+                    if wild:
+                        naturals = m.size - len(m.wilds)
+                        if len(m.wilds) >= wild_limit(naturals, v):
                             continue
                     elif card % 13 + 1 != m.rank:
                         continue
+                    actions.append(_extend_action(target, card))
+                    continue
+                elif not wild and card % 13 + 1 != m.rank:
+                    continue
                 if self._extend_problem(seat, line, target, m, card) is None:
                     actions.append(_extend_action(target, card))
         if size >= 2 and opened and self.taken_single < 0:
@@ -1158,37 +1176,44 @@ def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int
 
     Sets only: every rank with three naturals melds them all; a pair needs a
     wildcard; the rest of the wildcards fill free places or a meld of wildcards.
-    One card of each kind is tried as the card kept back for the discard.
+    Suits do not matter here, so one card of each rank (and each kind of
+    wildcard) is tried as the card kept back for the discard.
     """
+    totals = [0] * 14  # naturals by rank; index 2 counts the 2s, index 0 the jokers
+    for kind in range(KINDS):
+        n = hand[kind]
+        if n:
+            totals[0 if kind == JOKER else kind % 13 + 1] += n
+    by_rank = {m.rank: (m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET}
+    wild_meld = any(m.kind == WILD for m in melds)
     best = 0
-    for kept in range(KINDS):
-        if hand[kept]:
-            rest = list(hand)
-            rest[kept] -= 1
-            best = max(best, _lay_value(rest, v, melds))
+    for kept in range(14):
+        if totals[kept]:
+            totals[kept] -= 1
+            best = max(best, _lay_value(totals, v.values, by_rank, wild_meld))
+            totals[kept] += 1
     return best
 
 
-def _lay_value(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int:
-    values = v.values
-    by_rank = {m.rank: m for m in melds if m.kind == SET}
-    has_wild_meld = any(m.kind == WILD for m in melds)
-    wilds = sorted(
-        [values[0]] * hand[JOKER] + [values[2]] * sum(hand[k] for k in (1, 14, 27, 40)),
-        reverse=True,
-    )
+def _lay_value(
+    totals: Sequence[int],
+    values: Sequence[int],
+    by_rank: dict[int, tuple[int, int]],
+    wild_meld: bool,
+) -> int:
+    wilds = [values[0]] * totals[0] + [values[2]] * totals[2]  # jokers first: worth more
     base = 0
     slots = 0
     pairs: list[int] = []
     for rank in range(1, 14):
-        if rank in (2, 3):
+        n = totals[rank]
+        if rank in (2, 3) or not n:
             continue
-        n = sum(hand[s * 13 + rank - 1] for s in range(4))
         existing = by_rank.get(rank)
         if existing is not None:
-            naturals = existing.size - len(existing.wilds) + n
+            naturals = existing[0] + n
             base += n * values[rank]
-            slots += max(0, (1 if naturals <= 2 else 2) - len(existing.wilds))
+            slots += max(0, (1 if naturals <= 2 else 2) - existing[1])
         elif n >= 3:
             base += n * values[rank]
             slots += 2
@@ -1198,6 +1223,6 @@ def _lay_value(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int:
     best = 0
     for k in range(min(len(wilds), len(pairs)) + 1):
         left = len(wilds) - k
-        used = len(wilds) if has_wild_meld or left >= 3 else k + min(left, slots)
+        used = len(wilds) if wild_meld or left >= 3 else k + min(left, slots)
         best = max(best, base + sum(pairs[:k]) + sum(wilds[:used]))
     return best

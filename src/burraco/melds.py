@@ -52,6 +52,7 @@ __all__ = [
     "meld_candidates",
     "meld_points",
     "read_meld",
+    "wild_limit",
 ]
 
 SEQUENCE: Final = "sequence"
@@ -123,7 +124,8 @@ def _set(rank: int, naturals: Iterable[int], wilds: tuple[int, ...]) -> Meld:
     return Meld(kind, -1, rank, 0, 0, 0, tuple(sorted(wilds)), cards)
 
 
-def _wild_limit(naturals: int, v: Variant) -> int:
+def wild_limit(naturals: int, v: Variant) -> int:
+    """The most wildcards a set with so many naturals may hold."""
     if v.canasta_wild_limit:
         return 1 if naturals <= 2 else 2
     return v.max_wildcards
@@ -216,7 +218,7 @@ def _read_set(cards: Sequence[int], v: Variant) -> Meld | str:
         return "a set is of one rank"
     if len(naturals) < 2:
         return "a meld needs at least two natural cards"
-    limit = _wild_limit(len(naturals), v)
+    limit = wild_limit(len(naturals), v)
     if len(wilds) > limit:
         if v.canasta_wild_limit:
             return "two naturals take at most one wildcard, three or more take two"
@@ -294,10 +296,10 @@ def extended(meld: Meld, card: int, v: Variant) -> Meld | str:
     if card != JOKER and card % 13 + 1 == meld.rank:
         return _set(meld.rank, (*naturals, card), meld.wilds)
     if is_wild(card):
-        if len(meld.wilds) >= _wild_limit(len(naturals), v):
+        if len(meld.wilds) >= wild_limit(len(naturals), v):
             if v.canasta_wild_limit:
                 return "two naturals take at most one wildcard, three or more take two"
-            return f"a meld holds at most {_one(_wild_limit(len(naturals), v))} wildcard"
+            return f"a meld holds at most {_one(wild_limit(len(naturals), v))} wildcard"
         if v.black_threes_only_out and meld.rank == 3:
             return "black 3s are melded without wildcards"
         return _set(meld.rank, naturals, (*meld.wilds, card))
@@ -597,7 +599,7 @@ def _sets(
             continue
         limit_all = 0 if rank == 3 and v.black_threes_only_out else 99
         for naturals in _submultisets(counts, kinds, 2, set_max):
-            limit = min(limit_all, _wild_limit(len(naturals), v), set_max - len(naturals))
+            limit = min(limit_all, wild_limit(len(naturals), v), set_max - len(naturals))
             if len(naturals) >= 3:
                 found[naturals] = rank
             if limit:

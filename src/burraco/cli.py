@@ -1,0 +1,761 @@
+"""The ``burraco`` command: play in the terminal, replay a record, list the variants.
+
+::
+
+    burraco play --variant italian --players 2 --seat 0 --seed 7 --deals 1 --save game.txt
+    burraco replay game.txt --step
+    burraco variants
+
+At the prompt of ``play`` a player types an action in its text form (``draw``,
+``take``, ``meld 5H 6H 7H``, ``extend 0 8H``, ``discard 9C``; suit symbols and
+lower case are accepted), or the number of an action in the list that ``?`` or
+``help`` shows, ``table`` to draw the table again, or ``quit``.
+
+>>> from burraco.cards import format_cards, parse_cards
+>>> cards_text(parse_cards("10H JK 2S")).plain
+'10♥ JK 2♠'
+>>> format_cards(hand_order(parse_cards("5H 2S AS JK KD 3C"), wild_first=True))
+'JK 2S AS 5H 3C KD'
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+import typer
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from burraco.actions import DISCARD, Action
+from burraco.bots import Bot, RandomBot
+from burraco.cards import JOKER, Card
+from burraco.errors import IllegalMove, RuleError
+from burraco.match import Match
+from burraco.melds import grade_of
+from burraco.record import TIME_OUT, load, parse_option, replay_steps, save
+from burraco.scoring import DealScore
+from burraco.variants import PRESETS, Variant, variant
+from burraco.view import DealView
+
+__all__ = ["app", "card_text", "cards_text", "hand_order"]
+
+app = typer.Typer(
+    name="burraco",
+    help="Burraco, Buraco and Italian Canasta in the terminal.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+_SUIT_SYMBOLS: Final = "♠♥♦♣"
+# Suits in the hand alternate colours: spades, hearts, clubs, diamonds.
+_SUIT_ORDER: Final = (0, 1, 3, 2)
+_RANKS: Final = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_QUIT: Final = frozenset({"quit", "q", "exit"})
+_HELP: Final = frozenset({"?", "help", "h"})
+_GRADE_NAMES: Final = {"burraco": "burraco", "buraco": "canastra", "canasta": "canasta"}
+
+
+# --- cards on screen --------------------------------------------------------------------------
+
+
+def card_text(card: int) -> Text:
+    """A card with its suit symbol; hearts and diamonds red, jokers magenta."""
+    if card == JOKER:
+        return Text("JK", style="bold magenta")
+    rank, suit = card % 13 + 1, card // 13
+    return Text(_RANKS[rank] + _SUIT_SYMBOLS[suit], style="red" if suit in (1, 2) else "")
+
+
+def cards_text(cards: Iterable[int], sep: str = " ") -> Text:
+    return Text(sep).join(card_text(c) for c in cards)
+
+
+def action_text(action: Action) -> Text:
+    """An action with its cards drawn as cards: ``meld 5♥ 6♥ 7♥``."""
+    if action.kind == TIME_OUT:
+        return Text("time-out (the director)", style="bold yellow")
+    text = Text(action.kind if action.target < 0 else f"{action.kind} {action.target}")
+    if action.cards:
+        text.append(" ")
+        text.append_text(cards_text(action.cards))
+    return text
+
+
+def _is_wild(card: int) -> bool:
+    return card == JOKER or card % 13 == 1
+
+
+def hand_order(cards: Iterable[Card], wild_first: bool = True) -> list[Card]:
+    """A hand sorted by suit (spades, hearts, clubs, diamonds) and rank, the ace low;
+    with ``wild_first`` the jokers and the 2s come first."""
+
+    def key(card: Card) -> tuple[int, int, int]:
+        if card == JOKER:
+            return (0, 0, 0)
+        wild = 0 if wild_first and _is_wild(card) else 1
+        return (wild, _SUIT_ORDER.index(card // 13), card % 13)
+
+    return sorted(cards, key=key)
+
+
+def _hand_text(cards: Sequence[Card], wild_first: bool) -> Text:
+    ordered = hand_order(cards, wild_first)
+    groups: list[list[Card]] = []
+    last: tuple[bool, int] | None = None
+    for card in ordered:
+        group = (wild_first and _is_wild(card), -1 if _is_wild(card) and wild_first else card // 13)
+        if group != last:
+            groups.append([])
+            last = group
+        groups[-1].append(card)
+    return Text("   ").join(cards_text(g) for g in groups)
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+def _line_names(names: Sequence[str], line_of: Sequence[int], line: int) -> str:
+    return " & ".join(names[s] for s, ln in enumerate(line_of) if ln == line)
+
+
+def _match_line_names(v: Variant, names: Sequence[str]) -> list[str]:
+    return [_line_names(names, v.line_of, line) for line in range(v.lines)]
+
+
+def _totals_text(match: Match, names: Sequence[str]) -> Text:
+    v = match.v
+    text = Text("Totals  ", style="bold")
+    parts = [
+        f"{label} {total}"
+        for label, total in zip(_match_line_names(v, names), match.totals, strict=True)
+    ]
+    text.append(" · ".join(parts))
+    goal = []
+    if v.target is not None:
+        goal.append(f"to {v.target}")
+    if v.deals is not None:
+        goal.append(f"{v.deals} deal{'s' if v.deals != 1 else ''}")
+    if goal:
+        text.append(f"   ({', '.join(goal)})", style="dim")
+    return text
+
+
+def _line_heading(
+    view: DealView, v: Variant, line: int, names: Sequence[str], you: str | None
+) -> Text:
+    """``Line 1: Bot 1 11 cards, Bot 3 9 cards · no pozzetto yet``; the seat on turn in cyan."""
+    me = view.seat
+    text = Text(f"Line {line}: ", style="bold")
+    seats = [s for s, ln in enumerate(view.line_of) if ln == line]
+    for k, seat in enumerate(seats):
+        if k:
+            text.append(", ")
+        label = you if seat == me and you is not None else names[seat]
+        text.append(label, style="bold cyan" if seat == view.turn else "bold")
+        if seat != me or you is None:
+            text.append(f" {view.hand_sizes[seat]} cards")
+            if view.pozzetto_face_down[seat]:
+                text.append(f" + pozzetto of {view.pozzetto_face_down[seat]} face down")
+    status = []
+    if v.pozzetti:
+        status.append("pozzetto taken" if view.has_pozzetto[line] else "no pozzetto yet")
+    if v.red_threes and view.red_threes[line]:
+        status.append(f"red 3s: {view.red_threes[line]}")
+    if not view.opened[line] and view.minimum[line]:
+        status.append(f"opens with {view.minimum[line]}")
+    if status:
+        text.append(" · " + ", ".join(status), style="dim")
+    return text
+
+
+def _melds_block(
+    view: DealView, v: Variant, line: int, names: Sequence[str], you: str | None
+) -> list[RenderableType]:
+    rows: list[RenderableType] = [_line_heading(view, v, line, names, you)]
+    melds = view.melds[line]
+    if not melds:
+        rows.append(Text("   no melds", style="dim"))
+    kind = _GRADE_NAMES[v.family]
+    for number, meld in enumerate(melds):
+        row = Text(f"  {number:>2}  ")
+        row.append_text(cards_text(meld.cards))
+        grade = grade_of(meld, v)
+        if grade is not None:
+            row.append(f"   ★ {grade} {kind}", style="green")
+        rows.append(row)
+    return rows
+
+
+def _pile_text(view: DealView) -> Text:
+    text = Text(f"Stock {view.stock_size}", style="bold")
+    if view.pozzetti:
+        text.append(f" · Pozzetti left: {' and '.join(map(str, view.pozzetti))} cards")
+    text.append(f" · Pile {len(view.pile) + view.pile_hidden}")
+    if view.pile_hidden:
+        text.append(f" ({view.pile_hidden} face down)")
+    if view.pile:
+        text.append(": ")
+        shown = view.pile[-16:]
+        if len(shown) < len(view.pile):
+            text.append("… ")
+        text.append_text(cards_text(shown[:-1]))
+        if len(shown) > 1:
+            text.append(" ")
+        text.append("[")
+        text.append_text(card_text(shown[-1]))
+        text.append("] top")
+    return text
+
+
+def render_table(
+    view: DealView,
+    match: Match,
+    names: Sequence[str],
+    *,
+    recent: Sequence[tuple[int | None, Action]] = (),
+    this_turn: Sequence[Action] = (),
+    wild_first: bool = True,
+    title: str | None = None,
+    hand_label: str = "Your hand",
+    you: str | None = "you",
+) -> RenderableType:
+    """The table as one seat sees it: the other lines and their melds above, the stock,
+    the pile and the pozzetti, the seat's own line, its melds and its hand below. Melds
+    are numbered as in ``extend N CARD``. ``you`` names the seat in its line's heading
+    (None: by its name, with its hand size)."""
+    v = match.v
+    me = view.seat
+    mine = view.line
+    parts: list[RenderableType] = []
+    heading = title or f"{v.name} · deal {len(match.deals)} · dealer {names[view.dealer]}"
+    parts.append(Rule(heading))
+    parts.append(_totals_text(match, names))
+    for line in sorted(set(view.line_of)):
+        if line != mine:
+            parts.extend(_melds_block(view, v, line, names, you))
+    parts.append(_pile_text(view))
+    parts.extend(_melds_block(view, v, mine, names, you))
+    for partner, cards in view.partner_hands:
+        shown = Text(f"{names[partner]}'s hand: ", style="bold")
+        parts.append(shown.append_text(_hand_text(cards, wild_first)))
+    hand = Text(f"{hand_label} ({len(view.hand)}): ", style="bold")
+    hand.append_text(_hand_text(view.hand, wild_first))
+    if view.pozzetto_face_down[me]:
+        hand.append(f"   + pozzetto of {view.pozzetto_face_down[me]} face down", style="dim")
+    parts.append(hand)
+    if recent:
+        parts.append(_recent_text(recent, names))
+    if this_turn:
+        done = Text("This turn: ", style="dim")
+        done.append_text(Text(" · ").join(action_text(a) for a in this_turn))
+        parts.append(done)
+    return Group(*parts)
+
+
+def _recent_text(recent: Sequence[tuple[int | None, Action]], names: Sequence[str]) -> Text:
+    """The actions of the others, one line per turn."""
+    text = Text()
+    last: int | None = -1
+    for seat, action in recent:
+        if seat != last or seat is None:
+            if text:
+                text.append("\n")
+            text.append("director" if seat is None else names[seat], style="bold")
+            text.append(": ")
+            last = seat
+        else:
+            text.append(" · ")
+        text.append_text(action_text(action))
+    return text
+
+
+def score_table(score: DealScore, v: Variant, names: Sequence[str]) -> Table:
+    """A deal's score, line by line, with its parts."""
+    kind = _GRADE_NAMES[v.family]
+    table = Table(title=f"Deal score ({score.end_reason})", title_justify="left")
+    table.add_column("Line")
+    table.add_column("Melded", justify="right")
+    table.add_column("In hand", justify="right")
+    table.add_column(f"{kind.capitalize()}s")
+    table.add_column("Going out" if v.family != "burraco" else "Closing", justify="right")
+    if v.pozzetti:
+        table.add_column("Pozzetto", justify="right")
+    relancinho = any(ls.relancinho for ls in score.lines)
+    if relancinho:
+        table.add_column("Relancinho", justify="right")
+    if v.red_threes:
+        table.add_column("Red 3s", justify="right")
+    table.add_column("Total", justify="right", style="bold")
+    for ls in score.lines:
+        bonuses = ", ".join(f"{grade} {bonus}" for grade, bonus in ls.burracos) or "-"
+        row = [
+            " & ".join(names[s] for s in ls.seats),
+            str(ls.melded),
+            str(ls.in_hand),
+            bonuses,
+            str(ls.closing),
+        ]
+        if v.pozzetti:
+            row.append(str(ls.pozzetto_penalty))
+        if relancinho:
+            row.append(str(ls.relancinho))
+        if v.red_threes:
+            row.append(str(ls.red_threes))
+        row.append(str(ls.total))
+        table.add_row(*row)
+    return table
+
+
+def _points_text(score: DealScore, v: Variant, names: Sequence[str]) -> Text:
+    labels = _match_line_names(v, names)
+    text = Text("Points  ", style="bold")
+    text.append(" · ".join(f"{n} {p:+d}" for n, p in zip(labels, score.points, strict=True)))
+    return text
+
+
+def _result_text(match: Match, names: Sequence[str]) -> Text:
+    v = match.v
+    labels = _match_line_names(v, names)
+    text = Text()
+    if match.abandoned is not None:
+        text.append(f"{names[match.abandoned_by]} abandoned the match. ", style="bold red")
+    winner = match.winner()
+    if winner is None:
+        text.append("The match is a draw.", style="bold")
+    else:
+        text.append(f"{labels[winner]} won the match.", style="bold green")
+    if v.lines == 2:
+        vp = match.victory_points()
+        text.append(f"   VP {labels[0]} {vp[0]} · {labels[1]} {vp[1]}")
+    return text
+
+
+def score_sheet(match: Match, names: Sequence[str]) -> Table:
+    """Every deal's points per match line, and the totals."""
+    v = match.v
+    table = Table(title="Score sheet", title_justify="left")
+    table.add_column("Deal")
+    labels = _match_line_names(v, names)
+    for label in labels:
+        table.add_column(label, justify="right")
+    for number, score in enumerate(match.scores, 1):
+        table.add_row(str(number), *(str(p) for p in score.points))
+    table.add_section()
+    table.add_row("Total", *(str(t) for t in match.totals), style="bold")
+    return table
+
+
+# --- play -------------------------------------------------------------------------------------
+
+
+def _stdin_is_tty() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@dataclass
+class _Session:
+    """A match in the terminal: one person and the bots in the other seats."""
+
+    console: Console
+    match: Match
+    human: int
+    bots: dict[int, Bot]
+    names: list[str]
+    wild_first: bool = True
+    ask: Callable[[str], str] = input
+    log: list[tuple[int | None, Action]] = field(default_factory=list)
+    mark: int = 0
+    turn_start: int = 0
+    in_turn: bool = False
+    recent: list[tuple[int | None, Action]] = field(default_factory=list)
+    this_turn: list[Action] = field(default_factory=list)
+
+    def run(self) -> bool:
+        """Play until the match ends (True) or the person quits (False)."""
+        match = self.match
+        while not match.is_over:
+            index = len(match.deals) - 1
+            seat = match.turn
+            if seat == self.human:
+                if not self.human_action():
+                    return False
+            else:
+                action = self.bots[seat].choose(match.view(seat), match.legal_actions())
+                self.log.append((seat, action))
+                match.apply(action)
+            if len(match.scores) > index and not self.deal_over(index):
+                return False
+        return True
+
+    def prompt(self, text: str) -> str | None:
+        self.console.print(text, end="", markup=True)
+        try:
+            return self.ask("").strip()
+        except EOFError:
+            self.console.print()
+            return None
+
+    def draw_table(self) -> None:
+        match = self.match
+        if self.console.is_terminal:
+            self.console.clear()
+        self.console.print(
+            render_table(
+                match.view(self.human),
+                match,
+                self.names,
+                recent=self.recent,
+                this_turn=self.this_turn,
+                wild_first=self.wild_first,
+            )
+        )
+
+    def human_action(self) -> bool:
+        match = self.match
+        if not self.in_turn:
+            self.in_turn = True
+            self.turn_start = len(self.log)
+            self.recent = self.log[self.mark :]
+            self.this_turn = []
+        self.draw_table()
+        phase = match.deal.phase
+        hint = "draw or take" if phase == "draw" else "meld, extend or discard"
+        while True:
+            text = self.prompt(f"[bold]Your move[/] ({hint}; ? for help): ")
+            if text is None or text.lower() in _QUIT:
+                return False
+            if not text:
+                continue
+            legal = match.legal_actions()
+            if text.lower() in _HELP:
+                self.show_help(legal)
+                continue
+            if text.lower() in ("table", "t"):
+                self.draw_table()
+                continue
+            action: Action
+            if text.isdigit():
+                number = int(text)
+                if not 1 <= number <= len(legal):
+                    self.console.print(f"[red]No action {number}: choose 1 to {len(legal)}.[/]")
+                    continue
+                action = legal[number - 1]
+            else:
+                try:
+                    action = Action.parse(text)
+                except ValueError as error:
+                    self.console.print(Text(str(error), style="red"))
+                    continue
+            try:
+                match.check(action)
+            except IllegalMove as error:
+                self.console.print(Text(f"Illegal: {error}", style="red"))
+                continue
+            self.log.append((self.human, action))
+            self.this_turn.append(action)
+            deals = len(match.scores)
+            match.apply(action)
+            if len(match.scores) > deals or match.turn != self.human or action.kind == DISCARD:
+                self.in_turn = False
+                self.mark = len(self.log)
+            return True
+
+    def show_help(self, legal: Sequence[Action]) -> None:
+        self.console.print(
+            "Type an action (draw, take, meld 5H 6H 7H, extend 0 8H, discard 9C) "
+            "or its number, [bold]table[/] to draw the table again, [bold]quit[/] to stop."
+        )
+        items = [
+            Text(f"{n:>3} ", style="dim").append_text(action_text(a))
+            for n, a in enumerate(legal, 1)
+        ]
+        self.console.print(Columns(items, padding=(0, 3)))
+
+    def deal_over(self, index: int) -> bool:
+        match = self.match
+        score = match.scores[index]
+        ended = self.log[min(self.turn_start, self.mark) :]
+        console = self.console
+        console.print(Rule(f"Deal {index + 1} is over"))
+        if ended:
+            console.print(_recent_text(ended, self.names))
+        console.print(score_table(score, match.v, self.names))
+        console.print(_points_text(score, match.v, self.names))
+        console.print(_totals_text(match, self.names))
+        self.log = []
+        self.mark = self.turn_start = 0
+        self.in_turn = False
+        self.recent = []
+        if not match.is_over and _stdin_is_tty():
+            answer = self.prompt("Press Enter for the next deal (or quit): ")
+            if answer is None or answer.lower() in _QUIT:
+                return False
+        return True
+
+
+def _build_variant(
+    name: str,
+    players: int,
+    lines: int | None,
+    deals: int | None,
+    target: int | None,
+    options: Sequence[str],
+) -> Variant:
+    settings: dict[str, Any] = {"players": players}
+    if lines is not None:
+        settings["lines"] = lines
+    for text in options:
+        key, value = parse_option(text)
+        settings[key] = value
+    if deals is not None and target is not None:
+        raise ValueError("give --deals or --target, not both")
+    if deals is not None:
+        settings["deals"] = deals
+        settings["target"] = None
+    if target is not None:
+        settings["target"] = target
+        settings["deals"] = None
+    return variant(name, **settings)
+
+
+@app.command()
+def play(
+    variant_name: Annotated[
+        str, typer.Option("--variant", help="italian, online, buraco or canasta.")
+    ] = "italian",
+    players: Annotated[int, typer.Option(help="Players at the table (2 to 6).")] = 2,
+    lines: Annotated[
+        int | None, typer.Option(help="Lines (teams); by default pairs with 4 or 6 players.")
+    ] = None,
+    seat: Annotated[int, typer.Option(help="Your seat, from 0.")] = 0,
+    seed: Annotated[int | None, typer.Option(help="Seed of the shuffles and the bots.")] = None,
+    deals: Annotated[int | None, typer.Option(help="Play this many deals.")] = None,
+    target: Annotated[int | None, typer.Option(help="Play to this many points.")] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A variant option NAME=VALUE (repeatable)."),
+    ] = None,
+    save_path: Annotated[
+        Path | None, typer.Option("--save", help="Write the game record to this file.")
+    ] = None,
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    wild_first: Annotated[
+        bool, typer.Option("--wild-first/--no-wild-first", help="Show wildcards first in hand.")
+    ] = True,
+) -> None:
+    """Play a match in the terminal against random bots in the other seats."""
+    console = Console(highlight=False)
+    try:
+        v = _build_variant(variant_name, players, lines, deals, target, option or [])
+    except ValueError as error:
+        console.print(Text(str(error), style="red"))
+        raise typer.Exit(2) from None
+    if not 0 <= seat < v.players:
+        console.print(
+            Text(
+                f"no seat {seat} at a table of {v.players} (seats 0 to {v.players - 1})",
+                style="red",
+            )
+        )
+        raise typer.Exit(2)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    names = [name if s == seat else f"Bot {s}" for s in range(v.players)]
+    bots: dict[int, Bot] = {s: RandomBot(seed * 10 + s) for s in range(v.players) if s != seat}
+    match = Match(v, seed=seed)
+    console.print(
+        f"[bold]{v.name}[/], {v.players} players in {v.lines} lines; "
+        f"you are {name} in seat {seat}. Seed {seed}."
+    )
+    session = _Session(console, match, seat, bots, names, wild_first)
+    finished = session.run()
+    if finished:
+        console.print(Rule("The match is over"))
+        console.print(score_sheet(match, names))
+        console.print(_result_text(match, names))
+    else:
+        console.print(Text("You left the match.", style="bold"))
+        console.print(_totals_text(match, names))
+    if save_path is not None:
+        save(match, save_path, names=names)
+        console.print(f"Record saved to {save_path}")
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+
+@app.command("replay")
+def replay_command(
+    file: Annotated[Path, typer.Argument(help="A game record.")],
+    step: Annotated[
+        bool, typer.Option("--step", help="Show the table and wait for Enter after each action.")
+    ] = False,
+) -> None:
+    """Replay a game record, checking every action and score; print the deals and the scores."""
+    console = Console(highlight=False)
+    try:
+        record = load(file)
+    except (OSError, ValueError) as error:
+        console.print(Text(f"{file}: {error}", style="red"))
+        raise typer.Exit(1) from None
+    names = list(record.names) or [f"Seat {s}" for s in range(record.players)]
+    head = f"{record.variant}, {record.players} players in {record.lines} lines"
+    if record.event:
+        head += f" · {record.event}"
+    if record.date:
+        head += f" · {record.date}"
+    console.print(Text(head, style="bold"))
+    console.print("Seats: " + ", ".join(f"{s} {n}" for s, n in enumerate(names)))
+    if record.options:
+        console.print("Options: " + ", ".join(f"{k}={val!r}" for k, val in record.options))
+    wait = step and _stdin_is_tty()
+    match: Match | None = None
+    turn: list[tuple[int | None, Action]] = []
+    shown_deal = 0
+
+    def flush() -> None:
+        if turn:
+            console.print(Text("  ").append_text(_recent_text(turn, names)))
+            turn.clear()
+
+    def deal_heading(number: int) -> None:
+        nonlocal shown_deal
+        dealer = record.deals[number - 1].dealer
+        console.print(Rule(f"Deal {number} · dealer {names[dealer]}"))
+        shown_deal = number
+
+    try:
+        for st in replay_steps(record):
+            match = st.match
+            if st.deal != shown_deal:
+                flush()
+                deal_heading(st.deal)
+            seat = st.action.seat
+            if step:
+                actor = seat if seat is not None else match.deals[st.deal - 1].turn
+                deal = match.deals[st.deal - 1]
+                line = Text(f"{st.index}. ")
+                line.append("director" if seat is None else names[seat], style="bold")
+                line.append(": ")
+                line.append_text(action_text(st.action.action))
+                console.print(
+                    render_table(
+                        deal.view(actor),
+                        match,
+                        names,
+                        title=f"deal {st.deal} · action {st.index}",
+                        hand_label=f"{names[actor]}'s hand",
+                        you=None,
+                    )
+                )
+                console.print(line)
+                if wait:
+                    input("")
+            else:
+                if turn and (turn[-1][0] != seat or seat is None):
+                    flush()
+                turn.append((seat, st.action.action))
+            deal = match.deals[st.deal - 1]
+            if deal.is_over and st.index == len(record.deals[st.deal - 1].actions):
+                flush()
+                score = match.scores[st.deal - 1]
+                console.print(score_table(score, match.v, names))
+                console.print(_points_text(score, match.v, names))
+    except RuleError as error:
+        flush()
+        console.print(Text(f"{file}: {error}", style="bold red"))
+        raise typer.Exit(1) from None
+    flush()
+    if match is None:
+        return
+    for number in range(shown_deal + 1, len(record.deals) + 1):
+        deal_heading(number)
+        console.print(Text("  (no actions yet)", style="dim"))
+    console.print(Rule("Result"))
+    console.print(score_sheet(match, names))
+    if match.is_over:
+        console.print(_result_text(match, names))
+    else:
+        console.print(Text("The match is unfinished.", style="bold"))
+
+
+# --- variants ---------------------------------------------------------------------------------
+
+
+def _setups(name: str) -> list[str]:
+    """The tables a preset is played at, found by asking :func:`variant`."""
+    found = []
+    for players in range(2, 7):
+        for lines in range(2, players + 1):
+            try:
+                variant(name, players=players, lines=lines)
+            except RuleError:
+                continue
+            if lines == players:
+                found.append(f"{players} alone")
+            else:
+                team = {2: "pairs", 3: "trios"}.get(
+                    players // lines, f"teams of {players // lines}"
+                )
+                found.append(f"{players} in {team}")
+    return found
+
+
+@app.command("variants")
+def variants_command(
+    name: Annotated[str | None, typer.Argument(help="Show one preset only.")] = None,
+) -> None:
+    """List the presets, the tables they are played at, and their options."""
+    console = Console(highlight=False)
+    presets = dict(PRESETS)
+    if name is not None:
+        try:
+            chosen = variant(name)
+        except RuleError as error:
+            console.print(Text(str(error), style="red"))
+            raise typer.Exit(2) from None
+        presets = {chosen.name: PRESETS[chosen.name]}
+    summary = Table(title="Presets", title_justify="left")
+    summary.add_column("Preset", style="bold")
+    summary.add_column("Cards")
+    summary.add_column("Hand", justify="right")
+    summary.add_column("Match")
+    summary.add_column("Tables")
+    for key, preset in presets.items():
+        jokers = f" + {preset.jokers} jokers" if preset.jokers else ""
+        goal = f"to {preset.target}" if preset.target is not None else f"{preset.deals} deals"
+        summary.add_row(
+            key,
+            f"{preset.decks} decks{jokers} ({preset.deck_size})",
+            str(preset.hand_size),
+            goal,
+            ", ".join(_setups(key)),
+        )
+    console.print(summary)
+    options = Table(title="Options (name=value for --option)", title_justify="left")
+    options.add_column("Option", style="bold", no_wrap=True)
+    for key in presets:
+        options.add_column(key, overflow="fold")
+    first = next(iter(presets.values()))
+    for option_name in (f for f in first.__dataclass_fields__ if f not in _NOT_OPTIONS):
+        values = [getattr(p, option_name) for p in presets.values()]
+        cells = [
+            Text(repr(value).replace(", ", ","), style="" if value == values[0] else "yellow")
+            for value in values
+        ]
+        options.add_row(option_name, *cells)
+    console.print(options)
+
+
+_NOT_OPTIONS: Final = frozenset({"name", "family", "players", "lines", "line_of"})
