@@ -859,6 +859,10 @@ class Deal:
         if kind == DRAW:
             self._draw(seat)
             self.phase = PLAY_PHASE
+            if self.sizes[seat] <= 1 and not self.legal_actions():
+                # Canasta: a red 3 drawn from a stock too short to replace it can leave a
+                # single card that may not go out; the deal then ends as at the stock's end.
+                self._end("stock")
         elif kind == TAKE:
             if self.v.pile_needs_pair:
                 self._do_pair_take(seat, tuple(action.cards))
