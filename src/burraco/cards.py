@@ -205,4 +205,10 @@ def deck(decks: int, jokers: int) -> list[Card]:
 
 def cards_from_counts(counts: Sequence[int]) -> list[Card]:
     """The cards of a count per kind, sorted by kind."""
-    return [CARDS[i] for i, n in enumerate(counts) for _ in range(n)]
+    out: list[Card] = []
+    for i, n in enumerate(counts):
+        if n == 1:
+            out.append(CARDS[i])
+        elif n:
+            out.extend([CARDS[i]] * n)
+    return out

@@ -455,12 +455,12 @@ class _Session:
                 try:
                     action = Action.parse(text)
                 except ValueError as error:
-                    self.console.print(Text(str(error), style="red"))
+                    self.console.print(Text(str(error), style="red"), soft_wrap=True)
                     continue
             try:
                 match.check(action)
             except IllegalMove as error:
-                self.console.print(Text(f"Illegal: {error}", style="red"))
+                self.console.print(Text(f"Illegal: {error}", style="red"), soft_wrap=True)
                 continue
             self.log.append((self.human, action))
             self.this_turn.append(action)
@@ -559,14 +559,15 @@ def play(
     try:
         v = _build_variant(variant_name, players, lines, deals, target, option or [])
     except ValueError as error:
-        console.print(Text(str(error), style="red"))
+        console.print(Text(str(error), style="red"), soft_wrap=True)
         raise typer.Exit(2) from None
     if not 0 <= seat < v.players:
         console.print(
             Text(
                 f"no seat {seat} at a table of {v.players} (seats 0 to {v.players - 1})",
                 style="red",
-            )
+            ),
+            soft_wrap=True,
         )
         raise typer.Exit(2)
     if seed is None:
@@ -607,7 +608,7 @@ def replay_command(
     try:
         record = load(file)
     except (OSError, ValueError) as error:
-        console.print(Text(f"{file}: {error}", style="red"))
+        console.print(Text(f"{file}: {error}", style="red"), soft_wrap=True)
         raise typer.Exit(1) from None
     names = list(record.names) or [f"Seat {s}" for s in range(record.players)]
     head = f"{record.variant}, {record.players} players in {record.lines} lines"
@@ -674,7 +675,7 @@ def replay_command(
                 console.print(_points_text(score, match.v, names))
     except RuleError as error:
         flush()
-        console.print(Text(f"{file}: {error}", style="bold red"))
+        console.print(Text(f"{file}: {error}", style="bold red"), soft_wrap=True)
         raise typer.Exit(1) from None
     flush()
     if match is None:
@@ -723,7 +724,7 @@ def variants_command(
         try:
             chosen = variant(name)
         except RuleError as error:
-            console.print(Text(str(error), style="red"))
+            console.print(Text(str(error), style="red"), soft_wrap=True)
             raise typer.Exit(2) from None
         presets = {chosen.name: PRESETS[chosen.name]}
     summary = Table(title="Presets", title_justify="left")

@@ -120,6 +120,7 @@ class Deal:
         "hands",
         "has_pozzetto",
         "history",
+        "known",
         "line_of",
         "melds",
         "minimum",
@@ -177,6 +178,8 @@ class Deal:
     minimum_raised: list[bool]
     pending_value: list[int]
     history: list[Action]
+    #: Per seat, the cards everyone knows to be in that hand (taken from the pile, not played).
+    known: list[list[int]]
     _first_turn: bool
     _melded_seat: list[bool]
     _pending_melds: list[int]
@@ -258,6 +261,7 @@ class Deal:
         self.minimum_raised = [False] * v.players
         self.pending_value = [0] * v.players
         self.history = []
+        self.known = [[0] * KINDS for _ in range(v.players)]
         self._first_turn = True
         self._melded_seat = [False] * v.players
         self._pending_melds = []
@@ -345,6 +349,110 @@ class Deal:
                     hand[self.stock.pop()] += 1
                     self.sizes[seat] += 1
 
+    @classmethod
+    def resample(cls, view: DealView, rng: random.Random) -> Deal:
+        """A whole deal consistent with what ``view``'s seat sees (a determinization).
+
+        The cards the seat cannot see (the other hands, the stock, the pozzetti,
+        canasta's buried pile cards) are dealt at random, except the cards
+        everyone knows to be in a hand (taken from the pile), which stay there.
+        Search bots play such deals to weigh their options.
+        """
+        v = view.rules
+        if v is None:
+            raise RuleError("the view carries no rules to rebuild the deal from")
+        unseen = [0] * KINDS
+        for c in deck(v.decks, v.jokers):
+            unseen[c] += 1
+
+        def remove(cards: Iterable[int]) -> None:
+            for c in cards:
+                unseen[c] -= 1
+
+        remove(view.hand)
+        open_hands = dict(view.partner_hands)
+        for cards in open_hands.values():
+            remove(cards)
+        for melds in view.melds:
+            for m in melds:
+                remove(m.cards)
+        remove(view.pile)
+        for line_reds in view.red_threes:
+            for _ in range(line_reds):
+                unseen[15 if unseen[15] >= unseen[28] else 28] -= 1
+        hidden_hands: dict[int, list[int]] = {}
+        for seat in range(view.players):
+            if seat == view.seat or seat in open_hands:
+                continue
+            known_cards: list[int] = list(view.known[seat]) if view.known else []
+            remove(known_cards)
+            hidden_hands[seat] = known_cards
+        pool = [c for c in range(KINDS) for _ in range(unseen[c])]
+        if any(n < 0 for n in unseen):
+            raise RuleError("the view is inconsistent with the deck")
+        rng.shuffle(pool)
+
+        self = cls.__new__(cls)
+        self.v = v
+        self.dealer = view.dealer
+        self.deck_order = ()
+        self.line_of = list(view.line_of)
+        self.hands = [[0] * KINDS for _ in range(v.players)]
+        for c in view.hand:
+            self.hands[view.seat][c] += 1
+        for seat, cards in open_hands.items():
+            for c in cards:
+                self.hands[seat][c] += 1
+        for seat, held in hidden_hands.items():
+            hand = self.hands[seat]
+            for kind in held:
+                hand[kind] += 1
+            for _ in range(view.hand_sizes[seat] - len(held)):
+                hand[pool.pop()] += 1
+        self.sizes = list(view.hand_sizes)
+        self.pending_pozzetto = [
+            [pool.pop() for _ in range(n)] if n else None for n in view.pozzetto_face_down
+        ]
+        self.pozzetti = [[pool.pop() for _ in range(n)] for n in view.pozzetti]
+        buried = [pool.pop() for _ in range(view.pile_hidden)]
+        self.pile = [*buried, *view.pile]
+        self.pile_hidden = view.pile_hidden
+        if len(pool) != view.stock_size:
+            raise RuleError("the view is inconsistent with the deck")
+        self.stock = pool
+        self.has_pozzetto = list(view.has_pozzetto)
+        self.melds = [list(m) for m in view.melds]
+        self.phase = view.phase
+        self.turn = view.turn
+        self.turns = view.turns
+        self.drawn = view.drawn
+        self.redrawn = view.redrawn
+        self.taken_single = view.taken_single
+        self.quiet_turns = view.quiet_turns
+        self.final_turn = view.final_turn
+        self.timeout_turns = view.timeout_turns
+        self.closer = view.closer
+        self.went_out = view.went_out
+        self.end_reason = view.end_reason
+        self.red_threes = list(view.red_threes)
+        self.relancinhos = list(view.relancinhos)
+        self.opened = list(view.opened)
+        self.minimum = list(view.minimum)
+        self.minimum_raised = list(view.minimum_raised)
+        self.pending_value = list(view.pending_value)
+        self.history = list(view.history)
+        self.known = [[0] * KINDS for _ in range(v.players)]
+        for seat, cards in enumerate(view.known):
+            for c in cards:
+                self.known[seat][c] += 1
+        self._first_turn = view.first_turn
+        self._melded_seat = list(view.melded_seats)
+        self._pending_melds = list(view.pending_melds)
+        self._progress = view.progress
+        self._partnerships_form = view.partnerships_form
+        self._last_take_meld = "no meld"
+        return self
+
     def clone(self) -> Deal:
         """A copy that shares nothing mutable with this deal (for search)."""
         other = Deal.__new__(Deal)
@@ -380,6 +488,7 @@ class Deal:
         other.minimum_raised = self.minimum_raised[:]
         other.pending_value = self.pending_value[:]
         other.history = self.history[:]
+        other.known = [k[:] for k in self.known]
         other._first_turn = self._first_turn
         other._melded_seat = self._melded_seat[:]
         other._pending_melds = self._pending_melds[:]
@@ -909,8 +1018,10 @@ class Deal:
         hand = self.hands[seat]
         if len(self.pile) == 1:
             self.taken_single = self.pile[0]
+        known = self.known[seat]
         for card in self.pile:
             hand[card] += 1
+            known[card] += 1
         self.sizes[seat] += len(self.pile)
         self.pile = []
         self.pile_hidden = 0
@@ -938,11 +1049,16 @@ class Deal:
         if isinstance(result, str):
             return
         hand = self.hands[seat]
+        known = self.known[seat]
         for c in cards:
             hand[c] -= 1
+            if known[c]:
+                known[c] -= 1
         rest = self.pile[:-1]
         for c in rest:
             hand[c] += 1
+        for c in self.pile[self.pile_hidden : -1]:
+            known[c] += 1
         self.sizes[seat] += len(rest) - len(cards)
         self.pile = []
         self.pile_hidden = 0
@@ -979,8 +1095,11 @@ class Deal:
             result = extended(melds[target], cards[0], v)
             assert isinstance(result, Meld)
             melds[target] = result
+        known = self.known[seat]
         for c in cards:
             hand[c] -= 1
+            if known[c]:
+                known[c] -= 1
         self.sizes[seat] -= len(cards)
         if not self.opened[line]:
             self.pending_value[line] += sum(v.value(c) for c in cards)
@@ -998,6 +1117,8 @@ class Deal:
             else:
                 self._return_short_lay_down(seat, line)
         hand[card] -= 1
+        if self.known[seat][card]:
+            self.known[seat][card] -= 1
         self.sizes[seat] -= 1
         self.pile.append(card)
         if self.sizes[seat] == 0:
@@ -1018,6 +1139,7 @@ class Deal:
         for index in sorted(self._pending_melds, reverse=True):
             for c in melds[index].cards:
                 hand[c] += 1
+                self.known[seat][c] += 1
                 self.sizes[seat] += 1
             del melds[index]
         self._pending_melds = []

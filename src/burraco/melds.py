@@ -247,6 +247,8 @@ def read_meld(cards: Sequence[int], v: Variant) -> Meld:
 
 
 def _read(cards: Sequence[int], v: Variant) -> Meld | str:
+    if len(cards) < 3:
+        return "a meld has at least three cards"
     naturals = [c for c in cards if not is_wild(c)]
     if v.sequences and len({c % 13 for c in naturals}) > 1:
         return _read_sequence(cards, v)

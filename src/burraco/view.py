@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from burraco.actions import Action
 from burraco.cards import Card, cards_from_counts
 from burraco.melds import Meld
+from burraco.variants import Variant
 
 if TYPE_CHECKING:
     from burraco.deal import Deal
@@ -58,6 +59,26 @@ class DealView:
     timeout_turns: int
     end_reason: str
     history: tuple[Action, ...]
+    #: Per seat, the cards everyone knows to be in that hand: taken from the pile, not played.
+    known: tuple[tuple[Card, ...], ...] = ()
+    #: The rules in play (public: every option of the variant).
+    rules: Variant | None = None
+    # The rest of the public state, for bots that rebuild a deal from what they see.
+    turns: int = 0
+    quiet_turns: int = 0
+    progress: bool = False
+    first_turn: bool = False
+    redrawn: bool = False
+    #: The card the seat drew this turn (only in the view of the seat on turn).
+    drawn: int = -1
+    pending_value: tuple[int, ...] = ()
+    pending_melds: tuple[int, ...] = ()
+    melded_seats: tuple[bool, ...] = ()
+    relancinhos: tuple[int, ...] = ()
+    minimum_raised: tuple[bool, ...] = ()
+    partnerships_form: bool = False
+    closer: int = -1
+    went_out: bool = False
 
     @property
     def line(self) -> int:
@@ -101,4 +122,20 @@ def view_of(deal: Deal, seat: int) -> DealView:
         timeout_turns=deal.timeout_turns,
         end_reason=deal.end_reason,
         history=tuple(deal.history),
+        known=tuple(tuple(cards_from_counts(k)) for k in deal.known),
+        rules=v,
+        turns=deal.turns,
+        quiet_turns=deal.quiet_turns,
+        progress=deal._progress,
+        first_turn=deal._first_turn,
+        redrawn=deal.redrawn,
+        drawn=deal.drawn if seat == deal.turn else -1,
+        pending_value=tuple(deal.pending_value),
+        pending_melds=tuple(deal._pending_melds),
+        melded_seats=tuple(deal._melded_seat),
+        relancinhos=tuple(deal.relancinhos),
+        minimum_raised=tuple(deal.minimum_raised),
+        partnerships_form=deal._partnerships_form,
+        closer=deal.closer,
+        went_out=deal.went_out,
     )
