@@ -14,19 +14,30 @@ the rest of the deck with the cards left over, in a fixed order.
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
 
-from burraco import Card, Deal, Variant, deck, parse_cards
+import pytest
+
+from burraco import Action, Card, Deal, IllegalMove, Variant, deck, parse_cards
 
 __all__ = [
+    "assert_holds",
     "buraco_order",
     "canasta_order",
     "cards",
+    "check_quotes",
     "deal_order",
     "hand_text",
+    "illegal",
+    "legal",
     "pile_value",
     "snapshot",
+    "sorted_text",
 ]
 
 CardsLike = str | Iterable[int]
@@ -58,7 +69,75 @@ def pile_value(card: Card) -> int:
     return 14 if card.rank == 1 else card.rank
 
 
-def _quiet_key(v: Variant, c: Card) -> tuple[int, int, int]:
+def assert_holds(deal: Deal, seat: int, text: CardsLike) -> None:
+    """The seat's hand holds these cards (as a multiset)."""
+    missing = Counter(cards(text)) - Counter(deal.hand(seat))
+    assert not missing, f"seat {seat} lacks {[str(c) for c in missing.elements()]}"
+
+
+def legal(deal: Deal, text: str) -> None:
+    """The action is listed, is legal, and is applied."""
+    action = Action.parse(text)
+    listed = deal.legal_actions()
+    assert action in listed, f"{text!r} is not among the legal actions {[str(a) for a in listed]}"
+    assert deal.is_legal(action)
+    deal.apply(text)
+
+
+def illegal(deal: Deal, text: str, match: str) -> None:
+    """The action is not listed, is not legal, raises IllegalMove naming the rule (``match``,
+    a regular expression) and leaves every seat's view of the deal unchanged."""
+    action = Action.parse(text)
+    assert action not in deal.legal_actions(), f"{text!r} is listed as legal"
+    assert not deal.is_legal(action)
+    before = snapshot(deal)
+    with pytest.raises(IllegalMove, match=match):
+        deal.apply(text)
+    assert snapshot(deal) == before
+
+
+# --- quotes ---------------------------------------------------------------------------------
+
+_QUOTE = re.compile(r"((?:seeds/[\w.]+\.txt)|RULES\.md): «(.*?)»", re.S)
+
+
+def _shared() -> Path | None:
+    here = Path(__file__).resolve()
+    for base in (*here.parents, Path("/work")):
+        candidate = base / "shared"
+        if (candidate / "RULES.md").is_file():
+            return candidate
+    return None
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def check_quotes(module: ModuleType) -> None:
+    """Every test of ``module`` quotes a source in its docstring, and every quote (written
+    ``FILE: «sentence»``) is found verbatim in that file (white space aside)."""
+    shared = _shared()
+    if shared is None:
+        pytest.skip("the source documents (shared/RULES.md, shared/seeds) are not here")
+    texts: dict[str, str] = {}
+    tests = [
+        (name, obj)
+        for name, obj in vars(module).items()
+        if name.startswith("test_") and inspect.isfunction(obj)
+    ]
+    assert tests
+    for name, fn in tests:
+        doc = inspect.getdoc(fn) or ""
+        quotes = _QUOTE.findall(doc)
+        assert quotes, f"{name} quotes no source"
+        for path, sentence in quotes:
+            if path not in texts:
+                texts[path] = _flat((shared / path).read_text(encoding="utf-8"))
+            assert _flat(sentence) in texts[path], f"{name}: not verbatim in {path}: {sentence!r}"
+
+
+def _quiet_key(c: Card) -> tuple[int, int, int]:
     # Filler order: natural cards first, spread over ranks and suits; then wildcards and
     # 3s; the red 3s last of all (so that a canasta stock does not meet one by chance).
     wild = c.is_joker or c.rank == 2
@@ -75,10 +154,10 @@ def _filler(v: Variant, used: Counter[int]) -> list[Card]:
     if bad:
         raise ValueError(f"more cards asked for than the {v.name} deck holds: {bad}")
     rest = [Card(k) for k, n in left.items() for _ in range(n)]
-    rest.sort(key=lambda c: _quiet_key(v, c))
+    rest.sort(key=_quiet_key)
     # Spread the quiet cards so that consecutive fillers rarely share a rank or a suit.
-    quiet = [c for c in rest if _quiet_key(v, c)[0] == 0]
-    loud = [c for c in rest if _quiet_key(v, c)[0] != 0]
+    quiet = [c for c in rest if _quiet_key(c)[0] == 0]
+    loud = [c for c in rest if _quiet_key(c)[0] != 0]
     by_rank: dict[int, list[Card]] = {}
     for c in quiet:
         by_rank.setdefault(c.rank, []).append(c)
@@ -90,7 +169,9 @@ def _filler(v: Variant, used: Counter[int]) -> list[Card]:
     return spread + loud
 
 
-def _hands_list(v: Variant, hands: Sequence[CardsLike] | Mapping[int, CardsLike]) -> list[list[Card]]:
+def _hands_list(
+    v: Variant, hands: Sequence[CardsLike] | Mapping[int, CardsLike]
+) -> list[list[Card]]:
     if isinstance(hands, Mapping):
         out = [cards(hands.get(seat, "")) for seat in range(v.players)]
     else:
@@ -181,6 +262,6 @@ def canasta_order(
     # A short hand is completed from the front of the filler (as deal_order does), so the
     # buried cards come from its back, which holds wildcards and 3s; use quiet cards instead.
     short = sum(v.hand_size - len(h) for h in _hands_list(v, hands))
-    quiet = [c for c in spare[short:] if _quiet_key(v, c)[0] == 0]
+    quiet = [c for c in spare[short:] if _quiet_key(c)[0] == 0]
     under += quiet[: need - len(under)]
     return deal_order(v, hands, [*head, *under, *tail], dealer=dealer)

@@ -311,9 +311,11 @@ def extended(meld: Meld, card: int, v: Variant) -> Meld | str:
 def _extend_sequence(m: Meld, card: int, v: Variant) -> Meld | str:
     suit, lo, hi, gap, wilds = m.suit, m.lo, m.hi, m.gap, m.wilds
     own_two = suit * 13 + 1
-    if card == own_two and (lo == 3 or gap == 2):
-        # An own 2 goes to its natural place when it is free.
-        return _add_natural(m, 2, v)
+    if card == own_two:
+        # An own 2 goes to its natural place when it can; otherwise it is a wildcard.
+        natural = _add_natural(m, 2, v)
+        if isinstance(natural, Meld):
+            return natural
     if is_wild(card):
         if len(wilds) >= v.max_wildcards:
             return f"a meld holds at most {_one(v.max_wildcards)} wildcard"
