@@ -18,12 +18,12 @@ deals; its choices depend only on its view and its seed.
 from __future__ import annotations
 
 import random
-import time
 import zlib
 from collections.abc import Sequence
 
 from burraco.actions import DISCARD, Action
 from burraco.bots.greedy import GreedyBot
+from burraco.bots.search import Budget, pimc
 from burraco.deal import Deal
 from burraco.view import DealView
 
@@ -83,22 +83,16 @@ class ExpertBot:
         # The seed and the public position fix the sampled deals: same view, same choice.
         key = f"{self.seed}|{view.seat}|{len(view.history)}|{view.hand}".encode()
         rng = random.Random(zlib.crc32(key))
-        totals = [0.0] * len(options)
-        worlds = 0
-        deadline = time.perf_counter() + self.seconds
-        while True:
-            if self.worlds is not None:
-                if worlds >= self.worlds:
-                    break
-            elif worlds and time.perf_counter() >= deadline:
-                break
-            world = Deal.resample(view, rng)
-            for k, action in enumerate(options):
-                totals[k] += self._rollout(world, action, view.seat)
-            worlds += 1
-        self.last_values = {a: t / worlds for a, t in zip(options, totals, strict=True)}
-        best = max(range(len(options)), key=lambda k: (totals[k], -k))
-        return options[best]
+        budget = Budget(worlds=self.worlds) if self.worlds else Budget(seconds=self.seconds)
+        seat = view.seat
+        best, self.last_values = pimc(
+            options,
+            sample=lambda r: Deal.resample(view, r),
+            value=lambda world, action: self._rollout(world, action, seat),
+            rng=rng,
+            budget=budget,
+        )
+        return best
 
     def _rollout(self, world: Deal, action: Action, seat: int) -> float:
         deal = world.clone()

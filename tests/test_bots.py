@@ -1,0 +1,155 @@
+"""Bots: the interface, legal play in every variant, no hidden information, the arena."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from burraco import Deal, variant
+from burraco.bots import Bot, RandomBot
+from burraco.bots.arena import make_bot, play_board, run_arena
+from burraco.bots.expert import ExpertBot
+from burraco.bots.greedy import GreedyBot
+from burraco.bots.hints import suggest
+from burraco.bots.search import Budget, pimc
+
+SETUPS = [
+    ("italian", 2, 2),
+    ("italian", 3, 3),
+    ("italian", 4, 2),
+    ("italian", 5, 5),
+    ("italian", 6, 3),
+    ("italian", 6, 2),
+    ("online", 2, 2),
+    ("online", 4, 2),
+    ("buraco", 2, 2),
+    ("buraco", 3, 3),
+    ("buraco", 4, 4),
+    ("buraco", 4, 2),
+    ("buraco", 6, 2),
+    ("canasta", 2, 2),
+    ("canasta", 4, 2),
+]
+
+
+def _play(deal: Deal, bots: list[Bot]) -> int:
+    decisions = 0
+    while not deal.is_over:
+        seat = deal.turn
+        legal = deal.legal_actions()
+        action = bots[seat].choose(deal.view(seat), legal)
+        assert action in legal, (str(action), [str(a) for a in legal])
+        deal.apply(action)
+        decisions += 1
+    return decisions
+
+
+@pytest.mark.parametrize(("name", "players", "lines"), SETUPS)
+def test_random_and_greedy_play_only_legal_actions(name: str, players: int, lines: int) -> None:
+    v = variant(name, players=players, lines=lines)
+    for seed in range(12):
+        bots: list[Bot] = [
+            GreedyBot() if (seat + seed) % 2 else RandomBot(seed * 10 + seat)
+            for seat in range(players)
+        ]
+        deal = Deal.new(v, seed, dealer=seed % players)
+        _play(deal, bots)
+        assert deal.end_reason
+        deal.score()
+
+
+@pytest.mark.parametrize(("name", "players", "lines"), SETUPS)
+def test_expert_plays_every_setup(name: str, players: int, lines: int) -> None:
+    v = variant(name, players=players, lines=lines)
+    deal = Deal.new(v, 5)
+    bots: list[Bot] = [
+        ExpertBot(worlds=1, horizon=2) if s == 0 else GreedyBot() for s in range(players)
+    ]
+    _play(deal, bots)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players", "lines"), SETUPS)
+def test_thousands_of_greedy_deals_are_legal(name: str, players: int, lines: int) -> None:
+    v = variant(name, players=players, lines=lines)
+    for seed in range(1000):
+        _play(Deal.new(v, seed, dealer=seed % players), [GreedyBot()] * players)
+
+
+@pytest.mark.parametrize("name", ["italian", "buraco", "canasta"])
+def test_choices_do_not_change_when_the_hidden_cards_change(name: str) -> None:
+    """Two deals that look the same from a seat, with every hidden card dealt differently,
+    get the same choice from every bot."""
+    v = variant(name, players=2)
+    rng = random.Random(3)
+    bots: list[Bot] = [GreedyBot(), ExpertBot(worlds=2, horizon=2, seed=9)]
+    checked = 0
+    for seed in range(4):
+        deal = Deal.new(v, seed)
+        while not deal.is_over:
+            seat = deal.turn
+            view = deal.view(seat)
+            if rng.random() < 0.3:
+                one = Deal.resample(view, random.Random(1))
+                two = Deal.resample(view, random.Random(2))
+                assert one.view(seat) == two.view(seat) == view
+                if one.stock == two.stock and one.hands == two.hands:
+                    continue  # nothing left hidden that could differ
+                for bot in bots:
+                    a = bot.choose(one.view(seat), one.legal_actions())
+                    b = bot.choose(two.view(seat), two.legal_actions())
+                    assert a == b
+                checked += 1
+            deal.apply(GreedyBot().choose(view, deal.legal_actions()))
+    assert checked > 10
+
+
+def test_a_bot_sees_no_other_hand() -> None:
+    deal = Deal.new(variant("italian", players=4), 2)
+    view = deal.view(1)
+    assert view.partner_hands == ()
+    assert sorted(view.hand) == sorted(deal.hand(1))
+    assert not hasattr(view, "stock")
+
+
+def test_greedy_beats_random_in_duplicate() -> None:
+    report = run_arena(variant("italian", deals=1), ["greedy", "random"], boards=6, workers=1)
+    greedy, rand = report.results
+    assert greedy.mean_difference > 150
+    assert rand.mean_difference == -greedy.mean_difference
+    assert greedy.interval[0] > 0
+
+
+def test_identical_bots_cancel_out_in_duplicate() -> None:
+    board = play_board(variant("italian", deals=1), ["greedy", "greedy"], seed=4)
+    first, second = board.seatings
+    assert first.deals[0] == second.deals[0]  # same cards, same deterministic play
+
+
+def test_make_bot_names_the_bots() -> None:
+    with pytest.raises(ValueError, match="no bot 'genius'"):
+        make_bot("genius")
+
+
+def test_hint_gives_a_legal_action_and_a_reason() -> None:
+    deal = Deal.new(variant("italian"), 7)
+    for _ in range(3):
+        view = deal.view(deal.turn)
+        hint = suggest(view, seconds=0.05)
+        assert hint.action in deal.legal_actions()
+        assert hint.reason
+        deal.apply(hint.action)
+
+
+def test_pimc_prefers_the_better_action_on_average() -> None:
+    best, means = pimc(
+        [0, 1, 2],
+        sample=lambda rng: rng.random(),
+        value=lambda world, a: world * a,
+        rng=random.Random(0),
+        budget=Budget(worlds=50),
+    )
+    assert best == 2 and means[2] > means[1] > means[0]
+    with pytest.raises(ValueError):
+        Budget()
