@@ -402,7 +402,7 @@ class _Session:
         self.console.print(text, end="", markup=True)
         try:
             return self.ask("").strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):
             self.console.print()
             return None
 
@@ -662,7 +662,10 @@ def replay_command(
                 )
                 console.print(line)
                 if wait:
-                    input("")
+                    try:
+                        input("")
+                    except (EOFError, KeyboardInterrupt):
+                        wait = False
             else:
                 if turn and (turn[-1][0] != seat or seat is None):
                     flush()

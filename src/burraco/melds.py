@@ -309,7 +309,7 @@ def extended(meld: Meld, card: int, v: Variant) -> Meld | str:
 
 
 def _extend_sequence(m: Meld, card: int, v: Variant) -> Meld | str:
-    suit, lo, hi, gap, wilds = m.suit, m.lo, m.hi, m.gap, m.wilds
+    suit, lo, hi, wilds = m.suit, m.lo, m.hi, m.wilds
     own_two = suit * 13 + 1
     if card == own_two:
         # An own 2 goes to its natural place when it can; otherwise it is a wildcard.

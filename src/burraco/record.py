@@ -84,7 +84,7 @@ _SETUP_FIELDS: Final = frozenset({"name", "family", "players", "lines", "line_of
 _OPTION_NAMES: Final = tuple(
     f.name for f in dataclasses.fields(Variant) if f.name not in _SETUP_FIELDS
 )
-# Header tags the format defines, in the order they are written.
+# Header tags the format defines (written in a fixed order by format_record).
 _HEADER_TAGS: Final = frozenset(
     {
         "Event",

@@ -1,0 +1,1 @@
+"""The web room: a FastAPI server that referees tables of people and bots."""

@@ -1,0 +1,686 @@
+"""The room: live tables, their players' connections, bots and clocks.
+
+Each table's match lives in memory and in the database. An action goes
+through one path, whoever makes it (a person, a bot, a clock): checked by the
+engine, appended to the table's log and committed, applied, then told to each
+seat as that seat's own view. A table is rebuilt after a restart by replaying
+its log into a new match dealt from the same seed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from burraco.actions import Action
+from burraco.bots import Bot
+from burraco.bots.arena import make_bot
+from burraco.errors import IllegalMove, RuleError
+from burraco.match import Match
+from burraco.server.messages import cards, score_json, view_json
+from burraco.storage import SeatRow, Store, TableRow
+from burraco.storage.store import StaleVersion
+from burraco.variants import PRESETS, Variant, variant
+
+__all__ = ["LiveTable", "Room", "RoomError"]
+
+log = logging.getLogger("burraco.room")
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+#: What a player may set when creating a table; everything else is the preset's.
+TABLE_OPTIONS = ("players", "lines", "deals", "target", "open_hands")
+
+
+class RoomError(Exception):
+    """A request the room refuses; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatState:
+    name: str
+    kind: str  # human, bot, empty
+    token_hash: str
+    #: A human seat a bot plays for, after its clock ran out, until its player acts again.
+    taken_over: bool = False
+    connections: list[Send] = field(default_factory=list)
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == "bot" or self.taken_over
+
+
+@dataclass
+class LiveTable:
+    row: TableRow
+    variant: Variant
+    seats: list[SeatState]
+    match: Match | None = None
+    version: int = 0
+    #: The public log for players who reconnect: version, seat, action.
+    events: list[dict[str, Any]] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    deadline: float | None = None
+    clock_task: asyncio.Task[None] | None = None
+    bot_task: asyncio.Task[None] | None = None
+    bots: dict[int, Bot] = field(default_factory=dict)
+    last: dict[str, Any] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    def info(self) -> dict[str, Any]:
+        v = self.variant
+        match = self.match
+        return {
+            "table": self.id,
+            "variant": v.name,
+            "players": v.players,
+            "lines": v.lines,
+            "deals": v.deals,
+            "target": v.target,
+            "move_seconds": self.row.move_seconds,
+            "bot": self.row.bot,
+            "open_hands": v.open_hands,
+            "takeover": self.row.takeover,
+            "status": self.row.status,
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "kind": "bot" if s.taken_over else s.kind,
+                    "connected": bool(s.connections),
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "totals": list(match.totals) if match else [0] * v.lines,
+            "deal": len(match.deals) if match else 0,
+        }
+
+
+class Room:
+    """Every live table of one server process."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.6,
+        hint_seconds: float = 0.5,
+        expert_seconds: float = 1.0,
+    ) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.hint_seconds = hint_seconds
+        self.expert_seconds = expert_seconds
+        self.tables: dict[str, LiveTable] = {}
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """Rebuild every unfinished table from its log, restart its clock and its bots."""
+        for row in self.store.tables(("waiting", "playing")):
+            try:
+                table = self._load(row)
+            except (RuleError, ValueError) as error:
+                log.error("table %s cannot be rebuilt: %s", row.id, error)
+                continue
+            self.tables[row.id] = table
+            if table.status == "playing":
+                self._schedule(table)
+
+    async def shutdown(self) -> None:
+        for table in self.tables.values():
+            for task in (table.clock_task, table.bot_task):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+
+    def _load(self, row: TableRow) -> LiveTable:
+        v = variant(row.variant, **json.loads(row.options))
+        seats = [SeatState(s.name, s.kind, s.token_hash) for s in self.store.seats(row.id)]
+        table = LiveTable(row=row, variant=v, seats=seats)
+        last_time = row.updated_at
+        for event in self.store.events(row.id):
+            payload = json.loads(event.payload)
+            if event.kind == "start":
+                self._begin(table)
+            elif event.kind == "action":
+                assert table.match is not None
+                action = Action.parse(payload["action"])
+                table.match.apply(action)
+                assert event.seat is not None
+                table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
+                    table.seats[event.seat].kind == "human"
+                )
+                table.last = {"seat": event.seat, "action": str(action)}
+            elif event.kind == "time-out":
+                assert table.match is not None
+                table.match.call_time_out()
+            elif event.kind == "abandon":
+                assert table.match is not None and event.seat is not None
+                table.match.abandon(event.seat)
+            table.version = event.version
+            table.events.append(self._public(event.version, event.seat, event.kind, payload))
+            last_time = event.created_at
+        if table.status == "playing" and table.row.move_seconds:
+            table.deadline = last_time + table.row.move_seconds
+        return table
+
+    # --- the lobby ------------------------------------------------------------------------
+
+    def create(self, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
+        name = _name(request.get("name"))
+        kind = str(request.get("variant", "italian"))
+        options = {k: request[k] for k in TABLE_OPTIONS if request.get(k) is not None}
+        if "deals" in options and "target" not in options:
+            options["target"] = None
+        try:
+            v = variant(kind, **options)
+        except (RuleError, TypeError, ValueError) as error:
+            raise RoomError("bad_message", str(error)) from error
+        bot = str(request.get("bot", "greedy"))
+        if bot not in ("random", "greedy", "expert"):
+            raise RoomError("bad_message", f"no bot {bot!r} (random, greedy, expert)")
+        move_seconds = int(request.get("move_seconds", v.move_seconds) or 0)
+        if not 0 <= move_seconds <= 3600:
+            raise RoomError("bad_message", "seconds per move must be between 0 and 3600")
+        table_id = "t-" + secrets.token_urlsafe(6).replace("_", "x").replace("-", "y")
+        now = time.time()
+        row = TableRow(
+            id=table_id,
+            variant=v.name,
+            options=json.dumps(options),
+            seed=secrets.randbits(62),
+            move_seconds=move_seconds,
+            bot=bot,
+            takeover=bool(request.get("takeover", True)),
+            status="waiting",
+            created_at=now,
+            updated_at=now,
+        )
+        token = secrets.token_urlsafe(24)
+        seats = [SeatRow(table_id, 0, name, "human", _hash(token))] + [
+            SeatRow(table_id, i, "", "empty", "") for i in range(1, v.players)
+        ]
+        self.store.create_table(row, seats)
+        table = LiveTable(
+            row=row,
+            variant=v,
+            seats=[SeatState(s.name, s.kind, s.token_hash) for s in seats],
+        )
+        self.tables[table_id] = table
+        return table, 0, token
+
+    def table(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is None:
+            row = self.store.table(table_id)
+            if row is None:
+                raise RoomError("not_found", f"no table {table_id!r}", 404)
+            table = self._load(row)
+            self.tables[table_id] = table
+        return table
+
+    def open_tables(self) -> list[dict[str, Any]]:
+        return [t.info() for t in self.tables.values() if t.status in ("waiting", "playing")]
+
+    async def join(self, table_id: str, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
+        table = self.table(table_id)
+        name = _name(request.get("name"))
+        async with table.lock:
+            if table.status != "waiting":
+                raise RoomError("forbidden", "the match has started: no seat is free", 409)
+            free = [i for i, s in enumerate(table.seats) if s.kind == "empty"]
+            wanted = request.get("seat")
+            if wanted is not None:
+                if not isinstance(wanted, int) or wanted not in free:
+                    raise RoomError("forbidden", f"seat {wanted} is not free", 409)
+                seat = wanted
+            elif free:
+                seat = free[0]
+            else:
+                raise RoomError("forbidden", "the table is full", 409)
+            token = secrets.token_urlsafe(24)
+            state = table.seats[seat]
+            state.name, state.kind, state.token_hash = name, "human", _hash(token)
+            self.store.put_seat(SeatRow(table.id, seat, name, "human", state.token_hash))
+            if all(s.kind == "human" for s in table.seats):
+                await self._start_locked(table)
+            else:
+                await self._broadcast(table)
+        return table, seat, token
+
+    async def start(self, table_id: str, token: str) -> LiveTable:
+        table = self.table(table_id)
+        async with table.lock:
+            if table.seats[0].token_hash != _hash(token):
+                raise RoomError("forbidden", "only the table's creator starts it", 403)
+            if table.status != "waiting":
+                raise RoomError("forbidden", "the match has already started", 409)
+            await self._start_locked(table)
+        return table
+
+    async def _start_locked(self, table: LiveTable) -> None:
+        for i, state in enumerate(table.seats):
+            if state.kind == "empty":
+                state.name, state.kind = f"{table.row.bot} bot {i}", "bot"
+                self.store.put_seat(SeatRow(table.id, i, state.name, "bot", ""))
+        self._store_event(table, "start", None, {})
+        self._begin(table)
+        table.events.append(self._public(table.version, None, "start", {}))
+        self._set_clock(table)
+        await self._broadcast(table)
+        self._schedule(table)
+
+    def _begin(self, table: LiveTable) -> None:
+        table.match = Match(table.variant, seed=table.row.seed)
+        table.row = _with(table.row, status="playing")
+        self.store.set_status(table.id, "playing")
+
+    # --- seats and connections ------------------------------------------------------------
+
+    def seat_of(self, table: LiveTable, token: str) -> int:
+        digest = _hash(token)
+        for i, state in enumerate(table.seats):
+            if state.kind == "human" and secrets.compare_digest(state.token_hash, digest):
+                return i
+        raise RoomError("forbidden", "this token holds no seat at this table", 403)
+
+    async def connect(self, table: LiveTable, seat: int, send: Send) -> None:
+        table.seats[seat].connections.append(send)
+        await send(self._state(table, seat))
+        await self._broadcast(table, skip=send)
+
+    async def disconnect(self, table: LiveTable, seat: int, send: Send) -> None:
+        with contextlib.suppress(ValueError):
+            table.seats[seat].connections.remove(send)
+        await self._broadcast(table)
+
+    async def message(self, table: LiveTable, seat: int, send: Send, raw: str) -> None:
+        """Handle one message from a seat's socket; errors go back to that socket only."""
+        try:
+            message = json.loads(raw)
+        except json.JSONDecodeError as error:
+            await send(_error("bad_message", f"not JSON: {error.msg}"))
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await send(_error("bad_message", "a message is a JSON object with a type"))
+            return
+        kind = message["type"]
+        try:
+            if kind == "action":
+                text = message.get("action")
+                version = message.get("version")
+                if not isinstance(text, str) or not isinstance(version, int):
+                    raise RoomError("bad_message", "an action needs its text and the version seen")
+                await self.act(table, seat, text, version)
+            elif kind == "sync":
+                since = message.get("since", 0)
+                if not isinstance(since, int):
+                    raise RoomError("bad_message", "sync needs the last version seen")
+                for event in table.events:
+                    if event["version"] > since:
+                        await send(event)
+                await send(self._state(table, seat))
+            elif kind == "hint":
+                await send(await self.hint(table, seat))
+            elif kind == "abandon":
+                await self.abandon(table, seat)
+            elif kind == "ping":
+                await send({"type": "pong"})
+            else:
+                raise RoomError("bad_message", f"unknown message type {kind!r}")
+        except RoomError as error:
+            await send(_error(error.code, error.message))
+
+    # --- playing --------------------------------------------------------------------------
+
+    async def act(
+        self, table: LiveTable, seat: int, text: str, version: int, *, by_bot: bool = False
+    ) -> None:
+        """One action for a seat: checked, stored, applied, told. Raises :class:`RoomError`."""
+        async with table.lock:
+            self._act_locked(table, seat, text, version, by_bot)
+        await self._after_change(table)
+
+    def _act_locked(
+        self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
+    ) -> None:
+        match = table.match
+        if table.status == "waiting" or match is None:
+            raise RoomError("forbidden", "the match has not started")
+        if table.status == "over" or match.is_over:
+            raise RoomError("over", "the match is over")
+        if version != table.version:
+            raise RoomError(
+                "stale", f"stale action: the table is at version {table.version}, not {version}"
+            )
+        if seat != match.deal.turn:
+            raise RoomError("not_your_turn", f"it is seat {match.deal.turn}'s turn, not yours")
+        try:
+            action = Action.parse(text)
+        except ValueError as error:
+            raise RoomError("unknown_action", str(error)) from error
+        try:
+            match.check(action)
+        except IllegalMove as error:
+            raise RoomError("illegal", str(error)) from error
+        deals_before = len(match.scores)
+        payload = {"action": str(action)} | ({"bot": True} if by_bot else {})
+        self._store_event(table, "action", seat, payload)
+        match.apply(action)
+        state = table.seats[seat]
+        state.taken_over = by_bot and state.kind == "human"
+        table.last = {"seat": seat, "action": str(action)}
+        table.events.append(self._public(table.version, seat, "action", payload))
+        if len(match.scores) > deals_before:
+            table.events.append(self._deal_over(table, deals_before))
+        self._set_clock(table)
+
+    async def abandon(self, table: LiveTable, seat: int) -> None:
+        async with table.lock:
+            match = table.match
+            if match is None or table.status != "playing":
+                raise RoomError("forbidden", "there is no match in play to abandon")
+            if match.v.lines != 2:
+                raise RoomError("forbidden", "the abandonment rule is for tables of two lines")
+            self._store_event(table, "abandon", seat, {})
+            match.abandon(seat)
+            table.events.append(self._public(table.version, seat, "abandon", {}))
+        await self._after_change(table)
+
+    async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
+        match = table.match
+        if match is None or match.is_over or match.deal.turn != seat:
+            raise RoomError("not_your_turn", "a hint is for the player on turn")
+        view = match.view(seat)
+        from burraco.bots.hints import suggest
+
+        hint = await asyncio.to_thread(suggest, view, self.hint_seconds)
+        return {"type": "hint", "action": str(hint.action), "reason": hint.reason}
+
+    async def _after_change(self, table: LiveTable) -> None:
+        match = table.match
+        assert match is not None
+        for event in table.events[-3:]:
+            if event["type"] == "deal_over" and event.get("sent") is None:
+                event["sent"] = True
+                await self._send_all(table, {k: v for k, v in event.items() if k != "sent"})
+        if match.is_over and table.status != "over":
+            self._finish(table)
+            await self._send_all(table, self._match_over(table))
+        await self._broadcast(table)
+        self._schedule(table)
+
+    def _finish(self, table: LiveTable) -> None:
+        from burraco.record import write_record
+
+        assert table.match is not None
+        table.row = _with(table.row, status="over")
+        names = [s.name for s in table.seats]
+        self.store.save_record(table.id, write_record(table.match, names=names, event=table.id))
+        self.store.set_status(table.id, "over")
+        table.deadline = None
+        if table.clock_task is not None:
+            table.clock_task.cancel()
+
+    # --- clocks and bots ------------------------------------------------------------------
+
+    def _set_clock(self, table: LiveTable) -> None:
+        seconds = table.row.move_seconds
+        match = table.match
+        if not seconds or match is None or match.is_over:
+            table.deadline = None
+            return
+        table.deadline = time.time() + seconds
+
+    def _schedule(self, table: LiveTable) -> None:
+        """After any change: wake the bot on turn, and watch the clock of a person on turn."""
+        match = table.match
+        if match is None or match.is_over or table.status != "playing":
+            return
+        seat = match.deal.turn
+        running = table.bot_task
+        idle = running is None or running.done() or running is asyncio.current_task()
+        if table.seats[seat].bot_plays and idle:
+            table.bot_task = asyncio.create_task(self._bot_turn(table, table.version))
+        if table.deadline is not None and not table.seats[seat].bot_plays:
+            if table.clock_task is not None:
+                table.clock_task.cancel()
+            table.clock_task = asyncio.create_task(self._clock(table, table.version))
+
+    async def _bot_turn(self, table: LiveTable, version: int) -> None:
+        try:
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            match = table.match
+            if match is None or match.is_over or table.version != version:
+                return
+            seat = match.deal.turn
+            bot = self._bot(table, seat)
+            view, legal = match.view(seat), match.legal_actions()
+            if isinstance(bot, _Slow):
+                action = await asyncio.to_thread(bot.choose, view, legal)
+            else:
+                action = bot.choose(view, legal)
+            if table.version != version:
+                return
+            await self.act(table, seat, str(action), version, by_bot=True)
+        except RoomError as error:
+            log.warning("bot at %s: %s", table.id, error.message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot at %s failed", table.id)
+
+    def _bot(self, table: LiveTable, seat: int) -> Bot:
+        bot = table.bots.get(seat)
+        if bot is None:
+            level = table.row.bot
+            made = make_bot(level, seed=table.row.seed % 100000 + seat, seconds=self.expert_seconds)
+            bot = _Slow(made) if level == "expert" else made
+            table.bots[seat] = bot
+        return bot
+
+    async def _clock(self, table: LiveTable, version: int) -> None:
+        deadline = table.deadline
+        if deadline is None:
+            return
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        match = table.match
+        if match is None or match.is_over or table.version != version:
+            return
+        seat = match.deal.turn
+        if table.row.takeover:
+            table.seats[seat].taken_over = True
+            table.bot_task = asyncio.create_task(self._bot_turn(table, version))
+            await self._broadcast(table)
+        else:
+            with contextlib.suppress(RoomError):
+                await self.abandon(table, seat)
+
+    # --- messages -------------------------------------------------------------------------
+
+    def _store_event(
+        self, table: LiveTable, kind: str, seat: int | None, payload: dict[str, Any]
+    ) -> None:
+        try:
+            self.store.append_event(table.id, table.version + 1, kind, seat, json.dumps(payload))
+        except StaleVersion as error:
+            raise RoomError("stale", "another action was stored first") from error
+        table.version += 1
+
+    @staticmethod
+    def _public(
+        version: int, seat: int | None, kind: str, payload: dict[str, Any]
+    ) -> dict[str, Any]:
+        action = payload.get("action", kind)
+        return {"type": "event", "version": version, "seat": seat, "action": action}
+
+    def _deal_over(self, table: LiveTable, index: int) -> dict[str, Any]:
+        match = table.match
+        assert match is not None
+        return {
+            "type": "deal_over",
+            "deal": index + 1,
+            "score": score_json(match.scores[index]),
+            "totals": [
+                sum(s.points[i] for s in match.scores[: index + 1]) for i in range(match.v.lines)
+            ],
+        }
+
+    def _match_over(self, table: LiveTable) -> dict[str, Any]:
+        match = table.match
+        assert match is not None
+        vp = None
+        with contextlib.suppress(RuleError):
+            vp = list(match.victory_points())
+        return {
+            "type": "match_over",
+            "totals": list(match.totals),
+            "winner": match.winner(),
+            "victory_points": vp,
+            "abandoned_by": None if match.abandoned_by < 0 else match.abandoned_by,
+        }
+
+    def _state(self, table: LiveTable, seat: int) -> dict[str, Any]:
+        match = table.match
+        message: dict[str, Any] = {
+            "type": "state",
+            "version": table.version,
+            "table": table.info(),
+            "seat": seat,
+            "view": None,
+            "legal": [],
+            "last": table.last,
+            "clock": None,
+            "totals": table.info()["totals"],
+            "scores": [],
+        }
+        if match is None:
+            return message
+        deal = match.deal
+        message["view"] = view_json(match.view(seat), len(match.deals))
+        message["scores"] = [score_json(s) for s in match.scores]
+        if not match.is_over and deal.turn == seat:
+            message["legal"] = [str(a) for a in deal.legal_actions()]
+        if table.deadline is not None and not match.is_over:
+            message["clock"] = {
+                "seat": deal.turn,
+                "deadline": int(table.deadline * 1000),
+                "seconds": max(0.0, round(table.deadline - time.time(), 1)),
+            }
+        return message
+
+    async def _broadcast(self, table: LiveTable, skip: Send | None = None) -> None:
+        for seat, state in enumerate(table.seats):
+            if not state.connections:
+                continue
+            message = self._state(table, seat)
+            for send in list(state.connections):
+                if send is not skip:
+                    await _safe(send, message)
+
+    async def _send_all(self, table: LiveTable, message: dict[str, Any]) -> None:
+        for state in table.seats:
+            for send in list(state.connections):
+                await _safe(send, message)
+
+    # --- finished matches -----------------------------------------------------------------
+
+    def record(self, table_id: str) -> str:
+        table = self.table(table_id)
+        if table.status != "over":
+            raise RoomError("forbidden", "the record is published when the match is over", 409)
+        text = self.store.record(table_id)
+        if text is None:
+            raise RoomError("not_found", "no record for this table", 404)
+        return text
+
+    def replay(self, table_id: str) -> dict[str, Any]:
+        """Every position of a finished match, all hands open, for the replay page."""
+        from burraco.record import read_record, replay_steps
+
+        text = self.record(table_id)
+        record = read_record(text)
+        frames: list[dict[str, Any]] = []
+        for step in replay_steps(record):
+            deal = step.match.deals[step.deal - 1]
+            view = view_json(deal.view(deal.turn), step.deal)
+            view["hands"] = [cards(deal.hand(s)) for s in range(deal.players)]
+            frames.append(
+                {"seat": step.action.seat, "action": str(step.action.action), "view": view}
+            )
+        return {"record": text, "frames": frames}
+
+
+class _Slow:
+    """A bot that thinks long enough to run in a worker thread."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def choose(self, view: Any, legal: Any) -> Action:
+        return self.bot.choose(view, legal)
+
+
+async def _safe(send: Send, message: dict[str, Any]) -> None:
+    with contextlib.suppress(Exception):
+        await send(message)
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+def _name(value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise RoomError("bad_message", "a player needs a name")
+    name = " ".join(value.split())
+    if len(name) > 40:
+        raise RoomError("bad_message", "a name has at most 40 characters")
+    return name
+
+
+def _with(row: TableRow, **changes: Any) -> TableRow:
+    import dataclasses
+
+    return dataclasses.replace(row, **changes)
+
+
+def presets() -> dict[str, Any]:
+    from burraco.variants import _SETUPS
+
+    return {
+        name: {
+            "setups": [{"players": p, "lines": ln} for p, ln in _SETUPS[name]],
+            "target": v.target,
+            "deals": v.deals,
+        }
+        for name, v in PRESETS.items()
+    }

@@ -1,0 +1,219 @@
+"""The store: every write is committed before the caller goes on.
+
+>>> store = Store("sqlite://")
+>>> store.create_table(TableRow("t-1", "italian", "{}", 7, 40, "greedy", True, "waiting", 0.0, 0.0))
+>>> store.append_event("t-1", 1, "start", None, "{}")
+>>> [e.kind for e in store.events("t-1")]
+['start']
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import StaticPool
+
+from burraco.storage import models
+
+__all__ = ["EventRow", "SeatRow", "Store", "TableRow"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: str
+    variant: str
+    options: str
+    seed: int
+    move_seconds: int
+    bot: str
+    takeover: bool
+    status: str
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    table_id: str
+    seat: int
+    name: str
+    kind: str
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    table_id: str
+    version: int
+    kind: str
+    seat: int | None
+    payload: str
+    created_at: float
+
+
+class StaleVersion(Exception):
+    """Another writer stored this version of the table first."""
+
+
+class Store:
+    """Tables, seats, the event log and records in one database (a URL SQLAlchemy knows)."""
+
+    def __init__(self, url: str = "sqlite:///burraco.db", *, migrate: bool = True) -> None:
+        self.url = url
+        if url.startswith("sqlite:///") and url != "sqlite://":
+            Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(
+                parents=True, exist_ok=True
+            )
+        if url == "sqlite://":
+            # One shared connection, or every connection would see its own empty database.
+            self.engine: Engine = create_engine(
+                url, poolclass=StaticPool, connect_args={"check_same_thread": False}
+            )
+        else:
+            self.engine = create_engine(url)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        if migrate:
+            self.migrate()
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (Alembic), or create it in memory."""
+        if self.url == "sqlite://":
+            models.metadata.create_all(self.engine)
+            return
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    # --- tables and seats -----------------------------------------------------------------
+
+    def create_table(self, row: TableRow, seats: Sequence[SeatRow] = ()) -> None:
+        with self.engine.begin() as c:
+            c.execute(insert(models.tables).values(**_fields(row)))
+            for seat in seats:
+                c.execute(insert(models.seats).values(**_fields(seat)))
+
+    def table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as c:
+            r = c.execute(select(models.tables).where(models.tables.c.id == table_id)).first()
+        return None if r is None else TableRow(**r._mapping)
+
+    def tables(self, statuses: Sequence[str] = ("waiting", "playing")) -> list[TableRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(models.tables)
+                .where(models.tables.c.status.in_(statuses))
+                .order_by(models.tables.c.created_at)
+            ).all()
+        return [TableRow(**r._mapping) for r in rows]
+
+    def set_status(self, table_id: str, status: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                update(models.tables)
+                .where(models.tables.c.id == table_id)
+                .values(status=status, updated_at=time.time())
+            )
+
+    def seats(self, table_id: str) -> list[SeatRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(models.seats)
+                .where(models.seats.c.table_id == table_id)
+                .order_by(models.seats.c.seat)
+            ).all()
+        return [SeatRow(**r._mapping) for r in rows]
+
+    def put_seat(self, seat: SeatRow) -> None:
+        with self.engine.begin() as c:
+            c.execute(
+                update(models.seats)
+                .where(
+                    (models.seats.c.table_id == seat.table_id) & (models.seats.c.seat == seat.seat)
+                )
+                .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash)
+            )
+
+    # --- the log --------------------------------------------------------------------------
+
+    def append_event(
+        self,
+        table_id: str,
+        version: int,
+        kind: str,
+        seat: int | None,
+        payload: str,
+        created_at: float | None = None,
+    ) -> None:
+        """Store one event; raise :class:`StaleVersion` if that version is taken."""
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    insert(models.events).values(
+                        table_id=table_id,
+                        version=version,
+                        kind=kind,
+                        seat=seat,
+                        payload=payload,
+                        created_at=time.time() if created_at is None else created_at,
+                    )
+                )
+        except IntegrityError as error:
+            raise StaleVersion(f"version {version} of table {table_id} exists") from error
+
+    def events(self, table_id: str, since: int = 0) -> list[EventRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(models.events)
+                .where((models.events.c.table_id == table_id) & (models.events.c.version > since))
+                .order_by(models.events.c.version)
+            ).all()
+        return [
+            EventRow(r.table_id, r.version, r.kind, r.seat, r.payload, r.created_at) for r in rows
+        ]
+
+    # --- records --------------------------------------------------------------------------
+
+    def save_record(self, table_id: str, text: str) -> None:
+        with self.engine.begin() as c:
+            existing = c.execute(
+                select(models.records.c.table_id).where(models.records.c.table_id == table_id)
+            ).first()
+            if existing is None:
+                c.execute(
+                    insert(models.records).values(
+                        table_id=table_id, text=text, finished_at=datetime.now()
+                    )
+                )
+
+    def record(self, table_id: str) -> str | None:
+        with self.engine.connect() as c:
+            r = c.execute(
+                select(models.records.c.text).where(models.records.c.table_id == table_id)
+            ).first()
+        return None if r is None else str(r[0])
+
+
+def _fields(row: object) -> dict[str, object]:
+    return {name: getattr(row, name) for name in row.__slots__}  # type: ignore[attr-defined]
+
+
+def _sqlite_pragmas(connection: object, _record: object) -> None:
+    # WAL keeps readers off the writer's back; NORMAL still survives a killed process.
+    cursor = connection.cursor()  # type: ignore[attr-defined]
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

@@ -1,0 +1,126 @@
+// Small helpers shared by the lobby, the table and the replay.
+
+import { t } from './i18n.js';
+
+/** Build an element: el('button', {class: 'x', onclick: f, 'aria-label': '…'}, child, 'text'). */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else if (v === true) e.setAttribute(k, '');
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+/** JSON over HTTP. Throws an Error whose message is the server's `detail`. */
+export async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await res.json(); } catch { /* empty or not JSON */ }
+  if (!res.ok) {
+    let detail = data && data.detail !== undefined ? data.detail : `${res.status} ${res.statusText}`;
+    // FastAPI's validation errors are a list of {loc, msg}.
+    if (Array.isArray(detail)) detail = detail.map((d) => d.msg || JSON.stringify(d)).join('; ');
+    const err = new Error(String(detail));
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// Seats: localStorage "burraco.seats" = {tableId: {seat, token}}.
+const SEATS = 'burraco.seats';
+
+export function loadSeats() {
+  try { return JSON.parse(localStorage.getItem(SEATS) || '{}') || {}; } catch { return {}; }
+}
+export function seatFor(table) { return loadSeats()[table] || null; }
+export function saveSeat(table, seat, token) {
+  const all = loadSeats();
+  all[table] = { seat, token };
+  localStorage.setItem(SEATS, JSON.stringify(all));
+}
+export function forgetSeat(table) {
+  const all = loadSeats();
+  delete all[table];
+  localStorage.setItem(SEATS, JSON.stringify(all));
+}
+
+export function savedName() { try { return localStorage.getItem('burraco.name') || ''; } catch { return ''; } }
+export function saveName(n) { try { localStorage.setItem('burraco.name', n); } catch { /* ignore */ } }
+
+// Table setups per preset (RULES.md / variants.py), used when
+// GET /api/variants is missing or has another shape than expected.
+export const FALLBACK_VARIANTS = [
+  { name: 'italian', setups: [[2, 2], [3, 3], [4, 2], [5, 5], [6, 3], [6, 2]], deals: null, target: 2005 },
+  { name: 'online', setups: [[2, 2], [4, 2]], deals: 3, target: null },
+  { name: 'buraco', setups: [[2, 2], [3, 3], [4, 4], [4, 2], [6, 2]], deals: null, target: 1500 },
+  { name: 'canasta', setups: [[2, 2], [4, 2]], deals: null, target: 15000 },
+];
+
+/** The label of a (players, lines) setup. */
+export function setupLabel(players, lines) {
+  if (players === lines) return players === 4 ? t('setup.alone4') : t('setup.alone', { players });
+  if (players === 6 && lines === 3) return t('setup.three_pairs');
+  if (players === 6 && lines === 2) return t('setup.trios');
+  return t('setup.pairs', { players });
+}
+
+export function variantLabel(name) {
+  const s = t('variant.' + name);
+  return s === 'variant.' + name ? name : s;
+}
+
+/** A seat's display name. */
+export function seatName(info, seat, mySeat = null) {
+  const s = info && info.seats && info.seats[seat];
+  let name = s && s.name ? s.name : t('seat.n', { n: seat + 1 });
+  if (mySeat !== null && seat === mySeat) name = s && s.name ? s.name : t('table.you');
+  return name;
+}
+
+/** A line's display name from the seats in it: "Anna & Carla". */
+export function lineName(info, lineOf, line, mySeat = null) {
+  const seats = [];
+  lineOf.forEach((l, s) => { if (l === line) seats.push(s); });
+  if (!seats.length) return t('table.line', { n: line + 1 });
+  return seats.map((s) => seatName(info, s, mySeat)).join(' & ');
+}
+
+/** The seats of each match line at the start of a deal: seat s is in line s mod lines (variants.py). */
+export function defaultLineOf(players, lines) {
+  return Array.from({ length: players }, (_, s) => s % lines);
+}
+
+let toastTimer = null;
+/** Show a message in #toast; kind is "error", "info" or "hint". */
+export function toast(message, kind = 'info', ms = 5000) {
+  const box = document.getElementById('toast');
+  if (!box) return;
+  box.textContent = message;
+  box.className = 'toast show ' + kind;
+  box.dataset.kind = kind;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.className = 'toast'; box.hidden = true; }, ms);
+}
+
+export function hideToast() {
+  const box = document.getElementById('toast');
+  if (box) { box.className = 'toast'; box.hidden = true; }
+}

@@ -1,0 +1,214 @@
+// The lobby: create a table, list the open ones, join one.
+
+import { t, initI18n, onLangChange } from './i18n.js';
+import {
+  el, $, api, loadSeats, saveSeat, savedName, saveName, toast,
+  FALLBACK_VARIANTS, setupLabel, variantLabel,
+} from './common.js';
+
+const REFRESH_MS = 4000;
+let variants = FALLBACK_VARIANTS;
+let lastTables = [];
+let joining = null; // the TableInfo of the join dialog
+
+/**
+ * Read GET /api/variants defensively: the protocol only says "the presets
+ * with their table setups". Accepted: a list, {variants: list|object} or an
+ * object keyed by name; setups as [players, lines] or {players, lines}.
+ */
+function readVariants(data) {
+  let items = data;
+  if (items && !Array.isArray(items) && items.variants) items = items.variants;
+  if (items && !Array.isArray(items) && typeof items === 'object') {
+    items = Object.entries(items).map(([name, v]) => ({ name, ...(v || {}) }));
+  }
+  if (!Array.isArray(items)) return null;
+  const out = [];
+  for (const it of items) {
+    const name = it && (it.name || it.variant || it.preset);
+    if (!name) continue;
+    const fb = FALLBACK_VARIANTS.find((f) => f.name === name) || {};
+    const raw = it.setups || it.tables || [];
+    const setups = raw
+      .map((s) => (Array.isArray(s) ? [s[0], s[1]] : [s.players, s.lines]))
+      .filter(([p, l]) => Number.isInteger(p) && Number.isInteger(l));
+    out.push({
+      name,
+      setups: setups.length ? setups : fb.setups || [[2, 2]],
+      deals: it.deals !== undefined ? it.deals : fb.deals ?? null,
+      target: it.target !== undefined ? it.target : fb.target ?? null,
+    });
+  }
+  return out.length ? out : null;
+}
+
+function fillVariants() {
+  const sel = $('#variant');
+  const current = sel.value || 'italian';
+  sel.replaceChildren(...variants.map((v) => el('option', { value: v.name, text: variantLabel(v.name) })));
+  sel.value = variants.some((v) => v.name === current) ? current : variants[0].name;
+  fillSetups(false);
+}
+
+function fillSetups(resetLength = true) {
+  const v = variants.find((x) => x.name === $('#variant').value) || variants[0];
+  const sel = $('#setup');
+  const current = sel.value;
+  sel.replaceChildren(...v.setups.map(([p, l]) => el('option', { value: `${p}:${l}`, text: setupLabel(p, l) })));
+  // Default to the 4-in-pairs table when there is one (the common club game).
+  if (v.setups.some(([p, l]) => `${p}:${l}` === current)) sel.value = current;
+  else if (v.setups.some(([p, l]) => p === 4 && l === 2)) sel.value = '4:2';
+  if (resetLength) {
+    if (v.deals) { $('#by-deals').checked = true; $('#deals').value = v.deals; }
+    else if (v.target) { $('#by-target').checked = true; $('#target').value = v.target; }
+  }
+  updateOptions();
+}
+
+function updateOptions() {
+  const [p, l] = $('#setup').value.split(':').map(Number);
+  // Open hands only mean something when partners share a line.
+  const pairs = p > l;
+  $('#open-hands').disabled = !pairs;
+  if (!pairs) $('#open-hands').checked = false;
+  const byDeals = $('#by-deals').checked;
+  $('#deals').disabled = !byDeals;
+  $('#target').disabled = byDeals;
+}
+
+async function loadVariants() {
+  try {
+    const got = readVariants(await api('GET', '/api/variants'));
+    if (got) variants = got;
+  } catch { /* keep the built-in presets */ }
+  fillVariants();
+  fillSetups(true);
+}
+
+async function createTable(ev) {
+  ev.preventDefault();
+  const form = $('#create-form');
+  if (!form.reportValidity()) return;
+  const [players, lines] = $('#setup').value.split(':').map(Number);
+  const byDeals = $('#by-deals').checked;
+  const name = $('#name').value.trim();
+  const body = {
+    variant: $('#variant').value,
+    players,
+    lines,
+    deals: byDeals ? Number($('#deals').value) : null,
+    target: byDeals ? null : Number($('#target').value),
+    move_seconds: Number($('#move-seconds').value),
+    bot: $('#bot').value,
+    open_hands: $('#open-hands').checked,
+    takeover: $('#takeover').checked,
+    name,
+  };
+  saveName(name);
+  $('#create').disabled = true;
+  $('#create-status').textContent = t('lobby.creating');
+  try {
+    const res = await api('POST', '/api/tables', body);
+    saveSeat(res.table, res.seat, res.token);
+    location.href = res.url || `/table/${encodeURIComponent(res.table)}`;
+  } catch (e) {
+    $('#create-status').textContent = '';
+    toast(e.message, 'error');
+    $('#create').disabled = false;
+  }
+}
+
+function seatsText(info) {
+  return (info.seats || []).map((s) => (s.kind === 'empty' ? `· ${t('seat.empty')} ·` : s.name || t(`seat.${s.kind}`))).join(', ');
+}
+
+function tableItem(info, mine) {
+  const free = (info.seats || []).filter((s) => s.kind === 'empty').length;
+  const length = info.deals ? `${info.deals} × ${t('lobby.deals').toLowerCase()}` : `→ ${info.target}`;
+  const actions = [];
+  if (mine) {
+    actions.push(el('a', { class: 'button primary', href: `/table/${encodeURIComponent(info.table)}`, text: t('lobby.rejoin') }));
+  } else if (free > 0 && info.status === 'waiting') {
+    actions.push(el('button', {
+      type: 'button', class: 'primary', 'data-table': info.table, text: t('lobby.join'),
+      onclick: () => openJoin(info),
+    }));
+  }
+  return el('li', { class: 'table-item', 'data-table': info.table, 'data-status': info.status },
+    el('div', { class: 'ti-main' },
+      el('strong', { text: variantLabel(info.variant) }),
+      el('span', { class: 'muted', text: ` · ${setupLabel(info.players, info.lines)} · ${length}` }),
+      el('span', { class: `badge status-${info.status}`, text: t(`status.${info.status}`) })),
+    el('div', { class: 'ti-seats', text: seatsText(info) }),
+    el('div', { class: 'ti-actions' }, actions));
+}
+
+function renderTables() {
+  const mine = loadSeats();
+  const list = $('#tables');
+  const open = lastTables.filter((x) => !mine[x.table]);
+  list.replaceChildren(...(open.length ? open.map((x) => tableItem(x, false)) : [el('li', { class: 'empty', text: t('lobby.no_tables') })]));
+  const my = lastTables.filter((x) => mine[x.table]);
+  $('#mine-title').hidden = my.length === 0;
+  $('#my-tables').replaceChildren(...my.map((x) => tableItem(x, true)));
+}
+
+async function refreshTables() {
+  try {
+    const data = await api('GET', '/api/tables');
+    lastTables = (data && data.tables) || [];
+    $('#tables-status').textContent = t('lobby.refreshed', { time: new Date().toLocaleTimeString() });
+    renderTables();
+  } catch (e) {
+    $('#tables-status').textContent = t('lobby.offline', { detail: e.message });
+  }
+}
+
+function openJoin(info) {
+  joining = info;
+  $('#join-title').textContent = t('lobby.join_title', { table: info.table });
+  $('#join-name').value = $('#name').value.trim() || savedName();
+  const free = info.seats.filter((s) => s.kind === 'empty');
+  $('#join-seat').replaceChildren(
+    el('option', { value: '', text: t('lobby.any_seat') }),
+    ...free.map((s) => el('option', { value: s.seat, text: t('seat.n', { n: s.seat + 1 }) })));
+  $('#join-status').textContent = '';
+  $('#join-dialog').showModal();
+  $('#join-name').focus();
+}
+
+async function join(ev) {
+  ev.preventDefault();
+  if (!joining) return;
+  const name = $('#join-name').value.trim();
+  if (!name) { $('#join-name').reportValidity(); return; }
+  saveName(name);
+  const seatValue = $('#join-seat').value;
+  try {
+    const res = await api('POST', `/api/tables/${encodeURIComponent(joining.table)}/join`,
+      { name, seat: seatValue === '' ? null : Number(seatValue) });
+    saveSeat(res.table, res.seat, res.token);
+    location.href = res.url || `/table/${encodeURIComponent(res.table)}`;
+  } catch (e) {
+    $('#join-status').textContent = e.message;
+  }
+}
+
+function init() {
+  initI18n();
+  $('#name').value = savedName();
+  $('#variant').addEventListener('change', () => fillSetups(true));
+  $('#setup').addEventListener('change', updateOptions);
+  for (const r of document.querySelectorAll('input[name=length]')) r.addEventListener('change', updateOptions);
+  $('#create-form').addEventListener('submit', createTable);
+  $('#join-form').addEventListener('submit', join);
+  $('#join-cancel').addEventListener('click', () => $('#join-dialog').close());
+  onLangChange(() => { fillVariants(); renderTables(); });
+  fillVariants();
+  fillSetups(true);
+  loadVariants();
+  refreshTables();
+  setInterval(() => { if (!document.hidden) refreshTables(); }, REFRESH_MS);
+}
+
+init();

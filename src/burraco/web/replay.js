@@ -1,0 +1,192 @@
+// The replay of a finished match: /replay/{id}.
+//
+// GET /api/tables/{id}/replay gives {record, frames}; a frame is
+// {seat, action, view} where view has the shape of state.view plus
+// "hands" (every seat's hand, open). The page shows one frame at a time with
+// step buttons, a slider and autoplay. ?demo=1 replays a short built-in deal.
+
+import { t, getLang, initI18n, onLangChange } from './i18n.js';
+import { backEl, cardEl, fanEl, placeholderEl, sortBySuit, parseAction, normCard, cardLabel, backsEl } from './cards.js';
+import { el, $, api, toast, seatName, lineName, variantLabel, setupLabel } from './common.js';
+
+const params = new URLSearchParams(location.search);
+const DEMO = params.get('demo');
+
+const R = { id: null, info: null, frames: [], i: 0, timer: null, record: '' };
+
+function idFromUrl() {
+  const m = location.pathname.match(/\/replay\/([^/?#]+)/);
+  return m ? decodeURIComponent(m[1]) : params.get('table');
+}
+
+/** Table facts from the record's header when GET /api/tables/{id} is not there. */
+function infoFromRecord(record, id) {
+  const tag = (name) => { const m = record.match(new RegExp(`^\\[${name} "((?:[^"\\\\]|\\\\.)*)"\\]`, 'm')); return m ? m[1].replace(/\\(.)/g, '$1') : null; };
+  const players = Number(tag('Players')) || 2;
+  const seats = Array.from({ length: players }, (_, s) => ({ seat: s, name: tag(`Seat${s}`) || '', kind: 'human', connected: true }));
+  return { table: id, variant: tag('Variant') || 'italian', players, lines: Number(tag('Lines')) || 2, seats };
+}
+
+async function load() {
+  R.id = idFromUrl();
+  if (DEMO) {
+    const { demoReplay } = await import('./demo.js');
+    const d = demoReplay();
+    R.frames = d.frames; R.info = d.info; R.record = d.record; R.id = 'demo';
+    $('#demo-banner').hidden = false;
+  } else {
+    if (!R.id) { $('#replay-status').textContent = t('replay.error', { detail: t('table.not_found') }); return; }
+    $('#replay-status').textContent = t('replay.loading');
+    try {
+      const data = await api('GET', `/api/tables/${encodeURIComponent(R.id)}/replay`);
+      R.frames = data.frames || [];
+      R.record = data.record || '';
+    } catch (e) {
+      $('#replay-status').textContent = t('replay.error', { detail: e.message });
+      return;
+    }
+    try { R.info = await api('GET', `/api/tables/${encodeURIComponent(R.id)}`); } catch { R.info = infoFromRecord(R.record, R.id); }
+  }
+  $('#replay-status').textContent = '';
+  $('#record-link').href = `/api/tables/${encodeURIComponent(R.id)}/record`;
+  $('#record-link').setAttribute('download', `burraco-${R.id}.txt`);
+  $('#replay-title').textContent = `· ${variantLabel(R.info.variant)} · ${setupLabel(R.info.players, R.info.lines)}`;
+  const slider = $('#frame');
+  slider.max = String(Math.max(0, R.frames.length - 1));
+  const start = Number(params.get('frame'));
+  go(Number.isInteger(start) && start > 0 ? start : 0);
+}
+
+function go(i) {
+  if (!R.frames.length) return;
+  R.i = Math.max(0, Math.min(R.frames.length - 1, i));
+  render();
+}
+
+function play() {
+  if (R.timer) { stop(); return; }
+  if (R.i >= R.frames.length - 1) go(0);
+  $('#play').innerHTML = '<span aria-hidden="true">⏸</span>';
+  $('#play').setAttribute('aria-label', t('replay.pause'));
+  $('#play').dataset.playing = 'true';
+  const tick = () => {
+    if (R.i >= R.frames.length - 1) { stop(); return; }
+    go(R.i + 1);
+    R.timer = setTimeout(tick, Number($('#speed').value));
+  };
+  R.timer = setTimeout(tick, Number($('#speed').value));
+}
+
+function stop() {
+  clearTimeout(R.timer);
+  R.timer = null;
+  $('#play').innerHTML = '<span aria-hidden="true">▶</span>';
+  $('#play').setAttribute('aria-label', t('replay.play'));
+  $('#play').dataset.playing = 'false';
+}
+
+function render() {
+  const f = R.frames[R.i];
+  if (!f) return;
+  const v = f.view;
+  const info = R.info;
+  const n = (v.hand_sizes || v.hands || []).length;
+  const slider = $('#frame');
+  slider.value = String(R.i);
+  const posText = t('replay.frame', { i: R.i + 1, n: R.frames.length });
+  slider.setAttribute('aria-valuetext', posText);
+  slider.setAttribute('aria-label', posText);
+  $('#deal-info').textContent = t('table.deal', { n: v.deal || 1 });
+
+  // Caption: who did what to reach this position.
+  const cap = $('#replay-caption');
+  const who = f.seat === null || f.seat === undefined ? '' : `${seatName(info, f.seat)}: `;
+  cap.replaceChildren(
+    el('span', { class: 'what', text: f.action ? `${who}${f.action}` : t('replay.start', { deal: v.deal || 1 }) }),
+    el('span', { class: 'frame-no', text: posText }));
+  cap.dataset.action = f.action || '';
+  const act = f.action ? parseAction(f.action) : null;
+  const actLine = act && f.seat !== null && f.seat !== undefined ? v.line_of[f.seat] : null;
+
+  // Lines.
+  const lines = (v.melds || []).map((melds, l) => el('section', { class: 'line', 'data-line': l },
+    el('div', { class: 'line-head' },
+      el('span', { class: 'line-name', text: lineName(info, v.line_of, l) }),
+      (v.has_pozzetto || [])[l] ? el('span', { class: 'chip-mini pz-taken', text: `✓ ${t('table.took_pozzetto')}` }) : null,
+      (v.red_threes || [])[l] ? el('span', { class: 'chip-mini', text: `${t('table.red_threes')} ×${v.red_threes[l]}` }) : null),
+    el('div', { class: 'melds' }, ...melds.map((cards, i) => {
+      const m = el('div', { class: 'meld' + (cards.length >= 7 ? ' burraco' : ''), 'data-meld': i, 'data-line': l, 'data-cards': cards.map(normCard).join(' ') },
+        el('span', { class: 'meld-no', text: i }), fanEl(cards, { size: 'sm' }));
+      if (act && actLine === l && ((act.verb === 'extend' && act.meld === i) || (act.verb === 'meld' && same(act.cards, cards)))) m.classList.add('glow');
+      return m;
+    }))));
+  $('#replay-lines').replaceChildren(...lines);
+
+  // Center.
+  $('#pozzetti').replaceChildren(...(v.pozzetti || []).map((size) => el('div', { class: 'pozzetto', role: 'img', 'aria-label': t('table.pozzetto_aria', { n: size }) },
+    backEl({ size: 'sm' }), backEl({ size: 'sm' }), el('span', { class: 'count', text: size }))));
+  $('#pozzetti').hidden = !(v.pozzetti && v.pozzetti.length);
+  const stock = $('#stock');
+  const stockN = v.stock ?? v.stock_size ?? 0;
+  stock.replaceChildren(stockN > 0 ? backEl({ size: 'lg' }) : placeholderEl('', { size: 'lg', symbol: '∅' }), el('span', { class: 'count', text: stockN }));
+  stock.setAttribute('aria-label', t('table.stock', { n: stockN }));
+  stock.classList.toggle('glow', !!(act && act.verb === 'draw'));
+  const pileCards = v.pile || [];
+  const top = pileCards[pileCards.length - 1];
+  const pile = $('#pile');
+  pile.replaceChildren(top ? cardEl(top, { size: 'lg' }) : placeholderEl('', { size: 'lg', symbol: '' }),
+    pileCards.length ? el('span', { class: 'count', text: pileCards.length }) : '',
+    v.pile_hidden ? el('span', { class: 'hidden-count', text: t('table.pile_hidden', { n: v.pile_hidden }) }) : '');
+  pile.dataset.top = top ? normCard(top) : '';
+  pile.setAttribute('aria-label', top ? t('table.pile', { n: pileCards.length, top: cardLabel(top, getLang()) }) : t('table.pile_empty'));
+  pile.classList.toggle('glow', !!(act && act.verb === 'discard'));
+  $('#pile-strip').replaceChildren(pileCards.length > 1 ? fanEl(pileCards.slice(0, -1), { size: 'xs' }) : '');
+
+  // Every hand, open.
+  const hands = v.hands || [];
+  const boxes = [];
+  for (let s = 0; s < n; s++) {
+    const cards = hands[s];
+    const box = el('section', { class: 'open-hand' + (v.turn === s && v.phase !== 'over' ? ' on-turn' : ''), 'data-seat': s },
+      el('div', { class: 'seat-head' },
+        el('span', { class: 'seat-name', text: seatName(info, s) }),
+        v.dealer === s ? el('span', { class: 'chip-d', text: 'D', title: t('seat.dealer') }) : null,
+        el('span', { class: 'chip-mini', text: lineName(info, v.line_of, v.line_of[s]) === seatName(info, s) ? `${cards ? cards.length : 0}` : `${t('table.line', { n: v.line_of[s] + 1 })} · ${cards ? cards.length : 0}` })),
+      cards ? fanEl(sortBySuit(cards), { size: 'sm', lang: getLang() }) : backsEl((v.hand_sizes || [])[s] || 0));
+    if (act && f.seat === s && (act.verb === 'take' || act.verb === 'draw')) box.classList.add('glow');
+    boxes.push(box);
+  }
+  $('#hands').replaceChildren(...boxes);
+
+  $('#prev').disabled = R.i === 0;
+  $('#first').disabled = R.i === 0;
+  $('#next').disabled = R.i >= R.frames.length - 1;
+  $('#last').disabled = R.i >= R.frames.length - 1;
+}
+
+function same(a, b) {
+  return a.length === b.length && [...a].map(normCard).sort().join() === [...b].map(normCard).sort().join();
+}
+
+function init() {
+  initI18n();
+  onLangChange(() => { if (R.frames.length) render(); });
+  $('#first').addEventListener('click', () => { stop(); go(0); });
+  $('#prev').addEventListener('click', () => { stop(); go(R.i - 1); });
+  $('#next').addEventListener('click', () => { stop(); go(R.i + 1); });
+  $('#last').addEventListener('click', () => { stop(); go(R.frames.length - 1); });
+  $('#play').addEventListener('click', play);
+  $('#frame').addEventListener('input', (e) => { stop(); go(Number(e.target.value)); });
+  document.addEventListener('keydown', (e) => {
+    if (e.target.closest && e.target.closest('input, select, textarea')) return;
+    if (e.key === 'ArrowRight') { stop(); go(R.i + 1); }
+    else if (e.key === 'ArrowLeft') { stop(); go(R.i - 1); }
+    else if (e.key === 'Home') { stop(); go(0); }
+    else if (e.key === 'End') { stop(); go(R.frames.length - 1); }
+    else if (e.key === ' ' && !e.target.closest('button')) { e.preventDefault(); play(); }
+    else return;
+  });
+  load().catch((e) => toast(String(e.message || e), 'error'));
+}
+
+init();

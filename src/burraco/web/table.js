@@ -1,0 +1,1076 @@
+// The table page: /table/{id}.
+//
+// The server is the referee: every click becomes an action text (README's
+// notation) sent over the WebSocket, and the page only ever shows the last
+// `state` the server sent. Nothing is applied locally, except what is the
+// player's own business: which cards are raised and the order of the hand.
+//
+// ?demo=1 (also demo=draw, waiting, deal, over, canasta, six) renders a
+// built-in sample position without a server (see demo.js); clicks then show
+// the action they would send. &raise=5H,6H raises cards in the demo.
+
+import { t, getLang, initI18n, onLangChange } from './i18n.js';
+import {
+  cardEl, backEl, backsEl, placeholderEl, fanEl, cardText, cardLabel,
+  sortBySuit, sortByValue, parseAction, countCards, normCard, prettyAction,
+} from './cards.js';
+import {
+  el, $, api, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
+  seatName, lineName, variantLabel, setupLabel, defaultLineOf,
+} from './common.js';
+
+const params = new URLSearchParams(location.search);
+const DEMO = params.get('demo');
+
+/** Everything the page knows. `msg` is the last `state` message: the truth. */
+const S = {
+  id: null,
+  seat: null,
+  token: null,
+  ws: null,
+  attempts: 0, // reconnection attempts since the last good connection
+  everConnected: false,
+  retryTimer: null,
+  pingTimer: null,
+  msg: null,
+  version: 0,
+  seen: 0, // the last event version seen (events and states), for `sync`
+  log: [], // [{version, seat, action}]
+  order: [], // the hand as the player arranged it: [{id, card}]
+  nextId: 1,
+  raised: new Set(), // ids of raised cards
+  newIds: new Set(), // ids of cards that just arrived (glow)
+  sortMode: localStorage.getItem('burraco.sort') || 'suit',
+  job: null, // an extension in progress (several `extend` actions)
+  hint: null, // {verb, meld, cards} of the last hint, until the next state
+  glow: null, // the last move, to highlight
+  clock: null, // {seat, deadline, end (local ms), total}
+  dealScores: {}, // deal number → DealScore, from deal_over
+  matchOver: null,
+  sheetShown: false,
+  pendingSheet: false,
+  drag: null,
+  suppressClick: false,
+  deferredRender: false,
+};
+
+// ---------------------------------------------------------------- boot
+
+function tableIdFromUrl() {
+  const m = location.pathname.match(/\/table\/([^/?#]+)/);
+  if (m) return decodeURIComponent(m[1]);
+  return params.get('table'); // for testing the page outside the server
+}
+
+async function boot() {
+  initI18n();
+  onLangChange(() => { renderAll(); if (S.msg && S.msg.table.status === 'waiting') renderWaiting(); });
+  wireControls();
+  setInterval(tickTimer, 250);
+
+  if (DEMO) { startDemo(); return; }
+  S.id = tableIdFromUrl();
+  if (!S.id) { showOnly('join-box'); $('#join-status').textContent = t('table.not_found'); return; }
+  const mine = seatFor(S.id);
+  if (mine && mine.token) {
+    S.seat = mine.seat;
+    S.token = mine.token;
+    restoreOrder();
+    connect();
+  } else {
+    showJoinBox();
+  }
+}
+
+function showOnly(which) {
+  for (const id of ['join-box', 'waiting', 'board']) $('#' + id).hidden = id !== which;
+  const playing = which === 'board';
+  $('#hand-area').hidden = !playing;
+  $('#side').hidden = !playing;
+  document.body.classList.toggle('playing', playing);
+}
+
+// ---------------------------------------------------------------- joining
+
+async function showJoinBox() {
+  showOnly('join-box');
+  $('#join-name').value = savedName();
+  const sel = $('#join-seat');
+  let info;
+  try {
+    info = await api('GET', `/api/tables/${encodeURIComponent(S.id)}`);
+  } catch (e) {
+    $('#join-status').textContent = e.status === 404 ? t('table.not_found') : e.message;
+    $('#join-button').disabled = true;
+    return;
+  }
+  $('#table-title').textContent = `${variantLabel(info.variant)} · ${setupLabel(info.players, info.lines)}`;
+  const free = (info.seats || []).filter((s) => s.kind === 'empty');
+  sel.replaceChildren(...free.map((s) => el('option', { value: s.seat, text: t('seat.n', { n: s.seat + 1 }) })));
+  $('#join-button').disabled = free.length === 0;
+  $('#join-status').textContent = free.length ? '' : t('table.no_free_seat');
+}
+
+async function joinTable(ev) {
+  ev.preventDefault();
+  const name = $('#join-name').value.trim();
+  if (!name) { $('#join-name').reportValidity(); return; }
+  saveName(name);
+  const seat = $('#join-seat').value;
+  try {
+    const res = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/join`,
+      { name, seat: seat === '' ? null : Number(seat) });
+    saveSeat(res.table, res.seat, res.token);
+    S.seat = res.seat;
+    S.token = res.token;
+    connect();
+  } catch (e) {
+    $('#join-status').textContent = e.message;
+  }
+}
+
+// ---------------------------------------------------------------- socket
+
+function connect() {
+  clearTimeout(S.retryTimer);
+  setConn(t('table.connecting'), 'connecting');
+  const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(S.id)}?token=${encodeURIComponent(S.token)}`);
+  S.ws = ws;
+  ws.onopen = () => {
+    S.attempts = 0;
+    setConn(t('table.connected'), 'ok');
+    // After a reconnection, ask for the events we missed (the state follows).
+    if (S.everConnected) wsSend({ type: 'sync', since: S.seen });
+    S.everConnected = true;
+    clearInterval(S.pingTimer);
+    S.pingTimer = setInterval(() => wsSend({ type: 'ping' }), 20000);
+  };
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { return; }
+    onMessage(m);
+  };
+  ws.onclose = (ev) => {
+    clearInterval(S.pingTimer);
+    if (S.ws !== ws) return;
+    S.ws = null;
+    if (S.job) S.job = null;
+    if (ev.code === 4403) {
+      // The token is not (or no longer) valid for this table.
+      forgetSeat(S.id);
+      S.token = null;
+      setConn('', '');
+      toast(t('table.seat_lost'), 'error');
+      showJoinBox();
+      return;
+    }
+    scheduleReconnect();
+  };
+}
+
+function scheduleReconnect() {
+  // Exponential backoff with jitter: 0.5 s, 1 s, 2 s … up to 15 s.
+  const base = Math.min(15000, 500 * 2 ** S.attempts);
+  const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+  S.attempts += 1;
+  const until = Date.now() + delay;
+  const show = () => setConn(t('table.reconnecting', { s: Math.max(0, Math.ceil((until - Date.now()) / 1000)) }), 'lost');
+  show();
+  clearTimeout(S.retryTimer);
+  const iv = setInterval(show, 500);
+  S.retryTimer = setTimeout(() => { clearInterval(iv); connect(); }, delay);
+}
+
+function wsSend(obj) {
+  if (S.ws && S.ws.readyState === WebSocket.OPEN) { S.ws.send(JSON.stringify(obj)); return true; }
+  return false;
+}
+
+function setConn(text, kind) {
+  const c = $('#conn');
+  c.textContent = kind === 'ok' ? '' : text;
+  c.dataset.state = kind;
+  c.title = text;
+}
+
+document.addEventListener('visibilitychange', () => {
+  // Phones suspend sockets in the background: reconnect at once on return.
+  if (!document.hidden && !DEMO && S.token && !S.ws) connect();
+});
+
+/** Send one action; in demo mode only say what would be sent. */
+function sendAction(action) {
+  if (DEMO) { toast(t('table.demo_send', { action }), 'info'); return false; }
+  if (!wsSend({ type: 'action', action, version: S.version })) {
+    toast(t('table.not_connected'), 'error');
+    return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- messages
+
+function onMessage(m) {
+  switch (m.type) {
+    case 'state': onState(m); break;
+    case 'event': onEvent(m); break;
+    case 'deal_over': onDealOver(m); break;
+    case 'match_over': onMatchOver(m); break;
+    case 'error': onError(m); break;
+    case 'hint': onHint(m); break;
+    case 'pong': break;
+    default: break;
+  }
+}
+
+function onState(m) {
+  const prev = S.msg;
+  const changed = !prev || m.version !== prev.version;
+  S.msg = m;
+  S.version = m.version;
+  if (m.seat !== undefined && m.seat !== null) S.seat = m.seat;
+  const view = m.view;
+  if (view) {
+    const freshDeal = !prev || !prev.view || prev.view.deal !== view.deal;
+    reconcileHand(view.hand || [], freshDeal, !prev);
+    updateClock(m.clock);
+    if (m.last && changed) {
+      S.seen = Math.max(S.seen, m.version);
+      addLog({ version: m.version, seat: m.last.seat, action: m.last.action });
+      S.glow = { version: m.version, at: Date.now(), seat: m.last.seat, ...parseAction(m.last.action) };
+    }
+  } else {
+    S.clock = null;
+  }
+  if (changed) S.hint = null;
+  continueExtension(m);
+  renderAll();
+  if (m.table.status === 'over' && !S.sheetShown && !S.matchOver) {
+    // Reconnected after the end: build the sheet from the state.
+    onMatchOver({ type: 'match_over', totals: m.totals, winner: undefined, victory_points: null, abandoned_by: null });
+  }
+}
+
+function onEvent(m) {
+  if (typeof m.version === 'number') {
+    if (m.version <= S.seen && S.log.some((x) => x.version === m.version)) return;
+    S.seen = Math.max(S.seen, m.version);
+  }
+  addLog({ version: m.version, seat: m.seat, action: m.action });
+  renderLog();
+}
+
+function addLog(entry) {
+  if (S.log.some((x) => x.version === entry.version && x.action === entry.action && x.seat === entry.seat)) return;
+  S.log.push(entry);
+  S.log.sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
+  if (S.log.length > 300) S.log.splice(0, S.log.length - 300);
+}
+
+function notAllowed(message) {
+  toast(`${t('table.not_allowed')} ${message}`, 'error', 7000);
+}
+
+function onError(m) {
+  const job = S.job;
+  if (job && job.sent) {
+    // One card of an extension did not fit (yet): try the next one.
+    if (m.code === 'illegal') { job.lastError = m.message; job.sent = null; stepExtension(); return; }
+    S.job = null;
+  }
+  if (m.code === 'stale') {
+    toast(t('table.stale'), 'error');
+    wsSend({ type: 'sync', since: S.seen });
+    return;
+  }
+  notAllowed(m.message || m.code);
+}
+
+function onHint(m) {
+  S.hint = { action: m.action, ...parseAction(m.action) };
+  toast(`${t('table.hint_prefix')} ${m.reason || m.action}`, 'hint', 9000);
+  renderAll();
+}
+
+// ---------------------------------------------------------------- the hand
+
+function restoreOrder() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(`burraco.order.${S.id}`) || 'null');
+    if (Array.isArray(saved)) S.order = saved.map((card) => ({ id: S.nextId++, card }));
+  } catch { /* ignore */ }
+}
+
+function saveOrder() {
+  if (!S.id || DEMO) return;
+  try { sessionStorage.setItem(`burraco.order.${S.id}`, JSON.stringify(S.order.map((x) => x.card))); } catch { /* ignore */ }
+}
+
+/**
+ * Fit the player's arrangement to the hand the server sent: keep the cards
+ * still held where the player put them, drop the ones played (raised copies
+ * first, so that the other copy of a double card stays put) and append the
+ * new ones at the right. A new deal is sorted by the player's sort mode.
+ */
+function reconcileHand(hand, freshDeal, firstLoad) {
+  const cards = hand.map(normCard);
+  const counts = countCards(cards);
+  let prev = S.order;
+  if (freshDeal && !firstLoad) prev = [];
+  const prevCounts = countCards(prev.map((x) => x.card));
+  const excess = new Map();
+  for (const [code, n] of prevCounts) {
+    const keep = counts.get(code) || 0;
+    if (n > keep) excess.set(code, n - keep);
+  }
+  const dropped = new Set();
+  for (const raisedOnly of [true, false]) {
+    for (const item of prev) {
+      const d = excess.get(item.card) || 0;
+      if (d > 0 && !dropped.has(item.id) && (!raisedOnly || S.raised.has(item.id))) {
+        dropped.add(item.id);
+        excess.set(item.card, d - 1);
+      }
+    }
+  }
+  const kept = prev.filter((x) => !dropped.has(x.id));
+  const left = countCards(kept.map((x) => x.card));
+  const added = [];
+  for (const code of cards) {
+    const n = left.get(code) || 0;
+    if (n > 0) left.set(code, n - 1);
+    else added.push({ id: S.nextId++, card: code });
+  }
+  let order = kept.concat(added);
+  const wasEmpty = kept.length === 0;
+  if (wasEmpty) order = sortItems(order, S.sortMode);
+  S.order = order;
+  const ids = new Set(order.map((x) => x.id));
+  S.raised = new Set([...S.raised].filter((id) => ids.has(id)));
+  S.newIds = wasEmpty ? new Set() : new Set(added.map((x) => x.id));
+  saveOrder();
+}
+
+function sortItems(items, mode) {
+  return mode === 'value' ? sortByValue(items, (x) => x.card) : sortBySuit(items, (x) => x.card);
+}
+
+function raisedCards() {
+  return S.order.filter((x) => S.raised.has(x.id)).map((x) => x.card);
+}
+
+// ---------------------------------------------------------------- clock
+
+function updateClock(clock) {
+  if (!clock) { S.clock = null; return; }
+  if (S.clock && S.clock.deadline === clock.deadline && S.clock.seat === clock.seat) return; // same turn
+  const now = Date.now();
+  const total = Math.max(0, (clock.seconds || 0) * 1000);
+  const remaining = clock.deadline - now;
+  // The deadline is in the server's time. If it is not within the move's
+  // length from our "now", the clocks disagree: count clock.seconds from the
+  // moment the state arrived instead.
+  const skewed = !(remaining <= total + 1500 && remaining > -1500);
+  S.clock = { seat: clock.seat, deadline: clock.deadline, end: skewed ? now + total : clock.deadline, total };
+}
+
+function tickTimer() {
+  const box = $('#timer');
+  const c = S.clock;
+  const playing = S.msg && S.msg.view && S.msg.table.status === 'playing' && S.msg.view.phase !== 'over';
+  if (!c || !c.total || !playing) { box.hidden = true; return; }
+  box.hidden = false;
+  const ms = Math.max(0, c.end - Date.now());
+  const s = Math.ceil(ms / 1000);
+  const name = seatName(S.msg.table, c.seat, S.seat);
+  box.querySelector('.timer-text').textContent = t('table.seconds_left', { s });
+  box.querySelector('.timer-fill').style.width = `${Math.min(100, (100 * ms) / c.total)}%`;
+  box.dataset.seconds = String(s);
+  box.dataset.seat = String(c.seat);
+  box.setAttribute('aria-label', t('table.timer_aria', { name, s }));
+  box.classList.toggle('mine', c.seat === S.seat);
+  box.classList.toggle('low', s <= 10);
+}
+
+// ---------------------------------------------------------------- rendering
+
+function renderAll() {
+  if (S.drag && S.drag.active) { S.deferredRender = true; return; }
+  const m = S.msg;
+  if (!m) return;
+  renderHeader(m);
+  if (m.table.status === 'waiting' || !m.view) { showOnly('waiting'); renderWaiting(); return; }
+  showOnly('board');
+  renderBoard(m);
+  renderLog();
+  tickTimer();
+}
+
+function renderHeader(m) {
+  const info = m.table;
+  $('#table-title').textContent = `${variantLabel(info.variant)} · ${setupLabel(info.players, info.lines)}`;
+  const deal = (m.view && m.view.deal) || info.deal || 1;
+  $('#deal-info').textContent = info.deals ? t('table.deals_of', { n: deal, of: info.deals })
+    : info.target ? t('table.to_target', { n: deal, target: info.target }) : t('table.deal', { n: deal });
+  const totals = m.totals || info.totals || [];
+  const lineOf = defaultLineOf(info.players, info.lines);
+  $('#totals').replaceChildren(...totals.map((pts, l) => el('span', {
+    class: 'total' + (lineOf[S.seat] === l ? ' ours' : ''),
+    title: lineName(info, lineOf, l, S.seat),
+    'data-line': l,
+  }, el('span', { class: 'total-name', text: lineName(info, lineOf, l, S.seat) }), el('b', { text: pts }))));
+  renderTurn(m);
+}
+
+function renderTurn(m) {
+  const box = $('#turn');
+  const v = m.view;
+  let text = '';
+  let mine = false;
+  if (m.table.status === 'waiting') text = t('table.waiting');
+  else if (m.table.status === 'over') text = t('table.match_over');
+  else if (v && v.phase === 'over') text = t('table.deal_over');
+  else if (v) {
+    mine = v.turn === S.seat;
+    text = mine ? t(v.phase === 'draw' ? 'table.your_turn_draw' : 'table.your_turn_play')
+      : t('table.turn_of', { name: seatName(m.table, v.turn, S.seat) });
+  }
+  box.textContent = text;
+  box.classList.toggle('mine', mine);
+  box.dataset.seat = v ? String(v.turn) : '';
+  box.dataset.phase = v ? v.phase : '';
+}
+
+function renderWaiting() {
+  const m = S.msg;
+  const info = m ? m.table : null;
+  if (!info) return;
+  $('#seats').replaceChildren(...info.seats.map((s) => el('li', {
+    class: `seat-row kind-${s.kind}`, 'data-seat': s.seat,
+  },
+  el('span', { class: 'seat-no', text: s.seat + 1 }),
+  el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('seat.empty') : s.name || t(`seat.${s.kind}`) }),
+  s.seat === S.seat ? el('span', { class: 'badge', text: t('seat.you') }) : null,
+  s.kind === 'bot' ? el('span', { class: 'badge', text: t('seat.bot') }) : null,
+  s.kind === 'human' && !s.connected ? el('span', { class: 'badge muted', text: t('seat.offline') }) : null)));
+  $('#invite-link').value = `${location.origin}/table/${encodeURIComponent(S.id || 'demo')}`;
+  const creator = S.seat === 0;
+  $('#start').hidden = !creator;
+  $('#wait-creator').hidden = creator;
+}
+
+function isPartner(v, s) { return s !== S.seat && v.line_of[s] === v.line_of[S.seat]; }
+
+function seatBadge(m, s, compact = false) {
+  const v = m.view;
+  const info = m.table;
+  const seatInfo = info.seats[s] || {};
+  const cls = ['seat'];
+  if (v.turn === s && v.phase !== 'over') cls.push('on-turn');
+  if (isPartner(v, s)) cls.push('partner');
+  else if (s !== S.seat) cls.push('opponent');
+  if (S.glow && S.glow.seat === s && (S.glow.verb === 'draw' || S.glow.verb === 'take') && recentGlow()) cls.push('glow');
+  const chips = [];
+  if (v.dealer === s) chips.push(el('span', { class: 'chip-d', title: t('seat.dealer'), 'aria-label': t('seat.dealer'), text: 'D' }));
+  if (seatInfo.kind === 'bot') chips.push(el('span', { class: 'chip-mini', text: t('seat.bot') }));
+  if (seatInfo.kind === 'human' && seatInfo.connected === false) chips.push(el('span', { class: 'chip-mini off', text: t('seat.offline') }));
+  if (isPartner(v, s)) chips.push(el('span', { class: 'chip-mini', text: t('seat.partner') }));
+  const pfd = (v.pozzetto_face_down || [])[s] || 0;
+  if (pfd) chips.push(el('span', { class: 'chip-mini pz', text: t('table.pozzetto_waiting', { n: pfd }) }));
+  const name = el('span', { class: 'seat-name', text: seatName(info, s, S.seat) });
+  const size = (v.hand_sizes || [])[s] ?? 0;
+  return el('div', { class: cls.join(' '), 'data-seat': s, 'aria-label': `${seatName(info, s, S.seat)}: ${size}` },
+    el('div', { class: 'seat-head' }, name, ...chips),
+    compact ? null : backsEl(size, { max: 6, className: 'seat-backs' }));
+}
+
+function recentGlow() { return S.glow && S.glow.version === S.version && Date.now() - S.glow.at < 3000; }
+
+function renderBoard(m) {
+  const v = m.view;
+  const info = m.table;
+  const n = v.hand_sizes.length;
+  const myLine = v.line !== undefined ? v.line : v.line_of[S.seat];
+
+  // Other seats, in playing order from the one after us.
+  const others = [];
+  for (let i = 1; i < n; i++) others.push(seatBadge(m, (S.seat + i) % n));
+  $('#others').replaceChildren(...others);
+
+  // Lines: the others' above, ours below (002).
+  const lineCount = v.melds.length;
+  const theirs = [];
+  for (let l = 0; l < lineCount; l++) if (l !== myLine) theirs.push(lineEl(m, l, false));
+  $('#their-lines').replaceChildren(...theirs);
+  $('#their-lines').dataset.count = String(theirs.length);
+  $('#my-line').replaceChildren(lineEl(m, myLine, true));
+
+  renderCenter(m);
+
+  // Open hands of partners (002's optional rule).
+  const ph = v.partner_hands || {};
+  $('#partner-hands').replaceChildren(...Object.entries(ph).map(([s, cards]) => el('div', { class: 'partner-hand', 'data-seat': s },
+    el('span', { class: 'label', text: t('table.hand_of', { name: seatName(info, Number(s), S.seat) }) }),
+    fanEl(sortBySuit(cards), { size: 'sm', lang: getLang() }))));
+
+  // Our own seat badge, by the hand.
+  const me = seatBadge(m, S.seat, true);
+  me.id = 'my-seat';
+  me.classList.add('my-seat');
+  $('#my-seat').replaceWith(me);
+
+  renderHand(m);
+  const legal = m.legal || [];
+  $('#redraw').hidden = !legal.includes('redraw');
+  $('#pass').hidden = !legal.includes('pass');
+  $('#abandon').hidden = info.status !== 'playing';
+  $('#hint').disabled = !(v.turn === S.seat && v.phase !== 'over');
+}
+
+function lineEl(m, l, mine) {
+  const v = m.view;
+  const info = m.table;
+  const melds = v.melds[l] || [];
+  const head = el('div', { class: 'line-head' },
+    el('span', { class: 'line-name', text: mine ? `${t('table.our_line')} · ${lineName(info, v.line_of, l, S.seat)}` : lineName(info, v.line_of, l, S.seat) }));
+  const hasPz = (v.has_pozzetto || [])[l];
+  const anyPozzetti = (v.pozzetti && v.pozzetti.length) || (v.has_pozzetto || []).some(Boolean);
+  if (anyPozzetti) {
+    head.appendChild(el('span', { class: 'chip-mini ' + (hasPz ? 'pz-taken' : 'pz-not'), 'data-pozzetto': hasPz ? 'taken' : 'not', text: hasPz ? `✓ ${t('table.took_pozzetto')}` : t('table.no_pozzetto') }));
+  }
+  const r3 = (v.red_threes || [])[l] || 0;
+  if (r3 || info.variant === 'canasta') {
+    const chip = el('span', { class: 'red-threes', 'data-red-threes': r3, title: t('table.red_threes') },
+      el('span', { class: 'label', text: t('table.red_threes') }));
+    for (let i = 0; i < Math.min(r3, 4); i++) chip.appendChild(cardEl(i % 2 ? '3D' : '3H', { size: 'xs' }));
+    chip.appendChild(el('b', { text: `×${r3}` }));
+    head.appendChild(chip);
+  }
+  if (v.opened && v.opened[l] === false && v.minimum && v.minimum[l]) {
+    head.appendChild(el('span', { class: 'chip-mini', text: t('table.to_open', { n: v.minimum[l] }) }));
+  }
+  const row = el('div', { class: 'melds' });
+  if (mine) {
+    const nm = placeholderEl(t('table.new_meld'), { tag: 'button' });
+    nm.id = 'new-meld';
+    nm.type = 'button';
+    nm.setAttribute('aria-label', t('table.new_meld_aria'));
+    if (S.hint && S.hint.verb === 'meld') nm.classList.add('hinted');
+    row.appendChild(nm);
+  }
+  melds.forEach((cards, i) => row.appendChild(meldEl(m, l, i, cards, mine)));
+  return el('section', { class: 'line' + (mine ? ' mine' : ''), 'data-line': l }, head, row);
+}
+
+function meldEl(m, l, i, cards, mine) {
+  const info = m.table;
+  const lname = lineName(info, m.view.line_of, l, S.seat);
+  const b = el('button', {
+    type: 'button',
+    class: 'meld' + (cards.length >= 7 ? ' burraco' : '') + (mine ? ' own' : ''),
+    'data-meld': i,
+    'data-line': l,
+    'data-cards': cards.map(normCard).join(' '),
+    'aria-label': t('table.meld_aria', { n: i, line: lname, cards: cards.map((c) => cardLabel(c, getLang())).join(', ') }),
+  }, el('span', { class: 'meld-no', 'aria-hidden': 'true', text: i }), fanEl(cards, { size: 'sm' }));
+  if (cards.length >= 7) b.appendChild(el('span', { class: 'meld-mark', 'aria-hidden': 'true', text: info.variant === 'canasta' ? 'Canasta' : info.variant === 'buraco' ? 'Canastra' : 'Burraco' }));
+  // The last move's meld glows (a new meld: the one with exactly its cards).
+  const g = S.glow;
+  if (g && recentGlow() && m.view.line_of[g.seat] === l) {
+    if (g.verb === 'extend' && g.meld === i) b.classList.add('glow');
+    if (g.verb === 'meld' && sameCards(g.cards, cards)) b.classList.add('glow');
+  }
+  if (S.hint && S.hint.verb === 'extend' && S.hint.meld === i && mine) b.classList.add('hinted');
+  return b;
+}
+
+function sameCards(a, b) {
+  if (a.length !== b.length) return false;
+  const x = [...a].map(normCard).sort().join(' ');
+  const y = [...b].map(normCard).sort().join(' ');
+  return x === y;
+}
+
+function renderCenter(m) {
+  const v = m.view;
+  // Pozzetti nobody has taken yet: face-down stacks (under them, on the
+  // left, sits the "new meld" placeholder of our line, as in 002).
+  const pz = $('#pozzetti');
+  pz.replaceChildren(...(v.pozzetti || []).map((size, i) => el('div', {
+    class: 'pozzetto', 'data-pozzetto': i, role: 'img', 'aria-label': t('table.pozzetto_aria', { n: size }),
+  }, backEl({ size: 'sm' }), backEl({ size: 'sm' }), el('span', { class: 'count', text: size }))));
+  if (v.pozzetti && v.pozzetti.length) pz.prepend(el('span', { class: 'label', text: t('table.pozzetti') }));
+  pz.hidden = !(v.pozzetti && v.pozzetti.length);
+
+  // Stock: the face-down card to click to draw.
+  const stock = $('#stock');
+  stock.replaceChildren(v.stock > 0 ? backEl({ size: 'lg' }) : placeholderEl('', { size: 'lg', symbol: '∅' }), el('span', { class: 'count', text: v.stock }));
+  stock.setAttribute('aria-label', v.stock > 0 ? t('table.stock', { n: v.stock }) : t('table.stock_empty'));
+  stock.dataset.count = String(v.stock);
+  stock.classList.toggle('hinted', !!(S.hint && S.hint.verb === 'draw'));
+  stock.classList.toggle('glow', !!(S.glow && S.glow.verb === 'draw' && recentGlow()));
+
+  // Pile: its top card big, the count; a semi-transparent card when empty.
+  const pile = $('#pile');
+  const cards = v.pile || [];
+  const top = cards.length ? cards[cards.length - 1] : null;
+  const parts = [];
+  if (top) parts.push(cardEl(top, { size: 'lg' })); else parts.push(placeholderEl(t('table.pile_empty').split('.')[0], { size: 'lg', symbol: '' }));
+  if (cards.length) parts.push(el('span', { class: 'count', text: cards.length + (v.pile_hidden || 0) }));
+  if (v.pile_hidden) parts.push(el('span', { class: 'hidden-count', text: t('table.pile_hidden', { n: v.pile_hidden }) }));
+  pile.replaceChildren(...parts);
+  pile.classList.toggle('empty', !top);
+  pile.dataset.top = top ? normCard(top) : '';
+  pile.dataset.count = String(cards.length);
+  pile.setAttribute('aria-label', top ? t('table.pile', { n: cards.length, top: cardLabel(top, getLang()) }) : t('table.pile_empty'));
+  pile.classList.toggle('hinted', !!(S.hint && (S.hint.verb === 'take' || S.hint.verb === 'discard')));
+  pile.classList.toggle('glow', !!(S.glow && S.glow.verb === 'discard' && recentGlow()));
+
+  // The rest of the pile, small, so that every discard stays visible.
+  const strip = $('#pile-strip');
+  strip.replaceChildren(cards.length > 1 ? fanEl(cards.slice(0, -1), { size: 'xs' }) : '');
+
+  $('#final-turn').hidden = !v.final_turn;
+  const last = m.last;
+  const lm = $('#last-move');
+  if (last) {
+    const who = last.seat === null || last.seat === undefined ? '' : `${seatName(m.table, last.seat, S.seat)}: `;
+    lm.textContent = `${who}${last.action}`;
+    lm.dataset.action = last.action;
+    lm.classList.toggle('flash', recentGlow());
+  } else {
+    lm.textContent = '';
+  }
+}
+
+function renderHand(m) {
+  const hand = $('#hand');
+  const v = m.view;
+  const lang = getLang();
+  // Cards the hint names: mark one copy per card.
+  const hinted = new Set();
+  if (S.hint && S.hint.cards) {
+    const want = countCards(S.hint.cards);
+    for (const x of S.order) {
+      const n = want.get(x.card) || 0;
+      if (n > 0) { hinted.add(x.id); want.set(x.card, n - 1); }
+    }
+  }
+  const items = S.order.map((x, i) => {
+    const b = cardEl(x.card, { tag: 'button', size: 'hand', lang });
+    b.type = 'button';
+    b.dataset.card = x.card;
+    b.dataset.index = String(i);
+    b.dataset.id = String(x.id);
+    const up = S.raised.has(x.id);
+    b.classList.toggle('raised', up);
+    b.setAttribute('aria-pressed', up ? 'true' : 'false');
+    if (hinted.has(x.id)) b.classList.add('hinted');
+    if (S.newIds.has(x.id)) b.classList.add('new');
+    return b;
+  });
+  hand.replaceChildren(...items);
+  hand.classList.toggle('my-turn', v.turn === S.seat && v.phase !== 'over');
+  hand.dataset.count = String(S.order.length);
+}
+
+function renderLog() {
+  const m = S.msg;
+  if (!m) return;
+  const list = $('#log');
+  const items = S.log.slice(-80).map((e) => {
+    const who = e.seat === null || e.seat === undefined ? '' : `${seatName(m.table, e.seat, S.seat)}: `;
+    let what = e.action;
+    if (what === 'deal-over') what = t('table.deal_over');
+    if (what === 'match-over') what = t('table.match_over');
+    return el('li', { 'data-version': e.version ?? '' }, who, el('span', { class: 'act', text: prettyAction(what) }));
+  });
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
+}
+
+// ---------------------------------------------------------------- actions
+
+function myTurn() {
+  const v = S.msg && S.msg.view;
+  return !!v && v.turn === S.seat && v.phase !== 'over';
+}
+
+function clickStock() { sendAction('draw'); }
+
+function clickPile() {
+  const m = S.msg;
+  if (!m || !m.view) return;
+  const raised = raisedCards();
+  const v = m.view;
+  // The pile is both "take" (draw phase) and "discard" (play phase), as in
+  // 002. When it is not our turn the action still goes to the server, which
+  // explains why it is refused.
+  if (v.phase === 'draw' || (myTurn() && (m.legal || []).some((a) => a.startsWith('take')) && !(m.legal || []).some((a) => a.startsWith('discard')))) {
+    // Canasta takes the pile by melding its top with two naturals from the hand.
+    if (m.table.variant === 'canasta' && raised.length) sendAction(`take ${raised.join(' ')}`);
+    else sendAction('take');
+    return;
+  }
+  if (raised.length === 1) sendAction(`discard ${raised[0]}`);
+  else toast(t('table.raise_one'), 'info');
+}
+
+function clickNewMeld() {
+  const raised = raisedCards();
+  if (!raised.length) { toast(t('table.raise_to_meld'), 'info'); return; }
+  sendAction(`meld ${raised.join(' ')}`);
+}
+
+function clickMeld(line, index) {
+  const v = S.msg && S.msg.view;
+  if (!v) return;
+  const myLine = v.line_of[S.seat];
+  if (line !== myLine) { toast(t('table.not_our_meld'), 'info'); return; }
+  const raised = raisedCards();
+  if (!raised.length) { toast(t('table.raise_to_extend'), 'info'); return; }
+  startExtension(index, raised);
+}
+
+/*
+ * Extending with several cards. The engine adds one card per action, and
+ * the order can matter (a wildcard may only fit after a natural, or the
+ * other way round). So: send one `extend N CARD`, wait for the answer, and
+ * on success go on with the remaining cards; on an error try another
+ * remaining card. When no remaining card fits, stop and show the (last)
+ * rule the engine gave. Cards the server lists as legal are tried first.
+ */
+function startExtension(meld, cards) {
+  if (DEMO) { toast(t('table.demo_send', { action: cards.map((c) => `extend ${meld} ${c}`).join(' · ') }), 'info'); return; }
+  S.job = { meld, remaining: cards.slice(), tried: new Set(), lastError: null, sent: null, before: 0 };
+  if (cards.length > 1) toast(t('table.extending', { cards: cards.map(cardText).join(' ') }), 'info', 2500);
+  stepExtension();
+}
+
+function stepExtension() {
+  const job = S.job;
+  if (!job) return;
+  if (!job.remaining.length) { S.job = null; return; }
+  const untried = job.remaining.filter((c) => !job.tried.has(c));
+  if (!untried.length) {
+    S.job = null;
+    if (job.lastError) notAllowed(job.lastError);
+    return;
+  }
+  const legal = new Set(((S.msg && S.msg.legal) || []).map((a) => a.trim()));
+  const pick = untried.find((c) => legal.has(`extend ${job.meld} ${c}`)) || untried[0];
+  job.tried.add(pick);
+  job.sent = pick;
+  job.before = countCards((S.msg.view && S.msg.view.hand) || []).get(pick) || 0;
+  if (!sendAction(`extend ${job.meld} ${pick}`)) S.job = null;
+}
+
+/** Called on each state: did the card we sent leave the hand? */
+function continueExtension(m) {
+  const job = S.job;
+  if (!job || !job.sent) return;
+  const v = m.view;
+  if (!v || v.turn !== S.seat || v.phase !== 'play') { S.job = null; return; }
+  const now = countCards(v.hand || []).get(job.sent) || 0;
+  if (now >= job.before) return; // some other change (a seat connecting…): keep waiting
+  const i = job.remaining.indexOf(job.sent);
+  if (i >= 0) job.remaining.splice(i, 1);
+  job.sent = null;
+  job.tried = new Set();
+  job.lastError = null;
+  // Send the next card once this state is on screen.
+  setTimeout(stepExtension, 0);
+}
+
+function clickHint() {
+  if (DEMO) { onHint({ type: 'hint', action: 'meld 5H 6H 7H', reason: 'meld 5H 6H 7H: a sequence of hearts worth 15 points; it keeps the 9s for the opponents’ discards' }); return; }
+  if (!wsSend({ type: 'hint' })) toast(t('table.not_connected'), 'error');
+}
+
+function clickAbandon() {
+  if (!confirm(t('table.abandon_confirm'))) return;
+  if (DEMO) { toast(t('table.demo_send', { action: 'abandon' }), 'info'); return; }
+  wsSend({ type: 'abandon' });
+}
+
+async function clickStart() {
+  const btn = $('#start');
+  if (DEMO) { toast(t('table.demo_send', { action: 'POST /start' }), 'info'); return; }
+  btn.disabled = true;
+  try {
+    const info = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/start`, { token: S.token });
+    if (S.msg && info && info.table) { S.msg = { ...S.msg, table: info }; }
+  } catch (e) {
+    toast(e.message, 'error');
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function sortHand(mode) {
+  S.sortMode = mode;
+  try { localStorage.setItem('burraco.sort', mode); } catch { /* ignore */ }
+  S.order = sortItems(S.order, mode);
+  S.newIds = new Set();
+  saveOrder();
+  if (S.msg && S.msg.view) renderHand(S.msg);
+}
+
+function toggleRaise(button) {
+  const id = Number(button.dataset.id);
+  if (S.raised.has(id)) S.raised.delete(id); else S.raised.add(id);
+  const up = S.raised.has(id);
+  button.classList.toggle('raised', up);
+  button.setAttribute('aria-pressed', up ? 'true' : 'false');
+}
+
+function moveCard(fromIndex, toIndex) {
+  if (fromIndex === toIndex || fromIndex < 0) return;
+  const [item] = S.order.splice(fromIndex, 1);
+  S.order.splice(Math.max(0, Math.min(S.order.length, toIndex)), 0, item);
+  saveOrder();
+}
+
+// ---------------------------------------------------------------- dragging the hand
+//
+// Pointer events (mouse, pen and touch alike). A press that moves more than
+// a few pixels is a drag, and the card lands where it is dropped; a press
+// that does not move is a click that raises or lowers the card. The hand's
+// cards have touch-action: pan-y, so a vertical swipe still scrolls the page
+// on a phone while a sideways one moves the card.
+
+function dropTarget(x, y, draggedEl) {
+  const cards = [...$('#hand').children].filter((c) => c !== draggedEl);
+  let best = null;
+  let bestD = Infinity;
+  for (const c of cards) {
+    const r = c.getBoundingClientRect();
+    const cx = r.left + r.width / 2;
+    const cy = r.top + r.height / 2;
+    const d = Math.hypot((x - cx) * 1, (y - cy) * 1.6); // rows matter more than columns
+    if (d < bestD) { bestD = d; best = { el: c, after: x > cx }; }
+  }
+  return best;
+}
+
+function onPointerDown(e) {
+  const card = e.target.closest('#hand .card');
+  if (!card || (e.pointerType === 'mouse' && e.button !== 0)) return;
+  S.drag = { el: card, id: Number(card.dataset.id), x0: e.clientX, y0: e.clientY, pointerId: e.pointerId, active: false, target: null };
+}
+
+function onPointerMove(e) {
+  const d = S.drag;
+  if (!d || e.pointerId !== d.pointerId) return;
+  const dx = e.clientX - d.x0;
+  const dy = e.clientY - d.y0;
+  if (!d.active) {
+    if (Math.hypot(dx, dy) < 8) return;
+    d.active = true;
+    try { d.el.setPointerCapture(e.pointerId); } catch { /* ignore */ }
+    d.el.classList.add('dragging');
+  }
+  e.preventDefault();
+  d.el.style.transform = `translate(${dx}px, ${dy}px)`;
+  for (const c of $('#hand').querySelectorAll('.drop-before, .drop-after')) c.classList.remove('drop-before', 'drop-after');
+  d.target = dropTarget(e.clientX, e.clientY, d.el);
+  if (d.target) d.target.el.classList.add(d.target.after ? 'drop-after' : 'drop-before');
+}
+
+function endDrag(e, cancelled) {
+  const d = S.drag;
+  if (!d || (e && e.pointerId !== d.pointerId)) return;
+  S.drag = null;
+  if (!d.active) return;
+  S.suppressClick = true;
+  setTimeout(() => { S.suppressClick = false; }, 0);
+  d.el.classList.remove('dragging');
+  d.el.style.transform = '';
+  if (!cancelled && d.target) {
+    const from = S.order.findIndex((x) => x.id === d.id);
+    const targetId = Number(d.target.el.dataset.id);
+    const item = S.order[from];
+    S.order.splice(from, 1);
+    let to = S.order.findIndex((x) => x.id === targetId);
+    if (d.target.after) to += 1;
+    S.order.splice(to, 0, item);
+    saveOrder();
+  }
+  if (S.deferredRender) { S.deferredRender = false; renderAll(); } else if (S.msg && S.msg.view) renderHand(S.msg);
+}
+
+function onHandKey(e) {
+  const card = e.target.closest('#hand .card');
+  if (!card) return;
+  const i = Number(card.dataset.index);
+  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+  e.preventDefault();
+  const j = e.key === 'ArrowLeft' ? i - 1 : i + 1;
+  if (j < 0 || j >= S.order.length) return;
+  if (e.shiftKey) { moveCard(i, j); renderHand(S.msg); } // Shift+arrow moves the card
+  const next = $(`#hand .card[data-index="${j}"]`);
+  if (next) next.focus();
+}
+
+// ---------------------------------------------------------------- scores
+
+function onDealOver(m) {
+  S.dealScores[m.deal] = m.score;
+  const info = S.msg ? S.msg.table : null;
+  fillDealModal(m, info);
+  const dlg = $('#score-modal');
+  if (!dlg.open) dlg.showModal();
+}
+
+function scoreNames(info, score) {
+  return score.lines.map((ls) => ls.seats.map((s) => seatName(info, s, S.seat)).join(' & '));
+}
+
+function fillDealModal(m, info) {
+  const score = m.score;
+  $('#score-modal-title').textContent = t('score.deal_title', { n: m.deal });
+  const reason = score.end_reason;
+  const closer = score.closer !== undefined && score.closer !== null && score.closer >= 0 ? seatName(info, score.closer, S.seat) : '';
+  const endKey = `score.end.${reason}`;
+  $('#score-modal-end').textContent = t(endKey, { name: closer }) === endKey ? reason || '' : t(endKey, { name: closer });
+  const names = scoreNames(info, score);
+  const variant = info ? info.variant : '';
+  const rows = [
+    ['melded', true], ['in_hand', true], ['burracos', true], ['closing', true],
+    ['pozzetto_penalty', variant === 'italian' || variant === 'online'],
+    ['relancinho', variant === 'buraco'], ['red_threes', variant === 'canasta'],
+  ];
+  const table = $('#score-breakdown');
+  const head = el('tr', {}, el('th', { scope: 'col' }), ...names.map((nm, i) => el('th', { scope: 'col', 'data-line': score.lines[i].line, text: nm })));
+  const body = [];
+  for (const [key, always] of rows) {
+    const any = score.lines.some((ls) => (key === 'burracos' ? ls.burracos.length : ls[key]));
+    if (!always && !any) continue;
+    body.push(el('tr', { 'data-row': key }, el('th', { scope: 'row', text: t(`score.${key}`) }), ...score.lines.map((ls) => {
+      if (key === 'burracos') {
+        const list = ls.burracos.map(([grade, pts]) => `${t(`grade.${grade}`)} ${pts}`);
+        const sum = ls.burracos.reduce((a, [, p]) => a + p, 0);
+        return el('td', { title: list.join(', ') }, list.length ? el('span', { class: 'grades', text: list.join(', ') }) : '—', list.length > 1 ? el('b', { text: ` = ${sum}` }) : null);
+      }
+      return el('td', { class: num(ls[key]), text: fmt(ls[key]) });
+    })));
+  }
+  body.push(el('tr', { class: 'total-row', 'data-row': 'total' }, el('th', { scope: 'row', text: t('score.total') }),
+    ...score.lines.map((ls) => el('td', { class: num(ls.total), text: fmt(ls.total) }))));
+  table.replaceChildren(el('thead', {}, head), el('tbody', {}, body));
+
+  const totals = m.totals || [];
+  const lineOf = info ? defaultLineOf(info.players, info.lines) : [];
+  $('#score-running').replaceChildren(
+    el('thead', {}, el('tr', {}, ...totals.map((_, l) => el('th', { scope: 'col', text: info ? lineName(info, lineOf, l, S.seat) : `#${l + 1}` })))),
+    el('tbody', {}, el('tr', {}, ...totals.map((x, l) => el('td', { class: num(x), 'data-line': l, text: `${fmt(x)}${score.points && score.points[l] !== undefined ? `  (${fmt(score.points[l], true)})` : ''}` })))));
+}
+
+const fmt = (x, sign = false) => (typeof x === 'number' ? (sign && x > 0 ? `+${x}` : String(x)) : String(x ?? ''));
+const num = (x) => (typeof x === 'number' && x < 0 ? 'neg' : '');
+
+function onMatchOver(m) {
+  S.matchOver = m;
+  if ($('#score-modal').open) { S.pendingSheet = true; return; } // after "Continue"
+  showSheet();
+}
+
+function showSheet() {
+  const m = S.matchOver;
+  const st = S.msg;
+  if (!m || !st) return;
+  const info = st.table;
+  const lineOf = defaultLineOf(info.players, info.lines);
+  const lines = info.lines;
+  const names = Array.from({ length: lines }, (_, l) => lineName(info, lineOf, l, S.seat));
+  // Every deal's points per line: the state's list, completed by deal_over messages.
+  const scores = (st.scores && st.scores.length ? st.scores : Object.keys(S.dealScores).sort((a, b) => a - b).map((k) => S.dealScores[k])) || [];
+  const totals = m.totals || st.totals || [];
+  const rows = scores.map((sc, i) => el('tr', { 'data-deal': i + 1 }, el('th', { scope: 'row', text: i + 1 }),
+    ...names.map((_, l) => { const p = sc.points ? sc.points[l] : undefined; return el('td', { class: num(p), text: fmt(p) }); })));
+  const foot = [el('tr', { class: 'total-row' }, el('th', { scope: 'row', text: t('score.totals') }), ...totals.map((x) => el('td', { class: num(x), text: fmt(x) })))];
+  if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: x }))));
+  $('#sheet-table').replaceChildren(
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('score.deal_col') }), ...names.map((nm, l) => el('th', { scope: 'col', 'data-line': l, text: nm })))),
+    el('tbody', {}, rows), el('tfoot', {}, foot));
+  let winner = m.winner;
+  if (winner === undefined) {
+    // Not told (reconnected after the end): the line with the most points.
+    const best = Math.max(...totals);
+    const at = totals.map((x, i) => (x === best ? i : -1)).filter((i) => i >= 0);
+    winner = at.length === 1 ? at[0] : null;
+  }
+  const parts = [winner === null || winner === undefined ? t('score.tie') : t('score.winner', { name: names[winner] ?? `#${winner + 1}` })];
+  if (m.abandoned_by !== null && m.abandoned_by !== undefined) parts.push(t('score.abandoned', { name: seatName(info, m.abandoned_by, S.seat) }));
+  $('#sheet-result').textContent = parts.join(' ');
+  $('#sheet-result').dataset.winner = winner === null || winner === undefined ? '' : String(winner);
+  const id = encodeURIComponent(S.id || 'demo');
+  $('#record-link').href = `/api/tables/${id}/record`;
+  $('#record-link').setAttribute('download', `burraco-${S.id || 'demo'}.txt`);
+  $('#replay-link').href = `/replay/${id}`;
+  S.sheetShown = true;
+  const dlg = $('#score-sheet');
+  if (!dlg.open) dlg.showModal();
+}
+
+// ---------------------------------------------------------------- wiring
+
+function wireControls() {
+  $('#join-form').addEventListener('submit', joinTable);
+  $('#stock').addEventListener('click', clickStock);
+  $('#pile').addEventListener('click', clickPile);
+  $('#board').addEventListener('click', (e) => {
+    if (e.target.closest('#new-meld')) { clickNewMeld(); return; }
+    const meld = e.target.closest('.meld[data-meld]');
+    if (meld) clickMeld(Number(meld.dataset.line), Number(meld.dataset.meld));
+  });
+  const hand = $('#hand');
+  hand.addEventListener('click', (e) => {
+    if (S.suppressClick) return;
+    const card = e.target.closest('.card');
+    if (card) toggleRaise(card);
+  });
+  hand.addEventListener('pointerdown', onPointerDown);
+  hand.addEventListener('pointermove', onPointerMove);
+  hand.addEventListener('pointerup', (e) => endDrag(e, false));
+  hand.addEventListener('pointercancel', (e) => endDrag(e, true));
+  hand.addEventListener('keydown', onHandKey);
+  $('#sort-suit').addEventListener('click', () => sortHand('suit'));
+  $('#sort-value').addEventListener('click', () => sortHand('value'));
+  $('#hint').addEventListener('click', clickHint);
+  $('#abandon').addEventListener('click', clickAbandon);
+  $('#redraw').addEventListener('click', () => sendAction('redraw'));
+  $('#pass').addEventListener('click', () => sendAction('pass'));
+  $('#start').addEventListener('click', clickStart);
+  $('#copy-link').addEventListener('click', async () => {
+    const input = $('#invite-link');
+    try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand && document.execCommand('copy'); }
+    toast(t('table.copied'), 'info', 2000);
+  });
+  $('#score-continue').addEventListener('click', () => {
+    $('#score-modal').close();
+    if (S.pendingSheet) { S.pendingSheet = false; showSheet(); }
+  });
+  $('#sheet-close').addEventListener('click', () => $('#score-sheet').close());
+  $('#toast').addEventListener('click', hideToast);
+}
+
+// ---------------------------------------------------------------- demo mode
+
+async function startDemo() {
+  const { demoMessages } = await import('./demo.js');
+  S.id = 'demo';
+  $('#demo-banner').hidden = false;
+  const { seat, messages } = demoMessages(DEMO, Date.now());
+  S.seat = seat;
+  for (const msg of messages) onMessage(msg);
+  const raise = (params.get('raise') || '').split(',').map((c) => c.trim()).filter(Boolean).map(normCard);
+  for (const code of raise) {
+    const item = S.order.find((x) => x.card === code && !S.raised.has(x.id));
+    if (item) S.raised.add(item.id);
+  }
+  if (raise.length) renderAll();
+}
+
+boot();
