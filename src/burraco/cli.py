@@ -35,7 +35,8 @@ from rich.table import Table
 from rich.text import Text
 
 from burraco.actions import DISCARD, Action
-from burraco.bots import Bot, RandomBot
+from burraco.bots import Bot
+from burraco.bots.arena import BOT_NAMES, make_bot, run_arena
 from burraco.cards import JOKER, Card
 from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
@@ -553,8 +554,11 @@ def play(
     wild_first: Annotated[
         bool, typer.Option("--wild-first/--no-wild-first", help="Show wildcards first in hand.")
     ] = True,
+    bot: Annotated[
+        str, typer.Option(help="The bots in the other seats: random, greedy or expert.")
+    ] = "greedy",
 ) -> None:
-    """Play a match in the terminal against random bots in the other seats."""
+    """Play a match in the terminal against bots in the other seats."""
     console = Console(highlight=False)
     try:
         v = _build_variant(variant_name, players, lines, deals, target, option or [])
@@ -573,7 +577,13 @@ def play(
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     names = [name if s == seat else f"Bot {s}" for s in range(v.players)]
-    bots: dict[int, Bot] = {s: RandomBot(seed * 10 + s) for s in range(v.players) if s != seat}
+    try:
+        bots: dict[int, Bot] = {
+            s: make_bot(bot, seed=seed * 10 + s) for s in range(v.players) if s != seat
+        }
+    except ValueError as error:
+        console.print(Text(str(error), style="red"), soft_wrap=True)
+        raise typer.Exit(2) from None
     match = Match(v, seed=seed)
     console.print(
         f"[bold]{v.name}[/], {v.players} players in {v.lines} lines; "
@@ -763,3 +773,121 @@ def variants_command(
 
 
 _NOT_OPTIONS: Final = frozenset({"name", "family", "players", "lines", "line_of"})
+
+
+# --- the web room -----------------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database_url: Annotated[
+        str,
+        typer.Option(
+            help="SQLAlchemy database URL: sqlite:///FILE (the default) or postgresql+psycopg://..."
+        ),
+    ] = "sqlite:///burraco.db",
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it plays, so people can follow.")
+    ] = 0.6,
+    expert_seconds: Annotated[float, typer.Option(help="Thinking time of expert bots.")] = 1.0,
+) -> None:
+    """Start the web room: tables of people and bots in the browser."""
+    import uvicorn
+
+    from burraco.server.app import create_app
+
+    application = create_app(database_url, bot_delay=bot_delay, expert_seconds=expert_seconds)
+    Console().print(
+        f"[bold green]Burraco room[/] at [bold]http://{host}:{port}/[/] "
+        f"(database {database_url}); Ctrl+C stops it."
+    )
+    uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
+# --- the arena --------------------------------------------------------------------------------
+
+
+@app.command()
+def arena(
+    variant_name: Annotated[
+        str, typer.Option("--variant", help="italian, online, buraco or canasta.")
+    ] = "italian",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 2,
+    lines: Annotated[int | None, typer.Option(help="Lines (teams).")] = None,
+    bots: Annotated[
+        str, typer.Option(help="Bots, comma separated, one per line in rotation.")
+    ] = "greedy,random",
+    deals: Annotated[int, typer.Option(help="Play about this many deals in all.")] = 100,
+    match_deals: Annotated[
+        int | None, typer.Option(help="Deals per match (default: the variant's target).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the boards.")] = 0,
+    seconds: Annotated[float, typer.Option(help="Expert: seconds per decision.")] = 1.0,
+    worlds: Annotated[
+        int | None, typer.Option(help="Expert: sampled deals per decision instead of seconds.")
+    ] = None,
+    workers: Annotated[int, typer.Option(help="Processes (both cores by default).")] = 2,
+    save_dir: Annotated[
+        Path | None, typer.Option("--save", help="Write every match's record to this folder.")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A variant option NAME=VALUE (repeatable)."),
+    ] = None,
+) -> None:
+    """Pit bots against each other on duplicate deals and report their strength."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    console = Console(highlight=False)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        for n in names:
+            if n not in BOT_NAMES:
+                raise ValueError(f"no bot {n!r} ({', '.join(BOT_NAMES)})")
+        v = _build_variant(variant_name, players, lines, match_deals, None, option or [])
+    except ValueError as error:
+        console.print(Text(str(error), style="red"), soft_wrap=True)
+        raise typer.Exit(2) from None
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task("boards", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        report = run_arena(
+            v,
+            names,
+            deals=deals,
+            seed=seed,
+            seconds=seconds,
+            worlds=worlds,
+            workers=workers,
+            save=save_dir,
+            progress=advance,
+        )
+    table = Table(
+        title=f"{v.name}, {v.players} players: {report.boards} boards, {report.deals} deals"
+    )
+    for column in ("bot", "deals", "MP/deal", "95% interval", "matches won", "VP", "ms/decision"):
+        table.add_column(column, justify="right" if column != "bot" else "left")
+    for r in report.results:
+        table.add_row(
+            r.bot,
+            str(r.deals),
+            f"{r.mean_difference:+.1f}",
+            f"{r.interval[0]:+.1f} .. {r.interval[1]:+.1f}",
+            f"{r.wins}/{r.matches} ({100 * r.win_rate:.1f}%)",
+            f"{r.victory_points:.2f}",
+            f"{r.mean_decision_ms:.2f}",
+        )
+    console.print(table)
+    if save_dir is not None:
+        console.print(f"Records saved in {save_dir}")

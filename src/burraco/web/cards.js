@@ -71,8 +71,7 @@ export function cardEl(code, opts = {}) {
   const label = rank === 'JK' ? 'JK' : rank;
   e.innerHTML =
     `<span class="corner tl" aria-hidden="true"><span class="r">${label}</span><span class="s">${sym}</span></span>` +
-    `<span class="pip" aria-hidden="true">${sym}</span>` +
-    `<span class="corner br" aria-hidden="true"><span class="r">${label}</span><span class="s">${sym}</span></span>`;
+    `<span class="pip" aria-hidden="true">${sym}</span>`;
   if (opts.lang) e.setAttribute('aria-label', cardLabel(norm, opts.lang));
   e.dataset.code = norm;
   return e;

@@ -409,7 +409,8 @@ function renderAll() {
 
 function renderHeader(m) {
   const info = m.table;
-  $('#table-title').textContent = `${variantLabel(info.variant)} · ${setupLabel(info.players, info.lines)}`;
+  $('#table-title').textContent = variantLabel(info.variant);
+  $('#table-title').title = `${variantLabel(info.variant)} · ${setupLabel(info.players, info.lines)}`;
   const deal = (m.view && m.view.deal) || info.deal || 1;
   $('#deal-info').textContent = info.deals ? t('table.deals_of', { n: deal, of: info.deals })
     : info.target ? t('table.to_target', { n: deal, target: info.target }) : t('table.deal', { n: deal });
@@ -658,7 +659,7 @@ function renderHand(m) {
     }
   }
   const items = S.order.map((x, i) => {
-    const b = cardEl(x.card, { tag: 'button', size: 'hand', lang });
+    const b = cardEl(x.card, { tag: 'button', size: 'hd', lang });
     b.type = 'button';
     b.dataset.card = x.card;
     b.dataset.index = String(i);
