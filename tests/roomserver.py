@@ -1,0 +1,103 @@
+"""A real web room on 127.0.0.1 for tests: uvicorn in a thread, stopped on exit."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from types import TracebackType
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+
+from burraco.server.app import create_app
+from burraco.server.room import Room
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RoomServer:
+    """``with RoomServer(db_url) as server:`` serves the room until the block ends."""
+
+    def __init__(self, database_url: str, *, port: int | None = None, **options: Any) -> None:
+        self.port = port or free_port()
+        self.app = create_app(database_url, **({"bot_delay": 0.0} | options))
+        self.server = uvicorn.Server(
+            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def room(self) -> Room:
+        room: Room = self.app.state.room
+        return room
+
+    def __enter__(self) -> RoomServer:
+        self.thread.start()
+        deadline = time.time() + 20
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the room did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+    def http(self) -> httpx.Client:
+        return httpx.Client(base_url=self.url, timeout=20)
+
+
+class Player:
+    """One seat's socket: sends actions, collects what the server says."""
+
+    def __init__(self, server: RoomServer, table: str, token: str) -> None:
+        self.url = f"{server.ws_url}/ws/{table}?token={token}"
+        self.socket: Any = None
+        self.received: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+
+    async def __aenter__(self) -> Player:
+        self.socket = await websockets.connect(self.url)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.socket.close()
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.socket.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def next(self, timeout: float = 20) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        self.received.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    async def until(self, kind: str, timeout: float = 20) -> dict[str, Any]:
+        while True:
+            message = await self.next(timeout)
+            if message["type"] == kind:
+                return message
