@@ -881,6 +881,7 @@ def test_options_all_properties(
 
 
 #: Playouts that found engine bugs, replayed on every run: (setup, seed, policy, the rule).
+#: The playout depends on the order of ``legal_actions()``, so the actions are pinned too.
 KNOWN_CASES: list[tuple[tuple[str, int, int | None], int, str, str]] = [
     (
         ("canasta", 4, None),
@@ -890,6 +891,33 @@ KNOWN_CASES: list[tuple[tuple[str, int, int | None], int, str, str]] = [
         "replacement; the line cannot go out, so no action is legal and the deal never ends",
     ),
 ]
+#: canasta 4 players, seed 4752: seat 1 holds KD alone, its line has four dirty canastas and
+#: no clean one, the stock holds only 3H; the 158th action draws it.
+CANASTA_RED_THREE_DEAD_END = (
+    "draw | meld 2S 8S 8S 8D | meld 10H 10D 10C | extend 0 8H | discard QS | draw | meld "
+    "KS KD 2C | meld 8H 8D JK | meld AS 2H AC | extend 0 KH | extend 0 KC | discard JD | "
+    "draw | extend 1 10H | extend 0 2S | meld AD AD AC | extend 1 10C | discard 5H | draw "
+    "| extend 0 KH | meld 4H 4C JK | extend 3 4H | meld 5S 5H 5C | extend 4 5D | extend 1 "
+    "8H | extend 0 KH | discard 3C | draw | extend 1 2D | extend 1 10S | extend 2 AH | "
+    "discard 3C | draw | discard 2H | draw | extend 2 AH | extend 1 10D | discard 6S | "
+    "draw | extend 1 8C | discard 7S | draw | extend 0 8D | discard QS | draw | extend 4 "
+    "2C | extend 2 AS | extend 4 5C | discard 6C | draw | meld QS QH QC | discard 6S | "
+    "draw | discard 2D | draw | extend 0 8C | discard 7D | draw | meld QH QH QC | extend "
+    "0 KC | discard JH | draw | meld 7S 7H 7C | discard 6D | draw | extend 2 AH | extend "
+    "3 4C | discard 10S | draw | extend 4 7H | extend 2 JK | discard KC | draw | extend 4 "
+    "5C | discard 10S | draw | meld 4S 4S 4S | discard 3S | draw | extend 4 5S | extend 3 "
+    "4D | extend 3 4H | discard 7S | draw | extend 5 4D | discard 6C | draw | extend 2 AS "
+    "| discard 9S | draw | extend 0 8S | discard JH | draw | discard JD | draw | discard "
+    "3S | draw | extend 2 AC | discard 3S | draw | discard 6S | draw | extend 4 5D | "
+    "extend 3 4D | discard 9C | draw | extend 1 10H | meld 9H 9H 9C | extend 1 10D | "
+    "discard 6C | draw | extend 5 QD | discard 7C | draw | extend 6 9D | extend 6 9H | "
+    "extend 4 7D | discard JC | draw | extend 5 2D | extend 5 QD | discard 6H | draw | "
+    "extend 5 4C | extend 1 10C | discard 5S | draw | discard JD | draw | discard 6D | "
+    "draw | discard 9S | draw | extend 6 9D | discard JS | draw | extend 1 JK | extend 4 "
+    "2H | discard 9S | draw | extend 4 7C | discard 3C | draw | discard 9D | draw | "
+    "extend 2 AD | discard KS | draw | discard JS | draw | extend 4 JK | discard KS | "
+    "draw | extend 5 2C | extend 0 JK | extend 5 QD | discard 6D | draw "
+)
 
 
 @pytest.mark.parametrize(
@@ -900,6 +928,14 @@ KNOWN_CASES: list[tuple[tuple[str, int, int | None], int, str, str]] = [
 def test_known_cases(setup: tuple[str, int, int | None], seed: int, policy: str, rule: str) -> None:
     check_all(setup, seed, policy)
     check_match(setup, seed, policy)
+
+
+def test_canasta_red_three_draw_is_no_dead_end() -> None:
+    deal = replay(("canasta", 4, None), 4752, CANASTA_RED_THREE_DEAD_END)
+    assert deal.is_over or deal.legal_actions(), f"no legal action: {deal!r} {deal.hand(1)}"
+    assert conservation_problem(deal) is None
+    if deal.is_over:
+        check_score(deal, "canasta 4p seed 4752")
 
 
 # --- the slow run: pytest -m slow ----------------------------------------------------------

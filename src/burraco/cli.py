@@ -792,13 +792,24 @@ def serve(
         float, typer.Option(help="Seconds a bot waits before it plays, so people can follow.")
     ] = 0.6,
     expert_seconds: Annotated[float, typer.Option(help="Thinking time of expert bots.")] = 1.0,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(help="Redis URL: run as one process of a cluster (docs/cluster.md)."),
+    ] = None,
+    node: Annotated[str | None, typer.Option(help="This process's name in the cluster.")] = None,
 ) -> None:
     """Start the web room: tables of people and bots in the browser."""
     import uvicorn
 
     from burraco.server.app import create_app
 
-    application = create_app(database_url, bot_delay=bot_delay, expert_seconds=expert_seconds)
+    application = create_app(
+        database_url,
+        bot_delay=bot_delay,
+        expert_seconds=expert_seconds,
+        redis_url=redis_url,
+        node=node,
+    )
     Console().print(
         f"[bold green]Burraco room[/] at [bold]http://{host}:{port}/[/] "
         f"(database {database_url}); Ctrl+C stops it."
@@ -891,3 +902,7 @@ def arena(
     console.print(table)
     if save_dir is not None:
         console.print(f"Records saved in {save_dir}")
+
+
+if __name__ == "__main__":
+    app()

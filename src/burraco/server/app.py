@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,6 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from burraco.server.cluster import Cluster
 from burraco.server.room import Room, RoomError, presets
 from burraco.storage import Store
 
@@ -58,18 +60,32 @@ def create_app(
     bot_delay: float = 0.6,
     hint_seconds: float = 0.5,
     expert_seconds: float = 1.0,
+    redis_url: str | None = None,
+    node: str | None = None,
 ) -> FastAPI:
-    """The web room's application over one database."""
+    """The web room's application over one database; with ``redis_url``, one process of
+    a cluster (docs/cluster.md)."""
     store = Store(database_url)
     room = Room(
         store, bot_delay=bot_delay, hint_seconds=hint_seconds, expert_seconds=expert_seconds
     )
+    cluster = Cluster(room, redis_url, node) if redis_url else None
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        await room.startup()
+        if cluster is None:
+            await room.startup()
+        else:
+            await cluster.start()
         yield
+        if cluster is not None:
+            await cluster.stop()
         await room.shutdown()
+
+    async def on_owner(table_id: str, op: str, body: dict[str, Any]) -> Any:
+        if cluster is None:
+            return await _local(room, op, table_id, body)
+        return await cluster.call(table_id, op, body)
 
     app = FastAPI(title="Burraco", lifespan=lifespan)
     app.state.room = room
@@ -84,11 +100,21 @@ def create_app(
         if request["lines"] is None:
             request.pop("lines")
         table, seat, token = room.create(request)
+        if cluster is not None:
+            await cluster.claim(table.id)
         return _seat_answer(table.id, seat, token)
 
     @app.get("/api/tables")
     async def tables() -> dict[str, Any]:
-        return {"tables": room.open_tables()}
+        if cluster is None:
+            return {"tables": room.open_tables()}
+        listed = []
+        for row in store.tables():
+            if row.id in cluster.owned:
+                listed.append(room.table(row.id).info())
+            elif (info := room.light_info(row.id)) is not None:
+                listed.append(info)
+        return {"tables": listed}
 
     @app.get("/api/variants")
     async def variants() -> dict[str, Any]:
@@ -96,31 +122,45 @@ def create_app(
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
-        return room.table(table_id).info()
+        _exists(table_id)
+        return dict(await on_owner(table_id, "info", {}))
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
-        table, seat, token = await room.join(table_id, body.model_dump())
-        return _seat_answer(table.id, seat, token)
+        _exists(table_id)
+        return dict(await on_owner(table_id, "join", body.model_dump()))
 
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, body: StartTable) -> dict[str, Any]:
-        return (await room.start(table_id, body.token)).info()
+        _exists(table_id)
+        return dict(await on_owner(table_id, "start", {"token": body.token}))
 
     @app.get("/api/tables/{table_id}/record", response_class=PlainTextResponse)
     async def record(table_id: str) -> PlainTextResponse:
-        text = room.record(table_id)
+        _exists(table_id)
+        text = str(await on_owner(table_id, "record", {}))
         headers = {"Content-Disposition": f'attachment; filename="burraco-{table_id}.txt"'}
         return PlainTextResponse(text, headers=headers)
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay(table_id: str) -> dict[str, Any]:
-        return room.replay(table_id)
+        _exists(table_id)
+        return dict(await on_owner(table_id, "replay", {}))
+
+    def _exists(table_id: str) -> None:
+        if table_id not in room.tables and store.table(table_id) is None:
+            raise RoomError("not_found", f"no table {table_id!r}", 404)
 
     @app.websocket("/ws/{table_id}")
     async def play(socket: WebSocket, table_id: str) -> None:
         await socket.accept()
         token = socket.query_params.get("token", "")
+        known = cluster is not None and store.table(table_id) is not None
+        if cluster is not None and known and await cluster.owner(table_id) != cluster.node:
+            # Another process holds the table: carry this socket there and back.
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                await cluster.relay(table_id, token, socket.send_json, socket.receive_text)
+            return
         try:
             table = room.table(table_id)
             seat = room.seat_of(table, token)
@@ -137,8 +177,8 @@ def create_app(
             while True:
                 raw = await socket.receive_text()
                 await room.message(table, seat, send, raw)
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the player closed the page or lost the connection
         finally:
             await room.disconnect(table, seat, send)
 
@@ -166,3 +206,18 @@ def create_app(
         return page("replay.html")
 
     return app
+
+
+async def _local(room: Room, op: str, table_id: str, body: dict[str, Any]) -> Any:
+    if op == "info":
+        return room.table(table_id).info()
+    if op == "join":
+        table, seat, token = await room.join(table_id, body)
+        return _seat_answer(table.id, seat, token)
+    if op == "start":
+        return (await room.start(table_id, body["token"])).info()
+    if op == "record":
+        return room.record(table_id)
+    if op == "replay":
+        return room.replay(table_id)
+    raise RoomError("bad_message", f"unknown operation {op!r}")

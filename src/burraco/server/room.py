@@ -152,6 +152,38 @@ class Room:
             if table.status == "playing":
                 self._schedule(table)
 
+    def resume(self, table_id: str) -> None:
+        """Wake the bots and the clock of a table loaded from its log."""
+        table = self.tables.get(table_id)
+        if table is not None and table.status == "playing":
+            self._schedule(table)
+
+    def light_info(self, table_id: str) -> dict[str, Any] | None:
+        """What the database alone says of a table (for tables another process holds)."""
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        v = variant(row.variant, **json.loads(row.options))
+        seats = self.store.seats(table_id)
+        return {
+            "table": row.id,
+            "variant": v.name,
+            "players": v.players,
+            "lines": v.lines,
+            "deals": v.deals,
+            "target": v.target,
+            "move_seconds": row.move_seconds,
+            "bot": row.bot,
+            "open_hands": v.open_hands,
+            "takeover": row.takeover,
+            "status": row.status,
+            "seats": [
+                {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": False} for s in seats
+            ],
+            "totals": [],
+            "deal": 0,
+        }
+
     async def shutdown(self) -> None:
         for table in self.tables.values():
             for task in (table.clock_task, table.bot_task):
@@ -568,18 +600,21 @@ class Room:
             "abandoned_by": None if match.abandoned_by < 0 else match.abandoned_by,
         }
 
-    def _state(self, table: LiveTable, seat: int) -> dict[str, Any]:
+    def _state(
+        self, table: LiveTable, seat: int, info: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         match = table.match
+        info = info or table.info()
         message: dict[str, Any] = {
             "type": "state",
             "version": table.version,
-            "table": table.info(),
+            "table": info,
             "seat": seat,
             "view": None,
             "legal": [],
             "last": table.last,
             "clock": None,
-            "totals": table.info()["totals"],
+            "totals": info["totals"],
             "scores": [],
         }
         if match is None:
@@ -598,10 +633,11 @@ class Room:
         return message
 
     async def _broadcast(self, table: LiveTable, skip: Send | None = None) -> None:
+        info = table.info()
         for seat, state in enumerate(table.seats):
             if not state.connections:
                 continue
-            message = self._state(table, seat)
+            message = self._state(table, seat, info)
             for send in list(state.connections):
                 if send is not skip:
                     await _safe(send, message)

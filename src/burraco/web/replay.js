@@ -48,6 +48,7 @@ async function load() {
     try { R.info = await api('GET', `/api/tables/${encodeURIComponent(R.id)}`); } catch { R.info = infoFromRecord(R.record, R.id); }
   }
   $('#replay-status').textContent = '';
+  $('#replay-status').hidden = true;
   $('#record-link').href = `/api/tables/${encodeURIComponent(R.id)}/record`;
   $('#record-link').setAttribute('download', `burraco-${R.id}.txt`);
   $('#replay-title').textContent = `· ${variantLabel(R.info.variant)} · ${setupLabel(R.info.players, R.info.lines)}`;
@@ -66,7 +67,7 @@ function go(i) {
 function play() {
   if (R.timer) { stop(); return; }
   if (R.i >= R.frames.length - 1) go(0);
-  $('#play').innerHTML = '<span aria-hidden="true">⏸</span>';
+  $('#play').innerHTML = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5h4v14H7z M13 5h4v14h-4z"/></svg>';
   $('#play').setAttribute('aria-label', t('replay.pause'));
   $('#play').dataset.playing = 'true';
   const tick = () => {
@@ -80,7 +81,7 @@ function play() {
 function stop() {
   clearTimeout(R.timer);
   R.timer = null;
-  $('#play').innerHTML = '<span aria-hidden="true">▶</span>';
+  $('#play').innerHTML = '<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M7 5l12 7-12 7z"/></svg>';
   $('#play').setAttribute('aria-label', t('replay.play'));
   $('#play').dataset.playing = 'false';
 }
@@ -109,7 +110,9 @@ function render() {
   const actLine = act && f.seat !== null && f.seat !== undefined ? v.line_of[f.seat] : null;
 
   // Lines.
-  const lines = (v.melds || []).map((melds, l) => el('section', { class: 'line', 'data-line': l },
+  // Only lines with seats in them (the engine's melds list may be longer).
+  const lineIds = [...new Set(v.line_of)].sort((a, b) => a - b);
+  const lines = lineIds.map((l) => [(v.melds || [])[l] || [], l]).map(([melds, l]) => el('section', { class: 'line', 'data-line': l },
     el('div', { class: 'line-head' },
       el('span', { class: 'line-name', text: lineName(info, v.line_of, l) }),
       (v.has_pozzetto || [])[l] ? el('span', { class: 'chip-mini pz-taken', text: `✓ ${t('table.took_pozzetto')}` }) : null,

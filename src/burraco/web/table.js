@@ -499,10 +499,10 @@ function renderBoard(m) {
   for (let i = 1; i < n; i++) others.push(seatBadge(m, (S.seat + i) % n));
   $('#others').replaceChildren(...others);
 
-  // Lines: the others' above, ours below (002).
-  const lineCount = v.melds.length;
+  // Lines: the others' above, ours below (002). Only lines with seats in
+  // them: the engine's melds list may hold more entries than lines.
   const theirs = [];
-  for (let l = 0; l < lineCount; l++) if (l !== myLine) theirs.push(lineEl(m, l, false));
+  for (const l of linesOf(v)) if (l !== myLine) theirs.push(lineEl(m, l, false));
   $('#their-lines').replaceChildren(...theirs);
   $('#their-lines').dataset.count = String(theirs.length);
   $('#my-line').replaceChildren(lineEl(m, myLine, true));
@@ -527,6 +527,11 @@ function renderBoard(m) {
   $('#pass').hidden = !legal.includes('pass');
   $('#abandon').hidden = info.status !== 'playing';
   $('#hint').disabled = !(v.turn === S.seat && v.phase !== 'over');
+}
+
+/** The lines in play, in order: the distinct values of line_of. */
+function linesOf(v) {
+  return [...new Set(v.line_of)].sort((a, b) => a - b);
 }
 
 function lineEl(m, l, mine) {
@@ -1073,5 +1078,15 @@ async function startDemo() {
   }
   if (raise.length) renderAll();
 }
+
+// Read-only handle for automated browser tests and debugging in the console.
+window.burracoTable = {
+  get state() { return S.msg; },
+  get order() { return S.order.map((x) => x.card); },
+  get raised() { return raisedCards(); },
+  get log() { return S.log.slice(); },
+  get seen() { return S.seen; },
+  dropConnection() { if (S.ws) S.ws.close(); }, // to test the reconnection
+};
 
 boot();

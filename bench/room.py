@@ -1,0 +1,200 @@
+"""Load on the web room: N tables of bot players through the real WebSocket API.
+
+Run: ``python bench/room.py [--tables 200] [--seconds 30] [--url http://127.0.0.1:8000]``
+
+Without ``--url`` it starts a room itself in a child process (on a fresh SQLite
+file, bots without delay, pinned to core 0 when the OS allows), and drives it
+from this process (pinned to core 1). Every table is created over HTTP with two
+seats taken by this script's players, who connect by WebSocket and, when the
+server gives them legal actions, answer at once with a random one. The latency
+of an action is the time from sending it to receiving the state that shows it.
+A player thinks ``--think`` seconds on average before it acts (0.5 by default,
+a quick bot's pace; 0 gives a closed-loop stress test, where latency is the
+queue of every table waiting on the server).
+It prints actions per second and the 50th, 90th and 99th percentiles of that
+latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+
+#: Actions sent before this moment (the tables still being set up) are not timed.
+WARM = [0.0]
+
+
+async def player(
+    url: str,
+    table: str,
+    token: str,
+    stop: float,
+    latencies: list[float],
+    rng: random.Random,
+    think: float,
+) -> int:
+    actions = 0
+    sent_at: float | None = None
+    waiting_for = -1
+    async with websockets.connect(f"{url}/ws/{table}?token={token}", max_queue=None) as ws:
+        while time.perf_counter() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.perf_counter()))
+            except TimeoutError:
+                break
+            message: dict[str, Any] = json.loads(raw)
+            kind = message["type"]
+            if kind == "match_over":
+                break
+            if kind != "state":
+                continue
+            if sent_at is not None and message["version"] >= waiting_for:
+                if sent_at >= WARM[0]:
+                    latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+            if message["legal"] and sent_at is None:
+                if think:
+                    # A bot's thinking time, spread so the tables do not move in lockstep.
+                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                action = rng.choice(message["legal"])
+                sent_at = time.perf_counter()
+                waiting_for = message["version"] + 1
+                await ws.send(
+                    json.dumps({"type": "action", "action": action, "version": message["version"]})
+                )
+                actions += 1
+    return actions
+
+
+async def table_of_players(
+    http: httpx.AsyncClient,
+    ws_url: str,
+    stop: float,
+    latencies: list[float],
+    seed: int,
+    think: float,
+) -> int:
+    body = {"variant": "italian", "players": 2, "target": 100000, "name": "A", "move_seconds": 0}
+    answer = await http.post("/api/tables", json=body)
+    if answer.status_code != 200:
+        raise RuntimeError(f"create: {answer.status_code} {answer.text[:200]}")
+    created = answer.json()
+    joined = (await http.post(f"/api/tables/{created['table']}/join", json={"name": "B"})).json()
+    rng = random.Random(seed)
+    counts = await asyncio.gather(
+        player(ws_url, created["table"], created["token"], stop, latencies, rng, think),
+        player(ws_url, joined["table"], joined["token"], stop, latencies, rng, think),
+    )
+    return sum(counts)
+
+
+async def run(
+    url: str, tables: int, seconds: float, think: float, warmup: float
+) -> dict[str, float]:
+    ws_url = url.replace("http", "ws", 1)
+    latencies: list[float] = []
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        start = time.perf_counter()
+        stop = start + seconds
+        WARM[0] = start + warmup
+        counts = await asyncio.gather(
+            *(table_of_players(http, ws_url, stop, latencies, i, think) for i in range(tables))
+        )
+        elapsed = time.perf_counter() - start
+    ordered = sorted(latencies) or [0.0]
+
+    def pct(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    return {
+        "tables": tables,
+        "actions": sum(counts),
+        "actions/s": sum(counts) / elapsed,
+        "p50 ms": pct(0.50),
+        "p90 ms": pct(0.90),
+        "p99 ms": pct(0.99),
+        "mean ms": statistics.fmean(ordered) * 1000,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
+    code = (
+        "import os, uvicorn\n"
+        "from burraco.server.app import create_app\n"
+        "if hasattr(os, 'sched_setaffinity'): os.sched_setaffinity(0, {0})\n"
+        f"app = create_app('sqlite:///{database}', bot_delay=0)\n"
+        f"uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning', ws_max_queue=1024)\n"
+    )
+    process = subprocess.Popen([sys.executable, "-c", code])
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+            return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the room did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--url", default=None, help="a running room; else one is started")
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds of set-up left out of the latencies"
+    )
+    parser.add_argument(
+        "--think", type=float, default=0.5, help="mean seconds a bot player thinks (0: none)"
+    )
+    parser.add_argument("--port", type=int, default=0, help="for the room started here")
+    args = parser.parse_args()
+    process = None
+    url = args.url
+    with tempfile.TemporaryDirectory() as folder:
+        if url is None:
+            port = args.port or free_port()
+            process = start_server(port, Path(folder) / "bench.db")
+            url = f"http://127.0.0.1:{port}"
+        if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
+            os.sched_setaffinity(0, {1})
+        try:
+            result = asyncio.run(run(url, args.tables, args.seconds, args.think, args.warmup))
+        finally:
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
+    print(
+        f"{result['tables']:.0f} tables, think {args.think} s, "
+        f"{result['actions']:.0f} actions in {args.seconds:.0f} s: "
+        f"{result['actions/s']:.0f} actions/s; latency p50 {result['p50 ms']:.1f} ms, "
+        f"p90 {result['p90 ms']:.1f} ms, p99 {result['p99 ms']:.1f} ms "
+        f"(mean {result['mean ms']:.1f} ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()
