@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
-# Set up a virtual environment with the package and its test tools, then run every test,
-# the type check of the core and the linter.
+# Set up everything the tests need on a fresh machine, then run every test, the type check
+# of the package and the linter. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
+
+# Browser tests drive Debian's Chromium; the cluster test runs a Redis server.
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    sudo apt-get update -qq && sudo apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+fi
+
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
