@@ -904,5 +904,14 @@ def arena(
         console.print(f"Records saved in {save_dir}")
 
 
+# --- tournaments ------------------------------------------------------------------------------
+# The `tournament` command group lives in burraco.tournament.cli; it is added here, before the
+# __main__ guard, so that `python -m burraco.cli tournament ...` has it too.
+
+from burraco.tournament.cli import tournament_app  # noqa: E402
+
+app.add_typer(tournament_app, name="tournament")
+
+
 if __name__ == "__main__":
     app()

@@ -61,12 +61,16 @@ def pimc(
         raise ValueError("no candidate to choose from")
     totals = [0.0] * len(candidates)
     worlds = 0
-    deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+    start = time.perf_counter()
+    deadline = None if budget.seconds is None else start + budget.seconds
     while True:
         if budget.worlds is not None and worlds >= budget.worlds:
             break
-        if deadline is not None and worlds and time.perf_counter() >= deadline:
-            break
+        if deadline is not None and worlds:
+            # Stop when one more world, at the mean pace so far, would overrun the time.
+            now = time.perf_counter()
+            if now + (now - start) / worlds > deadline:
+                break
         world = sample(rng)
         for k, action in enumerate(candidates):
             totals[k] += value(world, action)

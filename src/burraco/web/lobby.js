@@ -124,7 +124,7 @@ function seatsText(info) {
 
 function tableItem(info, mine) {
   const free = (info.seats || []).filter((s) => s.kind === 'empty').length;
-  const length = info.deals ? `${info.deals} × ${t('lobby.deals').toLowerCase()}` : `→ ${info.target}`;
+  const length = info.deals ? t('lobby.n_deals', { n: info.deals }) : t('lobby.to_target', { n: info.target });
   const actions = [];
   if (mine) {
     actions.push(el('a', { class: 'button primary', href: `/table/${encodeURIComponent(info.table)}`, text: t('lobby.rejoin') }));

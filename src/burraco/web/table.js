@@ -15,7 +15,7 @@ import {
   sortBySuit, sortByValue, parseAction, countCards, normCard, prettyAction,
 } from './cards.js';
 import {
-  el, $, api, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
+  el, $, api, seatFor, saveSeat, forgetSeat, savedName, saveName, toast,
   seatName, lineName, variantLabel, setupLabel, defaultLineOf,
 } from './common.js';
 
@@ -77,6 +77,7 @@ async function boot() {
     S.token = mine.token;
     restoreOrder();
     connect();
+    pollWhileWaiting();
   } else {
     showJoinBox();
   }
@@ -124,9 +125,28 @@ async function joinTable(ev) {
     S.seat = res.seat;
     S.token = res.token;
     connect();
+    pollWhileWaiting();
   } catch (e) {
     $('#join-status').textContent = e.message;
   }
+}
+
+/*
+ * Before the start, also read the table over HTTP every few seconds: the
+ * seats list stays fresh even if the server only sends a `state` when the
+ * match starts, and the waiting room shows before the socket's first state.
+ */
+async function pollWhileWaiting() {
+  if (S.msg && S.msg.table.status !== 'waiting') return;
+  try {
+    const info = await api('GET', `/api/tables/${encodeURIComponent(S.id)}`);
+    if (info.status === 'waiting') {
+      if (!S.msg) S.msg = { type: 'state', version: 0, table: info, seat: S.seat, view: null, legal: [], last: null, clock: null, totals: info.totals, scores: [] };
+      else if (!S.msg.view) S.msg = { ...S.msg, table: info };
+      if (!S.msg.view) renderAll();
+    }
+  } catch { /* the socket will tell */ }
+  if (!S.msg || S.msg.table.status === 'waiting') setTimeout(pollWhileWaiting, 3000);
 }
 
 // ---------------------------------------------------------------- socket
@@ -235,9 +255,14 @@ function onState(m) {
     const freshDeal = !prev || !prev.view || prev.view.deal !== view.deal;
     reconcileHand(view.hand || [], freshDeal, !prev);
     updateClock(m.clock);
-    if (m.last && changed) {
-      S.seen = Math.max(S.seen, m.version);
-      addLog({ version: m.version, seat: m.last.seat, action: m.last.action });
+    S.seen = Math.max(S.seen, m.version);
+    // A new last move (a state may also come for other reasons: a seat
+    // connecting, a sync; then `last` is the same as before).
+    const newLast = m.last && changed && (!prev || JSON.stringify(prev.last) !== JSON.stringify(m.last));
+    if (newLast) {
+      const top = S.log[S.log.length - 1];
+      const viaEvent = top && top.seat === m.last.seat && top.action === m.last.action && prev && top.version > prev.version;
+      if (!viaEvent) addLog({ version: m.version, seat: m.last.seat, action: m.last.action });
       S.glow = { version: m.version, at: Date.now(), seat: m.last.seat, ...parseAction(m.last.action) };
     }
   } else {
@@ -414,7 +439,7 @@ function renderHeader(m) {
   const deal = (m.view && m.view.deal) || info.deal || 1;
   $('#deal-info').textContent = info.deals ? t('table.deals_of', { n: deal, of: info.deals })
     : info.target ? t('table.to_target', { n: deal, target: info.target }) : t('table.deal', { n: deal });
-  const totals = m.totals || info.totals || [];
+  const totals = info.status === 'waiting' ? [] : m.totals || info.totals || [];
   const lineOf = defaultLineOf(info.players, info.lines);
   $('#totals').replaceChildren(...totals.map((pts, l) => el('span', {
     class: 'total' + (lineOf[S.seat] === l ? ' ours' : ''),
@@ -456,7 +481,7 @@ function renderWaiting() {
   s.kind === 'bot' ? el('span', { class: 'badge', text: t('seat.bot') }) : null,
   s.kind === 'human' && !s.connected ? el('span', { class: 'badge muted', text: t('seat.offline') }) : null)));
   $('#invite-link').value = `${location.origin}/table/${encodeURIComponent(S.id || 'demo')}`;
-  const creator = S.seat === 0;
+  const creator = S.seat === 0 && info.status === 'waiting';
   $('#start').hidden = !creator;
   $('#wait-creator').hidden = creator;
 }
@@ -1059,7 +1084,6 @@ function wireControls() {
     if (S.pendingSheet) { S.pendingSheet = false; showSheet(); }
   });
   $('#sheet-close').addEventListener('click', () => $('#score-sheet').close());
-  $('#toast').addEventListener('click', hideToast);
 }
 
 // ---------------------------------------------------------------- demo mode

@@ -1,0 +1,224 @@
+"""The web room in a real browser: Playwright driving Debian's Chromium, headless.
+
+A person creates a table in the lobby and plays a whole deal against a bot by
+clicks only; two people at one table never see each other's cards; a reload
+and a server restart in the middle of a deal both resume it. Screenshots of
+the table are kept in ``artifacts/screenshots/``. Skipped where Chromium is not
+installed (``scripts/test.sh`` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from roomserver import RoomServer, free_port
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_sync.sync_playwright() as p:
+        launched = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield launched
+        launched.close()
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def state(page: Any) -> dict[str, Any]:
+    found: dict[str, Any] = (
+        page.evaluate("() => JSON.parse(JSON.stringify(window.burracoTable.state || null))") or {}
+    )
+    return found
+
+
+def wait_my_turn(page: Any, timeout: float = 30_000) -> dict[str, Any]:
+    page.wait_for_function(
+        """() => { const s = window.burracoTable && window.burracoTable.state;
+                   return s && ((s.legal && s.legal.length) ||
+                                (s.view && s.view.phase === 'over') ||
+                                (s.table && s.table.status === 'over')); }""",
+        timeout=timeout,
+    )
+    return state(page)
+
+
+def wait_version_above(page: Any, version: int) -> None:
+    page.wait_for_function(
+        f"() => window.burracoTable.state && window.burracoTable.state.version > {version}",
+        timeout=30_000,
+    )
+
+
+def play_one_turn(page: Any) -> bool:
+    """Play the seat's turn with clicks: draw from the stock, discard a legal card.
+
+    Returns False when the match is over."""
+    s = wait_my_turn(page)
+    if not s.get("legal"):
+        return False
+    version = s["version"]
+    if s["view"]["phase"] == "draw":
+        page.click("#stock")
+        wait_version_above(page, version)
+        s = wait_my_turn(page)
+        if not s.get("legal"):
+            return False
+        version = s["version"]
+    discards = [a.split()[1] for a in s["legal"] if a.startswith("discard ")]
+    card = discards[-1]
+    page.click(f'#hand [data-card="{card}"] >> nth=0')
+    page.click("#pile")
+    wait_version_above(page, version)
+    return True
+
+
+def create_table(page: Any, base: str, *, players: str = "2:2", name: str = "Anna") -> str:
+    page.goto(f"{base}/")
+    page.fill("#name", name)
+    page.select_option("#variant", "italian")
+    page.select_option("#setup", players)
+    page.check("#by-deals")
+    page.fill("#deals", "1")
+    page.fill("#move-seconds", "0")
+    page.select_option("#bot", "greedy")
+    page.click("#create")
+    page.wait_for_url(re.compile(r".*/table/t-.*"))
+    return str(page.url.rsplit("/", 1)[-1].split("?")[0])
+
+
+def test_a_person_plays_a_whole_deal_by_clicks(browser: Any, tmp_path: Path) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        create_table(page, server.url)
+        page.wait_for_selector("#start", state="visible")
+        shot(page, "waiting")
+        page.click("#start")
+        page.wait_for_selector("#hand [data-card]")
+        turns = 0
+        while play_one_turn(page):
+            turns += 1
+            if turns == 3:
+                shot(page, "table-desktop")
+            if page.locator("#score-modal[open]").count():
+                break
+        page.wait_for_selector("#score-modal[open], #score-sheet[open]", timeout=30_000)
+        shot(page, "deal-score")
+        text = page.inner_text("#score-modal") if page.locator("#score-modal[open]").count() else ""
+        text += page.inner_text("body")
+        assert re.search(r"-?\d+", text)
+        assert turns >= 3
+        assert not errors, errors
+        page.close()
+
+
+def test_two_people_at_one_table_never_see_each_others_cards(browser: Any, tmp_path: Path) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        anna = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        bruno = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        frames: dict[str, list[dict[str, Any]]] = {"anna": [], "bruno": []}
+
+        def listen(who: str) -> Any:
+            def on_socket(ws: Any) -> None:
+                ws.on("framereceived", lambda data: frames[who].append(json.loads(data)))
+
+            return on_socket
+
+        anna.on("websocket", listen("anna"))
+        bruno.on("websocket", listen("bruno"))
+        table_id = create_table(anna, server.url, players="4:2")
+        bruno.goto(f"{server.url}/table/{table_id}")
+        bruno.fill("#join-name", "Bruno")
+        bruno.click("#join-button")
+        bruno.wait_for_selector("#waiting:not([hidden]), #board:not([hidden])")
+        anna.wait_for_selector("#start", state="visible")
+        anna.click("#start")
+        anna.wait_for_selector("#hand [data-card]")
+        bruno.wait_for_selector("#hand [data-card]")
+        for _ in range(2):
+            for page in (anna, bruno):
+                s = state(page)
+                if s.get("legal"):
+                    play_one_turn(page)
+        table = server.room.table(table_id)
+        match = table.match
+        assert match is not None
+        for who, page in (("anna", anna), ("bruno", bruno)):
+            s = state(page)
+            seat = s["seat"]
+            shown = sorted(
+                page.eval_on_selector_all(
+                    "#hand [data-card]", "els => els.map(e => e.dataset.card)"
+                )
+            )
+            expected = (
+                sorted(str(c) for c in match.deal.hand(seat))
+                if s["version"] == table.version
+                else shown
+            )
+            assert shown == expected, who
+            for frame in frames[who]:
+                assert '"hands":' not in json.dumps(frame)
+                view = frame.get("view") if frame.get("type") == "state" else None
+                if view:
+                    assert view["partner_hands"] == {}
+        shot(anna, "two-anna-desktop")
+        shot(bruno, "two-bruno-phone")
+
+
+def test_reload_and_server_restart_resume_the_deal(browser: Any, tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    port = free_port()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with RoomServer(database, port=port, bot_delay=0.05) as server:
+        create_table(page, server.url)
+        page.click("#start")
+        page.wait_for_selector("#hand [data-card]")
+        play_one_turn(page)
+        before = wait_my_turn(page)
+        page.reload()
+        page.wait_for_selector("#hand [data-card]")
+        after = wait_my_turn(page)
+        assert after["version"] == before["version"]
+        assert sorted(after["view"]["hand"]) == sorted(before["view"]["hand"])
+        shot(page, "after-reload")
+    # The server stops in the middle of the deal and starts again on the same database.
+    with RoomServer(database, port=port, bot_delay=0.05):
+        page.wait_for_function(
+            f"() => window.burracoTable.state && window.burracoTable.state.version >= "
+            f"{before['version']} && document.querySelector('#conn').dataset.state === 'ok'",
+            timeout=30_000,
+        )
+        resumed = wait_my_turn(page)
+        assert sorted(resumed["view"]["hand"]) == sorted(before["view"]["hand"])
+        assert play_one_turn(page)
+        shot(page, "after-restart")
+    page.close()
