@@ -57,6 +57,9 @@ class EventRow:
     created_at: float
 
 
+_INSERT_EVENT = insert(models.events)
+
+
 class StaleVersion(Exception):
     """Another writer stored this version of the table first."""
 
@@ -158,18 +161,18 @@ class Store:
         created_at: float | None = None,
     ) -> None:
         """Store one event; raise :class:`StaleVersion` if that version is taken."""
+        row = {
+            "table_id": table_id,
+            "version": version,
+            "kind": kind,
+            "seat": seat,
+            "payload": payload,
+            "created_at": time.time() if created_at is None else created_at,
+        }
         try:
             with self.engine.begin() as c:
-                c.execute(
-                    insert(models.events).values(
-                        table_id=table_id,
-                        version=version,
-                        kind=kind,
-                        seat=seat,
-                        payload=payload,
-                        created_at=time.time() if created_at is None else created_at,
-                    )
-                )
+                # One statement built once: every action passes through here.
+                c.execute(_INSERT_EVENT, row)
         except IntegrityError as error:
             raise StaleVersion(f"version {version} of table {table_id} exists") from error
 

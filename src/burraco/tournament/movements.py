@@ -252,17 +252,54 @@ def _pair_in_order(
     for i, others in enumerate(seen):
         for j in others:
             seen[j].add(i)
-    found = _search(seen, 0, budget)
-    if found is None:
-        mate = _maximum_matching(seen)
-        repeats = mate.count(-1) // 2
-        if repeats:
-            found = _search(seen, repeats, budget)
-        if found is None:
-            found = _from_matching(mate)
+    mate = _maximum_matching(seen)
+    repeats = mate.count(-1) // 2
+    if not repeats:
+        found = _closest_perfect(seen, mate)
     else:
-        repeats = 0
+        found = _search(seen, repeats, budget) or _from_matching(mate)
     return [(lines[a], lines[b]) for a, b in found], repeats
+
+
+def _closest_perfect(seen: list[set[int]], mate: list[int]) -> list[tuple[int, int]]:
+    """The pairing without repeats closest to the order, given one (``mate``).
+
+    From the top, each line takes the first line below it that it has not met
+    and that leaves the lines below a pairing without repeats. ``mate`` is such
+    a pairing of the lines still to pair, and it answers the question: the line
+    ``a`` may take ``b`` if the two lines they leave (their partners in
+    ``mate``) can be joined by an alternating path among the rest, which
+    rebuilds the pairing around the new table. The backtracking search this
+    replaces gets lost at the bottom of a crowded field; this never goes back.
+    """
+    size = len(seen)
+    alive = [True] * size
+    pairs: list[tuple[int, int]] = []
+    for a in range(size):
+        if not alive[a]:
+            continue
+        alive[a] = False
+        for b in range(a + 1, size):
+            if not alive[b] or b in seen[a]:
+                continue
+            if mate[a] == b:
+                break
+            a_mate, b_mate = mate[a], mate[b]
+            alive[b] = False
+            mate[a_mate] = mate[b_mate] = -1
+            if b_mate not in seen[a_mate]:  # the two left over have not met: they sit together
+                mate[a_mate], mate[b_mate] = b_mate, a_mate
+                mate[a], mate[b] = b, a
+                break
+            if _augment(seen, mate, a_mate, alive):
+                mate[a], mate[b] = b, a
+                break
+            mate[a], mate[a_mate], mate[b], mate[b_mate] = a_mate, a, b_mate, b
+            alive[b] = True
+        b = mate[a]
+        alive[b] = False
+        pairs.append((a, b))
+    return pairs
 
 
 def _search(seen: list[set[int]], allowance: int, budget: int) -> list[tuple[int, int]] | None:
@@ -353,19 +390,25 @@ def _maximum_matching(seen: list[set[int]]) -> list[int]:
                 if mate[u] == -1 and u not in seen[v]:
                     mate[v], mate[u] = u, v
                     break
+    alive = [True] * size
     for root in range(size):
         if mate[root] == -1:
-            _augment(seen, mate, root)
+            _augment(seen, mate, root, alive)
     return mate
 
 
-def _augment(seen: list[set[int]], mate: list[int], root: int) -> None:
+def _augment(seen: list[set[int]], mate: list[int], root: int, alive: list[bool]) -> bool:
+    """Look for an augmenting path from the unmatched ``root`` among the ``alive`` lines
+    (an edge joins two lines that have not met) and flip it; False (and ``mate`` as it
+    was) if there is none. Edmonds' algorithm: odd cycles (blossoms) shrink to their base.
+    """
     size = len(seen)
     parent = [-1] * size
     base = list(range(size))
     used = [False] * size
     used[root] = True
     queue = [root]
+    candidates = [x for x in range(size) if alive[x]]
 
     def common_base(a: int, b: int) -> int:
         marked = [False] * size
@@ -392,15 +435,16 @@ def _augment(seen: list[set[int]], mate: list[int], root: int) -> None:
     while head < len(queue):
         v = queue[head]
         head += 1
-        for to in range(size):
-            if to == v or to in seen[v] or base[v] == base[to] or mate[v] == to:
+        met = seen[v]
+        for to in candidates:
+            if to == v or to in met or base[v] == base[to] or mate[v] == to:
                 continue
             if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
                 b = common_base(v, to)
                 blossom = [False] * size
                 mark(v, b, to, blossom)
                 mark(to, b, v, blossom)
-                for i in range(size):
+                for i in candidates:
                     if blossom[base[i]]:
                         base[i] = b
                         if not used[i]:
@@ -414,9 +458,10 @@ def _augment(seen: list[set[int]], mate: list[int], root: int) -> None:
                         after = mate[v]
                         mate[to], mate[v] = v, to
                         to = after
-                    return
+                    return True
                 used[mate[to]] = True
                 queue.append(mate[to])
+    return False
 
 
 # --- knock-out --------------------------------------------------------------------------------
