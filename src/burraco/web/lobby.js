@@ -119,12 +119,14 @@ async function createTable(ev) {
 }
 
 function seatsText(info) {
-  return (info.seats || []).map((s) => (s.kind === 'empty' ? `· ${t('seat.empty')} ·` : s.name || t(`seat.${s.kind}`))).join(', ');
+  return (info.seats || []).map((s) => (s.kind === 'empty' ? `(${t('seat.empty')})` : s.name || t(`seat.${s.kind}`))).join(', ');
 }
 
 function tableItem(info, mine) {
   const free = (info.seats || []).filter((s) => s.kind === 'empty').length;
-  const length = info.deals ? t('lobby.n_deals', { n: info.deals }) : t('lobby.to_target', { n: info.target });
+  const length = info.deals
+    ? t(info.deals === 1 ? 'lobby.one_deal' : 'lobby.n_deals', { n: info.deals })
+    : t('lobby.to_target', { n: info.target });
   const actions = [];
   if (mine) {
     actions.push(el('a', { class: 'button primary', href: `/table/${encodeURIComponent(info.table)}`, text: t('lobby.rejoin') }));
