@@ -106,6 +106,22 @@ class _Rules:
     def __init__(self, knock_card: int) -> None:
         self.utils = _spiel().gin_rummy.GinRummyUtils(13, 4, HAND_SIZE)
         self.knock_card = knock_card
+        self._seen: dict[tuple[int, int, frozenset[int]], bool] = {}
+
+    def explains(self, hand: Sequence[int], kind: int, card: int) -> bool:
+        """Whether the bot holding ``hand`` would have taken (``TAKE``), declined or
+        discarded ``card``. Remembered: a filter asks the same question many times."""
+        key = (kind, card, frozenset(hand))
+        known = self._seen.get(key)
+        if known is None:
+            if kind == DISCARD:
+                known = self.discard(hand) == card
+            else:
+                known = self.takes(hand, card) == (kind == TAKE)
+            if len(self._seen) > 200_000:
+                self._seen.clear()
+            self._seen[key] = known
+        return known
 
     def takes(self, hand: Sequence[int], upcard: int) -> bool:
         """It draws the upcard if that lets it knock or the upcard joins a best meld."""
@@ -193,6 +209,8 @@ class _Public:
         if state.upcard() is not None:
             seen.add(state.upcard())
         self.unseen = [c for c in range(NUM_CARDS) if c not in seen]
+        slots = [e for e, (kind, _) in enumerate(self.events) if kind == SLOT]
+        self.ahead = {e: [f for f in slots if f >= e] for e in slots}
         hidden = len(state.hands()[opponent]) - len(taken)
         if len(self.slots) != len(self.deadline) + hidden or (
             len(self.unseen) != hidden + state.stock_size()
@@ -223,7 +241,7 @@ def _deal_slot(p: _Particle, event: int, public: _Public, rng: random.Random) ->
     if any, sits here.
     """
     if p.pending:
-        ahead = [e for e, (kind, _) in enumerate(public.events) if kind == SLOT and e >= event]
+        ahead = public.ahead[event]
         used: set[int] = set()
         for card in sorted(p.pending, key=public.deadline.__getitem__):
             options = [e for e in ahead if e < public.deadline[card] and e not in used]
@@ -258,10 +276,7 @@ def _posterior(
                 p.placed.append(dealt)
             continue
         if rules is not None:
-            if kind == DISCARD:
-                alive = [p for p in swarm if rules.discard(p.hand) == card]
-            else:
-                alive = [p for p in swarm if rules.takes(p.hand, card) == (kind == TAKE)]
+            alive = [p for p in swarm if rules.explains(p.hand, kind, card)]
             if not alive:
                 unexplained += 1
             elif len(alive) < len(swarm):

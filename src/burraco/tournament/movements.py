@@ -408,7 +408,9 @@ def _augment(seen: list[set[int]], mate: list[int], root: int, alive: list[bool]
     used = [False] * size
     used[root] = True
     queue = [root]
-    candidates = [x for x in range(size) if alive[x]]
+    # From the bottom up: the path then changes tables low in the order, which keeps the
+    # pairing near the top as the search from the top chose it.
+    candidates = [x for x in range(size - 1, -1, -1) if alive[x]]
 
     def common_base(a: int, b: int) -> int:
         marked = [False] * size
