@@ -1,22 +1,22 @@
 """How fast the movements seat a round: Danish, Mitchell and round-robin for a big field.
 
-Run: ``python bench/pairing.py [--pairs 500] [--rounds 7] [--repeat 5] [--seed 0]``
+Run: ``python bench/pairing.py [--pairs 500] [--rounds 7] [--crowded 30] [--repeat 5]``
 
-It plays a Danish pairs tournament of ``--pairs`` pairs through the director's
-desk (:class:`burraco.tournament.Tournament`) for ``--rounds`` rounds, with
-results drawn from hidden strengths (stronger pairs win more, by more), so the
-standings and the history of meetings are those of a real evening: the leaders
-have met each other, which is what makes the Danish search work. Then it
-times, for the next round:
+It plays Danish pairs tournaments of ``--pairs`` pairs through the director's
+desk (:class:`burraco.tournament.Tournament`), with results drawn from hidden
+strengths (stronger pairs win more, by more), so the standings and the history
+of meetings are those of a real evening:
 
-- ``danish()`` alone (the search from the top of the standings);
-- ``Tournament.start_round()`` (standings with tie-breaks, then the pairing);
-- the fallback alone: the maximum matching built from the top, as used when the
-  search runs out of budget;
-- ``mitchell()`` and ``round_robin()`` for the same field, and their
-  ``start_round()``.
+- *a club evening*: ``--rounds`` rounds with the usual spread of scores;
+- *a crowded top*: ``--crowded`` rounds where the stronger pair nearly always
+  wins, so the standings barely move and the lines next to each other have
+  mostly met already: the hard case for "avoid repeat meetings".
 
-Each figure is the median (and the worst) of ``--repeat`` runs, in milliseconds.
+For the next round of each it times ``danish()`` alone (the pairing) and
+``Tournament.start_round()`` (standings with tie-breaks, then the pairing),
+then ``mitchell()`` and ``round_robin()`` and their ``start_round()`` for the
+same field. Each figure is the median (and the worst) of ``--repeat`` runs, in
+milliseconds.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def _timed_start(t: Tournament, repeat: int) -> tuple[float, float]:
     return _timed(lambda: copies.pop().start_round(), repeat)
 
 
-def _evening(pairs: int, rounds: int, seed: int) -> Tournament:
+def _evening(pairs: int, rounds: int, spread: float, seed: int) -> Tournament:
     """A Danish tournament after ``rounds`` rounds of results drawn from pair strengths."""
     rng = random.Random(seed)
     t = Tournament(Settings(format="danish", kind="pairs", rounds=rounds + 1, seed=seed))
@@ -58,29 +58,16 @@ def _evening(pairs: int, rounds: int, seed: int) -> Tournament:
         for a in t.start_round():
             edge = strength[a.first] - strength[a.second]
             # A round of 3 deals: about 2500 points a line, the better pair ahead on average.
-            first = round(rng.gauss(2500 + 400 * edge, 600) / 5) * 5
-            second = round(rng.gauss(2500 - 400 * edge, 600) / 5) * 5
+            first = round(rng.gauss(2500 + 400 * edge, spread) / 5) * 5
+            second = round(rng.gauss(2500 - 400 * edge, spread) / 5) * 5
             t.enter_result(a.table, first, second)
         t.close_round()
     return t
 
 
-def _line(label: str, figures: tuple[float, float], note: str = "") -> None:
-    median, worst = figures
-    print(f"  {label:<46} {median:9.1f} ms  (worst {worst:7.1f}){note}")
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pairs", type=int, default=500)
-    parser.add_argument("--rounds", type=int, default=7, help="Danish rounds played first")
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    pairs, repeat = args.pairs, args.repeat
-
+def _danish(label: str, pairs: int, rounds: int, spread: float, seed: int, repeat: int) -> None:
     build = time.perf_counter()
-    t = _evening(pairs, args.rounds, args.seed)
+    t = _evening(pairs, rounds, spread, seed)
     build = time.perf_counter() - build
     order = [s.entrant for s in t.standings()]
     met: dict[int, set[int]] = defaultdict(set)
@@ -93,29 +80,41 @@ def main() -> None:
             byes[line] += 1
     neighbours = sum(1 for i in range(0, len(order) - 1, 2) if order[i + 1] in met[order[i]])
     print(
-        f"{pairs} pairs after {args.rounds} Danish rounds (built in {build:.1f} s): "
-        f"{neighbours} of the {pairs // 2} neighbour pairs in the standings have already met"
+        f"Danish, {label}: {pairs} pairs after {rounds} rounds (played in {build:.2f} s); "
+        f"{neighbours} of the {pairs // 2} pairs of neighbours in the standings have met"
     )
-
-    print("Danish round:")
     pairing = danish(order, met, byes)
     _line(
-        "danish() (search from the top)",
+        "danish()",
         _timed(lambda: danish(order, met, byes), repeat),
         f"  repeats {pairing.repeats}",
     )
     _line("Tournament.start_round() (standings + pairing)", _timed_start(t, repeat))
-    fallback = danish(order, met, byes, budget=1)
-    _line(
-        "fallback: maximum matching from the top",
-        _timed(lambda: danish(order, met, byes, budget=1), repeat),
-        f"  repeats {fallback.repeats}",
-    )
 
-    lines = [e.id for e in t.entrants]
-    print("Mitchell and round-robin rounds:")
+
+def _line(label: str, figures: tuple[float, float], note: str = "") -> None:
+    median, worst = figures
+    print(f"  {label:<46} {median:9.1f} ms  (worst {worst:7.1f}){note}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=7, help="rounds of the club evening")
+    parser.add_argument("--crowded", type=int, default=30, help="rounds of the crowded top")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    pairs, repeat = args.pairs, args.repeat
+    _danish("a club evening", pairs, args.rounds, 600, args.seed, repeat)
+    _danish("a crowded top", pairs, args.crowded, 20, args.seed, repeat)
+
+    lines = list(range(1, pairs + 1))
+    print(f"Mitchell and round-robin, {pairs} pairs:")
     _line("mitchell() round 3", _timed(lambda: mitchell(lines, 3), repeat))
-    _line("round_robin() round 250", _timed(lambda: round_robin(lines, 250), repeat))
+    _line(
+        f"round_robin() round {pairs // 2}", _timed(lambda: round_robin(lines, pairs // 2), repeat)
+    )
     for fmt in ("mitchell", "round-robin"):
         fresh = Tournament(Settings(format=fmt, kind="pairs"))
         fresh.pad_with_bots(pairs, "greedy")

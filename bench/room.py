@@ -34,7 +34,6 @@ from typing import Any
 import httpx
 import websockets
 
-
 #: Actions sent before this moment (the tables still being set up) are not timed.
 WARM = [0.0]
 
@@ -54,7 +53,9 @@ async def player(
     async with websockets.connect(f"{url}/ws/{table}?token={token}", max_queue=None) as ws:
         while time.perf_counter() < stop:
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.perf_counter()))
+                raw = await asyncio.wait_for(
+                    ws.recv(), timeout=max(0.1, stop - time.perf_counter())
+                )
             except TimeoutError:
                 break
             message: dict[str, Any] = json.loads(raw)

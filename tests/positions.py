@@ -45,6 +45,7 @@ __all__ = [
 
 CardsLike = str | Iterable[int]
 
+
 def _find_shared() -> Path:
     here = Path(__file__).resolve()
     for base in (*here.parents, Path("/work")):

@@ -115,7 +115,7 @@ def _club_night() -> Tournament:
 def test_table_cards_show_table_lines_seats_and_byes() -> None:
     t = _club_night()
     text = table_cards_text(t)
-    assert text.startswith("Club <night>, round 1: 1 tables")
+    assert text.startswith("Club <night>, round 1: 1 table\n")
     assert "Table 1" in text and "N-S:" in text and "E-W:" in text and "Bye" in text
     (a,) = t.current_round.tables  # type: ignore[union-attr]
     seats = t.seats(a)

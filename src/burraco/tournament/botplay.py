@@ -164,12 +164,13 @@ def _enter(t: Tournament, played: BotTableResult) -> None:
     assert current is not None
     a = current.assignment(played.table)
     assert a is not None
-    tied = played.totals[0] == played.totals[1]
+    # Only a knock-out tie needs the last mover (002): the line that moved last loses.
+    tie = played.totals[0] == played.totals[1] and t.settings.format == "knockout"
     t.enter_result(
         played.table,
         played.totals[0],
         played.totals[1],
-        last_mover=a.lines[played.last_mover_line] if tied else None,
+        last_mover=a.lines[played.last_mover_line] if tie else None,
     )
 
 

@@ -48,8 +48,9 @@ __all__ = [
     "round_robin_rounds",
 ]
 
-#: Steps of the Danish search (candidates tried) before it falls back to a maximum matching.
-DANISH_BUDGET: Final = 200_000
+#: Steps of the Danish search for the fewest repeats (candidates tried) before it falls back
+#: to the maximum matching as it is (a few tenths of a second).
+DANISH_BUDGET: Final = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,15 +202,17 @@ def danish(
 
     In an odd field the bye goes to the lowest line of those with the fewest
     byes, unless that makes a repeat meeting unavoidable where another of them
-    would not. The others are paired by a search from the top: the first
-    unpaired line meets the next unpaired line it has not met, and when that
-    leads to a dead end lower down the search goes back and takes the next
-    candidate. The pairing found is the one closest to the standings order
-    (comparing, from the top, each line's opponent) with no repeat meeting.
-    When no such pairing exists, it is the closest with the fewest repeats (a
-    maximum matching of the lines that have not met gives that number). Should
-    the search run past ``budget`` steps, the maximum matching, built from the
-    top, is used as it is.
+    would not. The others are paired from the top: the first unpaired line
+    meets the next unpaired line it has not met, unless that would leave the
+    lines below with no pairing free of repeats, in which case it takes the
+    next candidate (the classic swap). A maximum matching of the lines that
+    have not met (Edmonds' blossoms) answers that question at each step, so the
+    search never has to go back: the pairing found is the one closest to the
+    standings order (comparing, from the top, each line's opponent) with no
+    repeat meeting. When no such pairing exists, the matching gives the fewest
+    repeats possible, and a backtracking search finds the closest pairing with
+    that many; should it run past ``budget`` steps, the matching, built from
+    the top, is used as it is.
 
     >>> danish([1, 2, 3, 4, 5], met={}, byes={5: 1}).byes
     (4,)

@@ -27,7 +27,7 @@ from typing import Final
 
 from burraco.tournament.errors import TournamentError
 from burraco.tournament.standings import Standing
-from burraco.tournament.tournament import Round, Tournament
+from burraco.tournament.tournament import Phase, Round, Tournament
 
 __all__ = [
     "STANDINGS_COLUMNS",
@@ -88,7 +88,8 @@ def table_cards_text(t: Tournament, round_number: int | None = None) -> str:
     r = _round_of(t, round_number)
     first_side, second_side = _sides(t)
     width = max((len(_line(t, a.first)) for a in r.tables), default=0)
-    out = [f"{t.settings.name}, round {r.number}: {len(r.tables)} tables"]
+    count = len(r.tables)
+    out = [f"{t.settings.name}, round {r.number}: {count} table{'s' if count != 1 else ''}"]
     for a in r.tables:
         head = f"Table {a.table}"
         out.append(
@@ -164,7 +165,7 @@ def standings_html(t: Tournament, standings: Sequence[Standing] | None = None) -
     s = t.settings
     played = sum(1 for r in t.rounds if r.closed)
     title = f"{s.name}: standings"
-    where = f"after round {played}" if t.phase.value != "finished" else "final"
+    where = "final" if t.phase is Phase.FINISHED else f"after round {played}"
     detail = f"{s.format}, {s.kind}, {s.deals} deals a round, {where}; a bye is worth {s.bye}"
     head = "".join(
         f"<th>{c}</th>"

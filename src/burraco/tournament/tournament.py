@@ -152,6 +152,15 @@ class Settings:
         return self.vp_table if self.vp_table is not None else vp_table_for(self.deals)
 
     @property
+    def round_minutes(self) -> int:
+        """The time limit of a round: ``deals`` deals of ``deal_minutes`` each.
+
+        >>> Settings(deals=4).round_minutes
+        60
+        """
+        return self.deals * self.deal_minutes
+
+    @property
     def players_per_table(self) -> int:
         return 4 if self.kind == "pairs" else 2
 
