@@ -85,3 +85,14 @@ def test_a_long_run_with_wildcards_lists_every_interval() -> None:
     assert set(melds) == set(brute)
     # 7 naturals: intervals of 3+ without the joker, and with it any 2+ span with at most one hole.
     assert len([m for m in melds if JOKER not in m]) == 15
+
+
+def test_canastra_real_needs_two_aces_in_the_hand() -> None:
+    """001: «Canastra Real: ... A-2-3-4-5-6-7-8-9-10-J-Q-K-A»: both aces come from the hand."""
+    v = variant("buraco", canastra_real=True)
+    run = [26 + r for r in range(1, 13)]  # 2D..KD
+    one_ace = counts_of([26, *run, 40])  # AD, 2D..KD, 2C
+    two_aces = counts_of([26, 26, *run, 40])
+    assert not [m for m in new_melds(one_ace, v) if m.count(26) == 2]
+    assert [m for m in new_melds(two_aces, v) if m.count(26) == 2]
+    assert set(new_melds(two_aces, v)) >= {m for m in _brute_force(two_aces, v) if len(m) >= 13}

@@ -546,7 +546,7 @@ def _sequences_of_suit(
             continue
         # The first missing position above lo bounds where a hole can usefully be.
         end = lo + 1
-        while have[end] and not (lo == 1 and end == 14 and not both_aces):
+        while have[end] and not (lo == 1 and end == 14 and (not both_aces or counts[at[1]] < 2)):
             end += 1
         for hole in (0, *range(lo + 1, min(end, 13) + 1)):
             # Natural cards from lo upwards, one position (the hole) left to a wildcard.
@@ -556,6 +556,8 @@ def _sequences_of_suit(
                     continue
                 if not have[hi] or (lo == 1 and hi == 14 and not both_aces):
                     break
+                if lo == 1 and hi == 14 and counts[at[1]] < 2:
+                    break  # the ace at both ends takes two aces
                 cards.append(at[hi])
                 if hole > hi:
                     continue

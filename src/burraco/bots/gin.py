@@ -218,46 +218,53 @@ class _Public:
             raise RuntimeError("the opponent's cards do not add up")
 
 
-@dataclass(slots=True)
-class _Particle:
-    """One guess of the opponent's unseen cards, followed along the game."""
-
-    hand: list[int]
-    placed: list[int]  # the card of each slot so far
-    free: list[int]  # unseen cards not placed yet
-    pending: list[int]  # cards it discarded later, not placed yet
-
-    def copy(self) -> _Particle:
-        return _Particle(self.hand[:], self.placed[:], self.free[:], self.pending[:])
+# A guess of the opponent's unseen cards, followed along the game: its hand, the card of
+# each slot so far, and the cards it discarded later that are not placed yet.
+_Particle = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
-def _deal_slot(p: _Particle, event: int, public: _Public, rng: random.Random) -> int:
-    """The card of the slot at ``event``, drawn from the prior given the public history.
+def _deal(p: _Particle, first: int, stop: int, public: _Public, rng: random.Random) -> _Particle:
+    """Deal the slots of events ``first`` to ``stop`` (no decision between them) from the
+    prior given the public history.
 
     Each card the opponent discarded unseen must sit in a slot before its discard; all
     placements that allow are equally likely, and the other slots hold unseen cards at
     random. A uniform valid placement of the pending cards over the slots from here on
-    (in order of deadline, each among the free slots before its own) says which card,
-    if any, sits here.
+    (in order of deadline, each among the free slots before its own) says which of them
+    sit here.
     """
-    if p.pending:
-        ahead = public.ahead[event]
+    hand, placed, pending = p
+    here: dict[int, int] = {}
+    left: tuple[int, ...] = pending
+    if pending:
+        ahead = public.ahead[first]
         used: set[int] = set()
-        for card in sorted(p.pending, key=public.deadline.__getitem__):
-            options = [e for e in ahead if e < public.deadline[card] and e not in used]
+        kept: list[int] = []
+        for card in sorted(pending, key=public.deadline.__getitem__):
+            deadline = public.deadline[card]
+            options = [e for e in ahead if e < deadline and e not in used]
             where = rng.choice(options)
-            if where == event:
-                p.pending.remove(card)
-                return card
             used.add(where)
-    k = rng.randrange(len(p.free))
-    p.free[k], p.free[-1] = p.free[-1], p.free[k]
-    return p.free.pop()
+            if where < stop:
+                here[where] = card
+            else:
+                kept.append(card)
+        left = tuple(kept)
+    taken = set(placed)
+    unseen = public.unseen
+    cards = []
+    for event in range(first, stop):
+        card = here.get(event, -1)
+        while card < 0 or (event not in here and card in taken):
+            card = unseen[rng.randrange(len(unseen))]
+        taken.add(card)
+        cards.append(card)
+    return (*hand, *cards), (*placed, *cards), left
 
 
 def _posterior(
     public: _Public, rules: _Rules | None, particles: int, rng: random.Random
-) -> tuple[list[list[int]], int]:
+) -> tuple[list[tuple[int, ...]], int]:
     """Guesses of the opponent's unseen cards (one card per slot), and how many of its
     decisions no guess could explain (then that decision is not used).
 
@@ -265,28 +272,31 @@ def _posterior(
     slot from the prior, those under which the opponent would not have done what it did
     are dropped, and the rest are resampled. Without, guesses from the prior alone.
     """
-    pending = list(public.deadline)
-    swarm = [_Particle([], [], public.unseen[:], pending[:]) for _ in range(particles)]
+    swarm: list[_Particle] = [((), (), tuple(public.deadline))] * particles
+    events = public.events
     unexplained = 0
-    for event, (kind, card) in enumerate(public.events):
+    event = 0
+    while event < len(events):
+        kind, card = events[event]
         if kind == SLOT:
-            for p in swarm:
-                dealt = _deal_slot(p, event, public, rng)
-                p.hand.append(dealt)
-                p.placed.append(dealt)
+            stop = event
+            while stop < len(events) and events[stop][0] == SLOT:
+                stop += 1
+            swarm = [_deal(p, event, stop, public, rng) for p in swarm]
+            event = stop
             continue
         if rules is not None:
-            alive = [p for p in swarm if rules.explains(p.hand, kind, card)]
+            alive = [p for p in swarm if rules.explains(p[0], kind, card)]
             if not alive:
                 unexplained += 1
             elif len(alive) < len(swarm):
-                swarm = [rng.choice(alive).copy() for _ in range(particles)]
-        for p in swarm:
-            if kind == TAKE:
-                p.hand.append(card)
-            elif kind == DISCARD:
-                p.hand.remove(card)
-    return [p.placed for p in swarm], unexplained
+                swarm = [alive[rng.randrange(len(alive))] for _ in range(particles)]
+        if kind == TAKE:
+            swarm = [((*h, card), s, q) for h, s, q in swarm]
+        elif kind == DISCARD:
+            swarm = [(tuple(c for c in h if c != card), s, q) for h, s, q in swarm]
+        event += 1
+    return [p[1] for p in swarm], unexplained
 
 
 def _replay(
@@ -437,6 +447,10 @@ class GinSearchBot:
         self.particles = particles
         self.rules = _Rules(int(game.get_parameters()["knock_card"]))
         self.unexplained = 0
+        self._cache: (
+            tuple[tuple[tuple[int, int], ...], tuple[int, ...], list[tuple[int, ...]]] | None
+        )
+        self._cache = None
         self.default = -1
         self.rng = random.Random(seed)
         self.initial = game.new_initial_state()
@@ -453,6 +467,7 @@ class GinSearchBot:
 
     def restart(self) -> None:
         self.own.restart()
+        self._cache = None
 
     def candidates(self, state: Any) -> list[int]:
         """The actions worth a search (empty when the simple bot's way is followed)."""
@@ -512,9 +527,22 @@ class GinSearchBot:
             return lambda rng: _replay(
                 state, player, public, _posterior(public, None, 1, rng)[0][0], rng, initial
             )
+        guesses = self._guesses(public)
+        return lambda rng: _replay(state, player, public, rng.choice(guesses), rng, initial)
+
+    def _guesses(self, public: _Public) -> list[tuple[int, ...]]:
+        """The posterior's guesses; kept while the opponent has not acted, minus those that
+        gave it a card the searcher has seen since (drawn from the stock)."""
+        events = tuple(public.events)
+        if self._cache is not None and self._cache[0] == events:
+            seen = set(self._cache[1]) - set(public.unseen)
+            guesses = [g for g in self._cache[2] if seen.isdisjoint(g)]
+            if guesses:
+                return guesses
         guesses, unexplained = _posterior(public, self.rules, self.particles, self.rng)
         self.unexplained += unexplained
-        return lambda rng: _replay(state, player, public, rng.choice(guesses), rng, initial)
+        self._cache = (events, tuple(public.unseen), guesses)
+        return guesses
 
     def _value(self, world: World, action: int) -> float:
         state = world.state.clone()
