@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from burraco.server.cluster import Cluster
+from burraco.server.desk import Desk
 from burraco.server.room import Room, RoomError, presets
 from burraco.storage import Store
 
@@ -50,6 +51,43 @@ class StartTable(BaseModel):
     token: str = Field(..., min_length=1, max_length=200)
 
 
+class CreateTournament(BaseModel):
+    name: str = Field("Burraco tournament", min_length=1, max_length=120)
+    format: Literal["danish", "mitchell", "round-robin", "knockout"] = "danish"
+    kind: Literal["pairs", "individual"] = "pairs"
+    rounds: int | None = Field(None, ge=1, le=99)
+    deals: int = Field(3, ge=1, le=12)
+    deal_minutes: int = Field(15, ge=1, le=120)
+
+
+class Register(BaseModel):
+    token: str = Field(..., min_length=1, max_length=200)
+    players: list[str] = Field(default_factory=list, max_length=2)
+    bot: Literal["random", "greedy", "expert"] | None = None
+
+
+class Pad(BaseModel):
+    token: str = Field(..., min_length=1, max_length=200)
+    size: int = Field(..., ge=2, le=1000)
+    level: str = "greedy"
+
+
+class StartRound(BaseModel):
+    token: str = Field(..., min_length=1, max_length=200)
+    online: bool = True
+
+
+class Result(BaseModel):
+    token: str = Field(..., min_length=1, max_length=200)
+    table: int = Field(..., ge=1)
+    mp_first: int
+    mp_second: int
+    abandoned_by: int | None = None
+    last_mover: int | None = None
+    correct: bool = False
+    round: int | None = None
+
+
 def _seat_answer(table_id: str, seat: int, token: str) -> dict[str, Any]:
     return {"table": table_id, "seat": seat, "token": token, "url": f"/table/{table_id}"}
 
@@ -70,6 +108,7 @@ def create_app(
         store, bot_delay=bot_delay, hint_seconds=hint_seconds, expert_seconds=expert_seconds
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
+    desk = Desk(room, store)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -77,6 +116,7 @@ def create_app(
             await room.startup()
         else:
             await cluster.start()
+        await desk.startup()
         yield
         if cluster is not None:
             await cluster.stop()
@@ -89,6 +129,7 @@ def create_app(
 
     app = FastAPI(title="Burraco", lifespan=lifespan)
     app.state.room = room
+    app.state.desk = desk
 
     @app.exception_handler(RoomError)
     async def room_error(_: Any, error: RoomError) -> JSONResponse:
@@ -151,6 +192,72 @@ def create_app(
         if table_id not in room.tables and store.table(table_id) is None:
             raise RoomError("not_found", f"no table {table_id!r}", 404)
 
+    # --- the director's desk (docs/desk.md) -----------------------------------------------
+
+    @app.post("/api/tournaments")
+    async def create_tournament(body: CreateTournament) -> dict[str, Any]:
+        live, token = desk.create(body.model_dump())
+        return {"tournament": live.id, "token": token, "url": f"/desk/{live.id}"}
+
+    @app.get("/api/tournaments")
+    async def list_tournaments() -> dict[str, Any]:
+        return {
+            "tournaments": [
+                {
+                    "tournament": t.id,
+                    "name": t.tournament.settings.name,
+                    "phase": str(t.tournament.phase),
+                    "entrants": len(t.tournament.entrants),
+                }
+                for t in desk.tournaments.values()
+            ]
+        }
+
+    @app.get("/api/tournaments/{tournament_id}")
+    async def tournament_info(tournament_id: str) -> dict[str, Any]:
+        return desk.public(desk.get(tournament_id))
+
+    @app.post("/api/tournaments/{tournament_id}/entrants")
+    async def register(tournament_id: str, body: Register) -> dict[str, Any]:
+        return await desk.register(tournament_id, body.token, body.model_dump())
+
+    @app.post("/api/tournaments/{tournament_id}/pad")
+    async def pad(tournament_id: str, body: Pad) -> dict[str, Any]:
+        return await desk.pad(tournament_id, body.token, body.size, body.level)
+
+    @app.post("/api/tournaments/{tournament_id}/rounds")
+    async def start_round(tournament_id: str, body: StartRound) -> dict[str, Any]:
+        return await desk.start_round(tournament_id, body.token, body.online)
+
+    @app.post("/api/tournaments/{tournament_id}/results")
+    async def result(tournament_id: str, body: Result) -> dict[str, Any]:
+        return await desk.enter(tournament_id, body.token, body.model_dump(), body.correct)
+
+    @app.post("/api/tournaments/{tournament_id}/close")
+    async def close_round(tournament_id: str, body: StartTable) -> dict[str, Any]:
+        return await desk.close_round(tournament_id, body.token)
+
+    @app.post("/api/tournaments/{tournament_id}/finish")
+    async def finish(tournament_id: str, body: StartTable) -> dict[str, Any]:
+        return await desk.finish(tournament_id, body.token)
+
+    @app.get("/api/tournaments/{tournament_id}/me")
+    async def me(tournament_id: str, token: str) -> dict[str, Any]:
+        return desk.me(tournament_id, token)
+
+    @app.get("/api/tournaments/{tournament_id}/standings.csv", response_class=PlainTextResponse)
+    async def standings_csv(tournament_id: str) -> PlainTextResponse:
+        headers = {"Content-Disposition": f'attachment; filename="standings-{tournament_id}.csv"'}
+        return PlainTextResponse(desk.standings_csv(tournament_id), headers=headers)
+
+    @app.get("/api/tournaments/{tournament_id}/standings.html", response_class=HTMLResponse)
+    async def standings_page(tournament_id: str) -> HTMLResponse:
+        return HTMLResponse(desk.standings_html(tournament_id))
+
+    @app.get("/api/tournaments/{tournament_id}/cards.html", response_class=HTMLResponse)
+    async def table_cards(tournament_id: str, round: int | None = None) -> HTMLResponse:
+        return HTMLResponse(desk.table_cards(tournament_id, round))
+
     @app.websocket("/ws/{table_id}")
     async def play(socket: WebSocket, table_id: str) -> None:
         await socket.accept()
@@ -199,6 +306,20 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         room.table(table_id)
         return page("table.html")
+
+    @app.get("/desk", include_in_schema=False)
+    async def desk_home() -> FileResponse:
+        return page("desk.html")
+
+    @app.get("/desk/{tournament_id}", include_in_schema=False)
+    async def desk_page(tournament_id: str) -> FileResponse:
+        desk.get(tournament_id)
+        return page("desk.html")
+
+    @app.get("/tournament/{tournament_id}", include_in_schema=False)
+    async def tournament_page(tournament_id: str) -> FileResponse:
+        desk.get(tournament_id)
+        return page("tournament.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:

@@ -83,6 +83,11 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     last: dict[str, Any] | None = None
+    #: When the deal in play began (for the tournament's deal clock).
+    deal_started: float = 0.0
+    deal_task: asyncio.Task[None] | None = None
+    #: The deal whose clock ``deal_task`` keeps.
+    deal_clocked: int = 0
 
     @property
     def id(self) -> str:
@@ -137,6 +142,8 @@ class Room:
         self.hint_seconds = hint_seconds
         self.expert_seconds = expert_seconds
         self.tables: dict[str, LiveTable] = {}
+        #: Called with each table whose match has just ended (tournaments listen here).
+        self.finish_listeners: list[Callable[[LiveTable], Awaitable[None]]] = []
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -186,7 +193,7 @@ class Room:
 
     async def shutdown(self) -> None:
         for table in self.tables.values():
-            for task in (table.clock_task, table.bot_task):
+            for task in (table.clock_task, table.bot_task, table.deal_task):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -201,10 +208,14 @@ class Room:
             payload = json.loads(event.payload)
             if event.kind == "start":
                 self._begin(table)
+                table.deal_started = event.created_at
             elif event.kind == "action":
                 assert table.match is not None
                 action = Action.parse(payload["action"])
+                deals_before = len(table.match.scores)
                 table.match.apply(action)
+                if len(table.match.scores) > deals_before:
+                    table.deal_started = event.created_at
                 assert event.seat is not None
                 table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
                     table.seats[event.seat].kind == "human"
@@ -324,6 +335,7 @@ class Room:
                 self.store.put_seat(SeatRow(table.id, i, state.name, "bot", ""))
         self._store_event(table, "start", None, {})
         self._begin(table)
+        table.deal_started = time.time()
         table.events.append(self._public(table.version, None, "start", {}))
         self._set_clock(table)
         await self._broadcast(table)
@@ -432,6 +444,7 @@ class Room:
         table.events.append(self._public(table.version, seat, "action", payload))
         if len(match.scores) > deals_before:
             table.events.append(self._deal_over(table, deals_before))
+            table.deal_started = time.time()
         self._set_clock(table)
 
     async def abandon(self, table: LiveTable, seat: int) -> None:
@@ -466,6 +479,11 @@ class Room:
         if match.is_over and table.status != "over":
             self._finish(table)
             await self._send_all(table, self._match_over(table))
+            for listener in self.finish_listeners:
+                try:
+                    await listener(table)
+                except Exception:
+                    log.exception("a listener of table %s failed", table.id)
         await self._broadcast(table)
         self._schedule(table)
 
@@ -505,6 +523,12 @@ class Room:
             if table.clock_task is not None:
                 table.clock_task.cancel()
             table.clock_task = asyncio.create_task(self._clock(table, table.version))
+        deal = len(match.deals)
+        if table.row.deal_seconds and match.deal.timeout_turns < 0 and table.deal_clocked != deal:
+            if table.deal_task is not None:
+                table.deal_task.cancel()
+            table.deal_clocked = deal
+            table.deal_task = asyncio.create_task(self._deal_clock(table, deal))
 
     async def _bot_turn(self, table: LiveTable, version: int) -> None:
         try:
@@ -555,6 +579,77 @@ class Room:
         else:
             with contextlib.suppress(RoomError):
                 await self.abandon(table, seat)
+
+    async def _deal_clock(self, table: LiveTable, deal: int) -> None:
+        """The tournament's time limit of a deal: at its end, 000's time-out procedure."""
+        deadline = table.deal_started + table.row.deal_seconds
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        async with table.lock:
+            match = table.match
+            if match is None or match.is_over or len(match.deals) != deal:
+                return
+            if match.deal.timeout_turns >= 0:
+                return
+            self._store_event(table, "time-out", None, {})
+            match.call_time_out()
+            table.events.append(self._public(table.version, None, "time-out", {}))
+        await self._broadcast(table)
+        self._schedule(table)
+
+    # --- tables seated by a tournament ----------------------------------------------------
+
+    async def create_seated(
+        self,
+        kind: str,
+        options: dict[str, Any],
+        seats: list[tuple[str, str]],
+        *,
+        bot: str = "greedy",
+        move_seconds: int = 0,
+        deal_seconds: int = 0,
+        tournament: str | None = None,
+        hashes: dict[int, str] | None = None,
+    ) -> tuple[LiveTable, dict[int, str]]:
+        """A table whose seats are given (``(name, "human" | "bot")``), started at once;
+        the tokens of its human seats, by seat. A seat in ``hashes`` opens instead with
+        the token of that hash (a tournament player's own)."""
+        v = variant(kind, **options)
+        if len(seats) != v.players:
+            raise RoomError("bad_message", f"{v.players} seats are needed, not {len(seats)}")
+        table_id = "t-" + secrets.token_urlsafe(6).replace("_", "x").replace("-", "y")
+        now = time.time()
+        row = TableRow(
+            id=table_id,
+            variant=v.name,
+            options=json.dumps(options),
+            seed=secrets.randbits(62),
+            move_seconds=move_seconds,
+            bot=bot,
+            takeover=True,
+            status="waiting",
+            created_at=now,
+            updated_at=now,
+            deal_seconds=deal_seconds,
+            tournament=tournament,
+        )
+        tokens: dict[int, str] = {}
+        rows = []
+        for i, (name, seat_kind) in enumerate(seats):
+            digest = ""
+            if seat_kind == "human" and hashes and i in hashes:
+                digest = hashes[i]
+            elif seat_kind == "human":
+                tokens[i] = secrets.token_urlsafe(24)
+                digest = _hash(tokens[i])
+            rows.append(SeatRow(table_id, i, name, seat_kind, digest))
+        self.store.create_table(row, rows)
+        table = LiveTable(
+            row=row, variant=v, seats=[SeatState(r.name, r.kind, r.token_hash) for r in rows]
+        )
+        self.tables[table_id] = table
+        async with table.lock:
+            await self._start_locked(table)
+        return table, tokens
 
     # --- messages -------------------------------------------------------------------------
 

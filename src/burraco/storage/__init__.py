@@ -4,6 +4,6 @@ SQLAlchemy over an embedded SQLite file by default, or PostgreSQL with the same
 code; the schema is kept by Alembic migrations (``migrations/``).
 """
 
-from burraco.storage.store import EventRow, SeatRow, Store, TableRow
+from burraco.storage.store import EventRow, SeatRow, Store, TableRow, TournamentRow
 
-__all__ = ["EventRow", "SeatRow", "Store", "TableRow"]
+__all__ = ["EventRow", "SeatRow", "Store", "TableRow", "TournamentRow"]

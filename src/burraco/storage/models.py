@@ -33,6 +33,25 @@ tables = Table(
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    #: The tournament's time limit of a deal, in seconds (0: none).
+    Column("deal_seconds", Integer, nullable=False, server_default="0"),
+    #: "TOURNAMENT:ROUND:TABLE" for a table of a tournament round.
+    Column("tournament", String(64), nullable=True),
+)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(120), nullable=False),
+    #: The whole tournament as JSON (burraco.tournament.Tournament.to_json).
+    Column("data", Text, nullable=False),
+    #: sha256 of the director's secret token.
+    Column("director_hash", String(64), nullable=False),
+    #: Per entrant, sha256 of the entrant's secret token, as JSON {entrant id: hash}.
+    Column("entrant_hashes", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
 )
 
 seats = Table(

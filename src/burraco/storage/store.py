@@ -21,7 +21,7 @@ from sqlalchemy.pool import StaticPool
 
 from burraco.storage import models
 
-__all__ = ["EventRow", "SeatRow", "Store", "TableRow"]
+__all__ = ["EventRow", "SeatRow", "Store", "TableRow", "TournamentRow"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +34,19 @@ class TableRow:
     bot: str
     takeover: bool
     status: str
+    created_at: float
+    updated_at: float
+    deal_seconds: int = 0
+    tournament: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    id: str
+    name: str
+    data: str
+    director_hash: str
+    entrant_hashes: str
     created_at: float
     updated_at: float
 
@@ -186,6 +199,37 @@ class Store:
         return [
             EventRow(r.table_id, r.version, r.kind, r.seat, r.payload, r.created_at) for r in rows
         ]
+
+    # --- tournaments ----------------------------------------------------------------------
+
+    def save_tournament(self, row: TournamentRow) -> None:
+        """Insert or replace a tournament's row."""
+        with self.engine.begin() as c:
+            found = c.execute(
+                select(models.tournaments.c.id).where(models.tournaments.c.id == row.id)
+            ).first()
+            if found is None:
+                c.execute(insert(models.tournaments).values(**_fields(row)))
+            else:
+                c.execute(
+                    update(models.tournaments)
+                    .where(models.tournaments.c.id == row.id)
+                    .values(**_fields(row))
+                )
+
+    def tournament(self, tournament_id: str) -> TournamentRow | None:
+        with self.engine.connect() as c:
+            r = c.execute(
+                select(models.tournaments).where(models.tournaments.c.id == tournament_id)
+            ).first()
+        return None if r is None else TournamentRow(**r._mapping)
+
+    def tournaments(self) -> list[TournamentRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(models.tournaments).order_by(models.tournaments.c.created_at)
+            ).all()
+        return [TournamentRow(**r._mapping) for r in rows]
 
     # --- records --------------------------------------------------------------------------
 

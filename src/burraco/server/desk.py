@@ -1,0 +1,397 @@
+"""The director's desk: tournaments run in the web room, or at physical tables.
+
+A tournament lives in the database as its JSON (``burraco.tournament``) with
+the secrets beside it: the director's token and one token per player. A round
+played online seats each table in the room at once: the players of the first
+line at seats 0 and 2 (North and South), the second at 1 and 3, bots for bot
+lines; each human seat opens with its player's own token. When a room table
+ends, its MP (or its abandonment) goes into the tournament by itself, and the
+standings follow. Physical tables get printed table cards, and the director
+enters and corrects their MP from the score sheets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from burraco.server.room import LiveTable, Room, RoomError
+from burraco.storage import Store, TournamentRow
+from burraco.tournament import Settings, Tournament, TournamentError
+from burraco.tournament.printing import standings_csv, standings_html, table_cards_html
+
+__all__ = ["Desk"]
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class LiveTournament:
+    id: str
+    tournament: Tournament
+    director_hash: str
+    #: Per entrant id, the hash of each of its players' tokens.
+    players: dict[int, list[str]] = field(default_factory=dict)
+    #: "round:table" -> the room table playing it.
+    tables: dict[str, str] = field(default_factory=dict)
+    #: Rounds played online (the others at physical tables).
+    online: set[int] = field(default_factory=set)
+    created_at: float = field(default_factory=time.time)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Desk:
+    """Every tournament of the server."""
+
+    def __init__(self, room: Room, store: Store) -> None:
+        self.room = room
+        self.store = store
+        self.tournaments: dict[str, LiveTournament] = {}
+        room.finish_listeners.append(self._table_finished)
+
+    async def startup(self) -> None:
+        for row in self.store.tournaments():
+            secrets_ = json.loads(row.entrant_hashes)
+            live = LiveTournament(
+                id=row.id,
+                tournament=Tournament.from_json(row.data),
+                director_hash=row.director_hash,
+                players={int(k): v for k, v in secrets_.get("players", {}).items()},
+                tables=secrets_.get("tables", {}),
+                online=set(secrets_.get("online", [])),
+                created_at=row.created_at,
+            )
+            self.tournaments[row.id] = live
+            await self._reconcile(live)
+
+    def _save(self, live: LiveTournament) -> None:
+        blob = {
+            "players": {str(k): v for k, v in live.players.items()},
+            "tables": live.tables,
+            "online": sorted(live.online),
+        }
+        self.store.save_tournament(
+            TournamentRow(
+                id=live.id,
+                name=live.tournament.settings.name,
+                data=live.tournament.to_json(indent=None),
+                director_hash=live.director_hash,
+                entrant_hashes=json.dumps(blob),
+                created_at=live.created_at,
+                updated_at=time.time(),
+            )
+        )
+
+    # --- the director ---------------------------------------------------------------------
+
+    def create(self, request: dict[str, Any]) -> tuple[LiveTournament, str]:
+        fields = {
+            k: request[k]
+            for k in ("name", "format", "kind", "rounds", "deals", "deal_minutes", "seeding")
+            if request.get(k) is not None
+        }
+        fields["seed"] = secrets.randbits(31)
+        try:
+            tournament = Tournament(Settings(**fields))
+        except (TournamentError, TypeError, ValueError) as error:
+            raise RoomError("bad_message", str(error)) from error
+        token = secrets.token_urlsafe(24)
+        live = LiveTournament(
+            id="u-" + secrets.token_urlsafe(6).replace("_", "x").replace("-", "y"),
+            tournament=tournament,
+            director_hash=_hash(token),
+        )
+        self.tournaments[live.id] = live
+        self._save(live)
+        return live, token
+
+    def get(self, tournament_id: str) -> LiveTournament:
+        live = self.tournaments.get(tournament_id)
+        if live is None:
+            raise RoomError("not_found", f"no tournament {tournament_id!r}", 404)
+        return live
+
+    def _director(self, tournament_id: str, token: str) -> LiveTournament:
+        live = self.get(tournament_id)
+        if not secrets.compare_digest(live.director_hash, _hash(token)):
+            raise RoomError("forbidden", "only the tournament's director may do this", 403)
+        return live
+
+    async def register(
+        self, tournament_id: str, token: str, body: dict[str, Any]
+    ) -> dict[str, Any]:
+        live = self._director(tournament_id, token)
+        async with live.lock:
+            names = body.get("players") or []
+            bot = body.get("bot")
+            try:
+                if bot:
+                    entrant = live.tournament.register(
+                        tuple(names) if names else f"{bot} bot", bot=bot
+                    )
+                else:
+                    clean = [n.strip() for n in names if isinstance(n, str) and n.strip()]
+                    entrant = live.tournament.register(
+                        clean[0] if len(clean) == 1 else tuple(clean)
+                    )
+            except TournamentError as error:
+                raise RoomError("bad_message", str(error)) from error
+            tokens = [] if entrant.bot else [secrets.token_urlsafe(24) for _ in entrant.players]
+            live.players[entrant.id] = [_hash(t) for t in tokens]
+            self._save(live)
+        return {"entrant": entrant.id, "players": list(entrant.players), "tokens": tokens}
+
+    async def pad(self, tournament_id: str, token: str, size: int, level: str) -> dict[str, Any]:
+        live = self._director(tournament_id, token)
+        async with live.lock:
+            try:
+                added = live.tournament.pad_with_bots(size, level)
+            except TournamentError as error:
+                raise RoomError("bad_message", str(error)) from error
+            for entrant in added:
+                live.players[entrant.id] = []
+            self._save(live)
+        return {"added": [e.id for e in added]}
+
+    async def start_round(self, tournament_id: str, token: str, online: bool) -> dict[str, Any]:
+        live = self._director(tournament_id, token)
+        async with live.lock:
+            t = live.tournament
+            try:
+                assignments = t.start_round()
+            except TournamentError as error:
+                raise RoomError("forbidden", str(error), 409) from error
+            number = t.rounds[-1].number
+            if online:
+                live.online.add(number)
+                for a in assignments:
+                    table = await self._seat(live, a.round, a.table, a.first, a.second)
+                    live.tables[f"{a.round}:{a.table}"] = table.id
+                t.start_play()
+            self._save(live)
+        return self.public(live)
+
+    async def _seat(
+        self, live: LiveTournament, round_: int, number: int, first: int, second: int
+    ) -> LiveTable:
+        t = live.tournament
+        s = t.settings
+        pairs = s.kind == "pairs"
+        a, b = t.entrant(first), t.entrant(second)
+        order = [(a, 0), (b, 0), (a, 1), (b, 1)] if pairs else [(a, 0), (b, 0)]
+        seats = []
+        for entrant, index in order:
+            name = entrant.players[index] if index < len(entrant.players) else entrant.players[0]
+            seats.append((name, "bot" if entrant.bot else "human"))
+        options: dict[str, Any] = {"players": 4 if pairs else 2, "deals": s.deals, "target": None}
+        hashes: dict[int, str] = {}
+        for seat, (entrant, index) in enumerate(order):
+            player_hashes = live.players.get(entrant.id, [])
+            if not entrant.bot and index < len(player_hashes):
+                hashes[seat] = player_hashes[index]
+        table, _ = await self.room.create_seated(
+            "italian",
+            options,
+            seats,
+            bot=a.bot or b.bot or "greedy",
+            deal_seconds=s.deal_minutes * 60,
+            tournament=f"{live.id}:{round_}:{number}",
+            hashes=hashes,
+        )
+        return table
+
+    async def enter(
+        self, tournament_id: str, token: str, body: dict[str, Any], correct: bool
+    ) -> dict[str, Any]:
+        live = self._director(tournament_id, token)
+        async with live.lock:
+            try:
+                table = int(body["table"])
+                mp = (int(body["mp_first"]), int(body["mp_second"]))
+                options = {
+                    k: body[k] for k in ("abandoned_by", "last_mover") if body.get(k) is not None
+                }
+                if correct:
+                    if body.get("round") is not None:
+                        options["round"] = int(body["round"])
+                    live.tournament.correct_result(table, *mp, **options)
+                else:
+                    live.tournament.enter_result(table, *mp, **options)
+            except TournamentError as error:
+                raise RoomError("forbidden", str(error), 409) from error
+            except (KeyError, TypeError, ValueError) as error:
+                raise RoomError(
+                    "bad_message", f"a result needs its table and both MP: {error}"
+                ) from error
+            self._save(live)
+        return self.public(live)
+
+    async def close_round(self, tournament_id: str, token: str) -> dict[str, Any]:
+        live = self._director(tournament_id, token)
+        async with live.lock:
+            try:
+                live.tournament.close_round()
+            except TournamentError as error:
+                raise RoomError("forbidden", str(error), 409) from error
+            self._save(live)
+        return self.public(live)
+
+    async def finish(self, tournament_id: str, token: str) -> dict[str, Any]:
+        live = self._director(tournament_id, token)
+        async with live.lock:
+            try:
+                live.tournament.finish()
+            except TournamentError as error:
+                raise RoomError("forbidden", str(error), 409) from error
+            self._save(live)
+        return self.public(live)
+
+    # --- results from the room ------------------------------------------------------------
+
+    async def _table_finished(self, table: LiveTable) -> None:
+        link = table.row.tournament
+        if not link:
+            return
+        tournament_id, round_, number = link.rsplit(":", 2)
+        live = self.tournaments.get(tournament_id)
+        if live is None:
+            return
+        async with live.lock:
+            self._result_from(live, int(round_), int(number), table)
+
+    def _result_from(
+        self, live: LiveTournament, round_: int, number: int, table: LiveTable
+    ) -> None:
+        t = live.tournament
+        current = t.current_round
+        match = table.match
+        if match is None or current is None or current.number != round_:
+            return
+        if number in current.results:
+            return
+        assignment = current.assignment(number)
+        if assignment is None:
+            return
+        options: dict[str, Any] = {}
+        if match.abandoned_by >= 0:
+            leaver_line = match.v.line_of[match.abandoned_by]
+            options["abandoned_by"] = assignment.first if leaver_line == 0 else assignment.second
+        elif match.totals[0] == match.totals[1] and t.settings.format == "knockout":
+            mover_line = match.v.line_of[match.deals[-1].turn]
+            options["last_mover"] = assignment.first if mover_line == 0 else assignment.second
+        try:
+            t.enter_result(number, match.totals[0], match.totals[1], **options)
+        except TournamentError:
+            return
+        self._save(live)
+
+    async def _reconcile(self, live: LiveTournament) -> None:
+        """Enter the results of room tables that ended while no one recorded them."""
+        for key, table_id in live.tables.items():
+            round_, number = (int(x) for x in key.split(":"))
+            try:
+                table = self.room.table(table_id)
+            except RoomError:
+                continue
+            if table.status == "over":
+                self._result_from(live, round_, number, table)
+
+    # --- what everyone may see ------------------------------------------------------------
+
+    def public(self, live: LiveTournament) -> dict[str, Any]:
+        t = live.tournament
+        rounds = []
+        for r in t.rounds:
+            tables = []
+            for a in r.tables:
+                result = r.results.get(a.table)
+                room_table = live.tables.get(f"{r.number}:{a.table}")
+                tables.append(
+                    {
+                        "table": a.table,
+                        "first": a.first,
+                        "second": a.second,
+                        "seats": t.seats(a),
+                        "room": room_table,
+                        "result": None if result is None else result.to_dict(),
+                    }
+                )
+            rounds.append(
+                {
+                    "number": r.number,
+                    "online": r.number in live.online,
+                    "tables": tables,
+                    "byes": list(r.byes),
+                }
+            )
+        return {
+            "tournament": live.id,
+            "settings": t.settings.to_dict(),
+            "phase": str(t.phase),
+            "entrants": [
+                {"id": e.id, "players": list(e.players), "bot": e.bot} for e in t.entrants
+            ],
+            "rounds": rounds,
+            "standings": [s.to_dict() for s in t.standings()],
+        }
+
+    def me(self, tournament_id: str, token: str) -> dict[str, Any]:
+        """A player's view: their line, this round's table and seat, their past boards."""
+        live = self.get(tournament_id)
+        digest = _hash(token)
+        found = [(e, h.index(digest)) for e, h in live.players.items() if digest in h]
+        if not found:
+            raise RoomError("forbidden", "this token is no player's of this tournament", 403)
+        entrant_id, player = found[0]
+        t = live.tournament
+        boards = []
+        current = None
+        for r in t.rounds:
+            for a in r.tables:
+                if entrant_id not in (a.first, a.second):
+                    continue
+                room_table = live.tables.get(f"{r.number}:{a.table}")
+                seat = None
+                if room_table is not None:
+                    line = 0 if a.first == entrant_id else 1
+                    seat = line + 2 * player if t.settings.kind == "pairs" else line
+                entry = {
+                    "round": r.number,
+                    "table": a.table,
+                    "room": room_table,
+                    "seat": seat,
+                    "result": None if a.table not in r.results else r.results[a.table].to_dict(),
+                }
+                boards.append(entry)
+                if r is t.current_round:
+                    current = entry
+        clock = None
+        if current and current["room"] in self.room.tables:
+            table = self.room.tables[current["room"]]
+            if table.row.deal_seconds and table.status == "playing":
+                clock = {"deal_deadline": int((table.deal_started + table.row.deal_seconds) * 1000)}
+        return {
+            "tournament": live.id,
+            "entrant": entrant_id,
+            "player": player,
+            "current": current,
+            "clock": clock,
+            "boards": boards,
+            "standings": [s.to_dict() for s in t.standings()],
+        }
+
+    def standings_csv(self, tournament_id: str) -> str:
+        return standings_csv(self.get(tournament_id).tournament.standings())
+
+    def standings_html(self, tournament_id: str) -> str:
+        return standings_html(self.get(tournament_id).tournament)
+
+    def table_cards(self, tournament_id: str, round_number: int | None = None) -> str:
+        return table_cards_html(self.get(tournament_id).tournament, round_number)

