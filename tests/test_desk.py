@@ -140,3 +140,66 @@ def test_a_restart_in_the_middle_of_a_round_resumes_its_tables(tmp_path: Path) -
             info = http.get(f"/api/tournaments/{tid}").json()
             other = [x for x in info["rounds"][-1]["tables"] if x["room"] != room_table]
         assert not other or other[0]["result"] is not None
+
+
+def test_the_desk_from_the_command_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from burraco.cli import app
+
+    runner = CliRunner()
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        url = ["--url", server.url]
+        made = runner.invoke(
+            app, ["desk", "create", "--name", "Tuesday", "--kind", "individual", *url]
+        )
+        assert made.exit_code == 0, made.output
+        tid = made.output.split("Tournament ")[1].split(":")[0].strip()
+        token = made.output.split("secret): ")[1].split()[0]
+        for name in ("Anna", "Bruno", "Carla"):
+            done = runner.invoke(app, ["desk", "register", tid, name, "--token", token, *url])
+            assert done.exit_code == 0 and f"/tournament/{tid}?player=" in done.output
+        wrong = runner.invoke(app, ["desk", "start", tid, "--token", "nope", *url])
+        assert wrong.exit_code == 1 and "director" in wrong.output
+        started = runner.invoke(app, ["desk", "start", tid, "--token", token, "--physical", *url])
+        assert started.exit_code == 0 and "cards.html?round=1" in started.output
+        entered = runner.invoke(
+            app, ["desk", "result", tid, "700", "300", "--table", "1", "--token", token, *url]
+        )
+        assert entered.exit_code == 0, entered.output
+        closed = runner.invoke(app, ["desk", "close", tid, "--token", token, *url])
+        assert closed.exit_code == 0, closed.output
+        shown = runner.invoke(
+            app, ["desk", "standings", tid, "--csv", str(tmp_path / "s.csv"), *url]
+        )
+        assert shown.exit_code == 0 and (tmp_path / "s.csv").read_text().count("\n") >= 3
+
+
+def test_the_deal_clock_calls_the_time_out_and_the_deal_ends(tmp_path: Path) -> None:
+    """000: «All'annuncio del time-out, il giro parte dal compagno del giocatore che deve
+    pescare»: at the deal's time limit every player plays one more turn, then it ends."""
+    import asyncio
+
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    async def scenario() -> tuple[str, list[str]]:
+        room = Room(Store(f"sqlite:///{tmp_path / 'clock.db'}"), bot_delay=0.03)
+        table, _ = await room.create_seated(
+            "italian",
+            {"players": 2, "deals": 1, "target": None},
+            [("Bot A", "bot"), ("Bot B", "bot")],
+            deal_seconds=1,
+        )
+        for _ in range(300):
+            await asyncio.sleep(0.05)
+            if table.status == "over":
+                break
+        await room.shutdown()
+        assert table.match is not None
+        kinds = [e.kind for e in room.store.events(table.id)]
+        return table.match.scores[0].end_reason, kinds
+
+    reason, kinds = asyncio.run(scenario())
+    assert "time-out" in kinds
+    assert reason in ("time-out", "closed")

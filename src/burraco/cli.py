@@ -912,6 +912,10 @@ from burraco.tournament.cli import tournament_app  # noqa: E402
 
 app.add_typer(tournament_app, name="tournament")
 
+from burraco.server.desk_cli import desk_app  # noqa: E402
+
+app.add_typer(desk_app, name="desk")
+
 
 if __name__ == "__main__":
     app()

@@ -535,7 +535,11 @@ class Room:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             match = table.match
-            if match is None or match.is_over or table.version != version:
+            if match is None or match.is_over:
+                return
+            if table.version != version:
+                # Something else moved the table (a time-out, a person): look again.
+                self._schedule(table)
                 return
             seat = match.deal.turn
             bot = self._bot(table, seat)
@@ -545,6 +549,7 @@ class Room:
             else:
                 action = bot.choose(view, legal)
             if table.version != version:
+                self._schedule(table)
                 return
             await self.act(table, seat, str(action), version, by_bot=True)
         except RoomError as error:

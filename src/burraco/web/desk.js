@@ -185,7 +185,7 @@ function tableView(data, r, tb, names, opts) {
       el('span', { class: 'dir', text: ln.dir }),
       el('span', { class: 'who' },
         el('span', { class: 'line-no', text: ln.entrant }), ' ',
-        el('span', { class: 'line-name', text: ln.name }),
+        el('span', { class: 'line-title', text: ln.name }),
         ln.seats.length > 1 ? el('small', { class: 'seats', text: ln.seats.map(([l, n]) => `${dirLabel(l)} ${n}`).join(' · ') }) : null),
       res ? el('span', { class: 'mp', text: mp }) : null,
       res ? el('span', { class: 'vp', text: `${vp} VP` }) : null);

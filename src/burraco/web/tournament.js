@@ -208,7 +208,7 @@ function renderBoards() {
   const names = namesOf(P.data);
   const items = past.slice().reverse().map((b) => {
     const opp = b.result.first === me.entrant ? b.result.second : b.result.first;
-    return el('li', { class: 'board', 'data-round': b.round, 'data-table': b.table },
+    return el('li', { class: 'board-item', 'data-round': b.round, 'data-table': b.table },
       el('div', { class: 'board-head' },
         el('strong', { text: `${t('desk.round_n', { n: b.round })} · ${t('desk.table_n', { n: b.table })}` }),
         el('span', { class: 'spacer' }),
