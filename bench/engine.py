@@ -24,24 +24,7 @@ import time
 from typing import Any
 
 from burraco import Deal, variant
-
-SETUPS: list[tuple[str, int, int]] = [
-    ("italian", 2, 2),
-    ("italian", 3, 3),
-    ("italian", 4, 2),
-    ("italian", 5, 5),
-    ("italian", 6, 3),
-    ("italian", 6, 2),
-    ("online", 2, 2),
-    ("online", 4, 2),
-    ("buraco", 2, 2),
-    ("buraco", 3, 3),
-    ("buraco", 4, 4),
-    ("buraco", 4, 2),
-    ("buraco", 6, 2),
-    ("canasta", 2, 2),
-    ("canasta", 4, 2),
-]
+from burraco.variants import SETUPS
 
 
 def deep_size(obj: Any, shared: set[int]) -> int:

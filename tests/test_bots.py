@@ -13,24 +13,7 @@ from burraco.bots.expert import ExpertBot
 from burraco.bots.greedy import GreedyBot
 from burraco.bots.hints import suggest
 from burraco.bots.search import Budget, pimc
-
-SETUPS = [
-    ("italian", 2, 2),
-    ("italian", 3, 3),
-    ("italian", 4, 2),
-    ("italian", 5, 5),
-    ("italian", 6, 3),
-    ("italian", 6, 2),
-    ("online", 2, 2),
-    ("online", 4, 2),
-    ("buraco", 2, 2),
-    ("buraco", 3, 3),
-    ("buraco", 4, 4),
-    ("buraco", 4, 2),
-    ("buraco", 6, 2),
-    ("canasta", 2, 2),
-    ("canasta", 4, 2),
-]
+from burraco.variants import SETUPS
 
 
 def _play(deal: Deal, bots: list[Bot]) -> int:

@@ -37,30 +37,11 @@ from burraco.record import (
     save,
     write_record,
 )
-from burraco.variants import VP_TABLE_4, Variant
+from burraco.variants import SETUPS, VP_TABLE_4, Variant
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 DOCS = Path(__file__).parent.parent / "docs" / "records.md"
 DATE = "2025-01-01"
-
-# Every table of every preset (RULES.md): (preset, players, lines).
-SETUPS = [
-    ("italian", 2, 2),
-    ("italian", 3, 3),
-    ("italian", 4, 2),
-    ("italian", 5, 5),
-    ("italian", 6, 3),
-    ("italian", 6, 2),
-    ("online", 2, 2),
-    ("online", 4, 2),
-    ("buraco", 2, 2),
-    ("buraco", 3, 3),
-    ("buraco", 4, 4),
-    ("buraco", 4, 2),
-    ("buraco", 6, 2),
-    ("canasta", 2, 2),
-    ("canasta", 4, 2),
-]
 
 
 def play_random(

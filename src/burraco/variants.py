@@ -31,6 +31,7 @@ __all__ = [
     "BURRACO_VALUES",
     "CANASTA_VALUES",
     "PRESETS",
+    "SETUPS",
     "Variant",
     "variant",
 ]
@@ -195,6 +196,11 @@ _SETUPS: Final[dict[str, tuple[tuple[int, int], ...]]] = {
     "buraco": ((2, 2), (3, 3), (4, 4), (4, 2), (6, 2)),
     "canasta": ((2, 2), (4, 2)),
 }
+#: Every table of every preset, as (preset, players, lines).
+SETUPS: Final[tuple[tuple[str, int, int], ...]] = tuple(
+    (name, players, lines) for name, tables in _SETUPS.items() for players, lines in tables
+)
+
 _SETUP_TEXT: Final[dict[str, str]] = {
     "italian": "2 alone, 3 alone, 4 in pairs, 5 alone, 6 in three pairs or two teams of three",
     "online": "2 alone or 4 in pairs",

@@ -252,20 +252,8 @@ class Room:
         move_seconds = int(request.get("move_seconds", v.move_seconds) or 0)
         if not 0 <= move_seconds <= 3600:
             raise RoomError("bad_message", "seconds per move must be between 0 and 3600")
-        table_id = "t-" + secrets.token_urlsafe(6).replace("_", "x").replace("-", "y")
-        now = time.time()
-        row = TableRow(
-            id=table_id,
-            variant=v.name,
-            options=json.dumps(options),
-            seed=secrets.randbits(62),
-            move_seconds=move_seconds,
-            bot=bot,
-            takeover=bool(request.get("takeover", True)),
-            status="waiting",
-            created_at=now,
-            updated_at=now,
-        )
+        row = _new_row(v, options, move_seconds, bot, bool(request.get("takeover", True)))
+        table_id = row.id
         token = secrets.token_urlsafe(24)
         seats = [SeatRow(table_id, 0, name, "human", _hash(token))] + [
             SeatRow(table_id, i, "", "empty", "") for i in range(1, v.players)
@@ -621,22 +609,8 @@ class Room:
         v = variant(kind, **options)
         if len(seats) != v.players:
             raise RoomError("bad_message", f"{v.players} seats are needed, not {len(seats)}")
-        table_id = "t-" + secrets.token_urlsafe(6).replace("_", "x").replace("-", "y")
-        now = time.time()
-        row = TableRow(
-            id=table_id,
-            variant=v.name,
-            options=json.dumps(options),
-            seed=secrets.randbits(62),
-            move_seconds=move_seconds,
-            bot=bot,
-            takeover=True,
-            status="waiting",
-            created_at=now,
-            updated_at=now,
-            deal_seconds=deal_seconds,
-            tournament=tournament,
-        )
+        row = _new_row(v, options, move_seconds, bot, True, deal_seconds, tournament)
+        table_id = row.id
         tokens: dict[int, str] = {}
         rows = []
         for i, (name, seat_kind) in enumerate(seats):
@@ -801,6 +775,33 @@ def _name(value: object) -> str:
     if len(name) > 40:
         raise RoomError("bad_message", "a name has at most 40 characters")
     return name
+
+
+def _new_row(
+    v: Variant,
+    options: dict[str, Any],
+    move_seconds: int,
+    bot: str,
+    takeover: bool,
+    deal_seconds: int = 0,
+    tournament: str | None = None,
+) -> TableRow:
+    """A new table's row: a fresh id and seed, waiting for its players."""
+    now = time.time()
+    return TableRow(
+        id="t-" + secrets.token_urlsafe(6).replace("_", "x").replace("-", "y"),
+        variant=v.name,
+        options=json.dumps(options),
+        seed=secrets.randbits(62),
+        move_seconds=move_seconds,
+        bot=bot,
+        takeover=takeover,
+        status="waiting",
+        created_at=now,
+        updated_at=now,
+        deal_seconds=deal_seconds,
+        tournament=tournament,
+    )
 
 
 def _with(row: TableRow, **changes: Any) -> TableRow:

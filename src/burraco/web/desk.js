@@ -167,15 +167,16 @@ function tableView(data, r, tb, names, opts) {
   const mineHere = opts.mine !== null && opts.mine !== undefined && (tb.first === opts.mine || tb.second === opts.mine);
   const rowHead = el('div', { class: 't-head' },
     el('strong', { class: 't-no', text: t('desk.table_n', { n: tb.table }) }));
-  if (!res && r.online && opts.current) {
-    rowHead.append(el('span', { class: 't-live', text: liveText(info) || t('desk.live_playing') }));
-  } else if (!res && opts.current) {
-    rowHead.append(el('span', { class: 't-live muted', text: t('desk.waiting_result') }));
-  }
   if (tb.room) {
     rowHead.append(el('span', { class: 'spacer' }));
     if (res) rowHead.append(el('a', { class: 'chip-link replay-link', href: `/replay/${enc(tb.room)}`, text: t('desk.replay') }));
     else rowHead.append(el('a', { class: 'chip-link room-link', href: `/table/${enc(tb.room)}`, title: t('desk.room_help'), text: t('desk.room_link', { id: tb.room }) }));
+  }
+  let status = null;
+  if (!res && r.online && opts.current) {
+    status = el('div', { class: 't-status' }, el('span', { class: 't-live', text: liveText(info) || t('desk.live_playing') }));
+  } else if (!res && opts.current) {
+    status = el('div', { class: 't-status' }, el('span', { class: 't-live muted', text: t('desk.waiting_result') }));
   }
   const lineRows = lines.map((ln, i) => {
     const mp = res ? (i === 0 ? res.mp_first : res.mp_second) : null;
@@ -190,7 +191,7 @@ function tableView(data, r, tb, names, opts) {
       res ? el('span', { class: 'mp', text: mp }) : null,
       res ? el('span', { class: 'vp', text: `${vp} VP` }) : null);
   });
-  const children = [rowHead, el('div', { class: 't-lines' }, lineRows)];
+  const children = [rowHead, status, el('div', { class: 't-lines' }, lineRows)].filter(Boolean);
   if (res && res.abandoned_by) {
     children.push(el('p', { class: 'note', text: t('desk.abandoned_by', { name: (names.get(res.abandoned_by) || {}).name || res.abandoned_by }) }));
   }
@@ -391,16 +392,20 @@ async function readLive(data) {
   } catch { /* keep the last state */ }
 }
 
-function apply(data) {
+function apply(data, force = false) {
   S.data = data;
-  renderOne();
+  renderOne(force);
 }
 
 function isDirector() { return Boolean(S.token); }
 
-function renderOne() {
+function renderOne(force = true) {
   const d = S.data;
   if (!d) return;
+  // A poll that brings nothing new leaves the page alone (a selection or a half-typed name stays).
+  const sig = JSON.stringify([d, isDirector(), [...S.fresh]]);
+  if (!force && sig === S.dataSig) { renderRounds(false); return; }
+  S.dataSig = sig;
   const s = d.settings;
   document.title = `${s.name} · ${t('desk.title')}`;
   $('#head-name').textContent = s.name;
