@@ -307,3 +307,18 @@ def test_abandon_ends_the_match_by_the_rule_of_002(db: str) -> None:
         over = asyncio.run(scenario(server))
         assert over["abandoned_by"] == 0 and over["winner"] == 1
         assert over["victory_points"] == [0, 14] or over["victory_points"][1] > 14
+
+
+def test_a_hint_names_a_legal_action_with_its_reason(db: str) -> None:
+    async def scenario(server: RoomServer) -> None:
+        table = _create(server, move_seconds=0)
+        async with Player(server, table["table"], table["token"]) as anna:
+            await anna.until("state")
+            _start(server, table)
+            state = await _my_turn(anna)
+            await anna.send({"type": "hint"})
+            hint = await anna.until("hint", timeout=60)
+            assert hint["action"] in state["legal"] and hint["reason"]
+
+    with RoomServer(db, hint_seconds=0.1) as server:
+        asyncio.run(scenario(server))

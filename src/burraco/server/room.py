@@ -144,6 +144,9 @@ class Room:
         self.tables: dict[str, LiveTable] = {}
         #: Called with each table whose match has just ended (tournaments listen here).
         self.finish_listeners: list[Callable[[LiveTable], Awaitable[None]]] = []
+        #: Processes for expert bots and hints (made when first needed).
+        self.search_workers = 1
+        self._pool: Any = None
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -192,6 +195,9 @@ class Room:
         }
 
     async def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
         for table in self.tables.values():
             for task in (table.clock_task, table.bot_task, table.deal_task):
                 if task is not None:
@@ -454,7 +460,7 @@ class Room:
         view = match.view(seat)
         from burraco.bots.hints import suggest
 
-        hint = await asyncio.to_thread(suggest, view, self.hint_seconds)
+        hint = await self._think(suggest, view, self.hint_seconds)
         return {"type": "hint", "action": str(hint.action), "reason": hint.reason}
 
     async def _after_change(self, table: LiveTable) -> None:
@@ -533,7 +539,7 @@ class Room:
             bot = self._bot(table, seat)
             view, legal = match.view(seat), match.legal_actions()
             if isinstance(bot, _Slow):
-                action = await asyncio.to_thread(bot.choose, view, legal)
+                action = await self._think(_expert_choice, view, legal, self.expert_seconds, seat)
             else:
                 action = bot.choose(view, legal)
             if table.version != version:
@@ -546,6 +552,14 @@ class Room:
             raise
         except Exception:
             log.exception("bot at %s failed", table.id)
+
+    async def _think(self, function: Callable[..., Any], *args: Any) -> Any:
+        """Run a search in a worker process, so it never holds up the other tables."""
+        if self._pool is None:
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = ProcessPoolExecutor(max_workers=self.search_workers)
+        return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
 
     def _bot(self, table: LiveTable, seat: int) -> Bot:
         bot = table.bots.get(seat)
@@ -747,6 +761,12 @@ class Room:
                 {"seat": step.action.seat, "action": str(step.action.action), "view": view}
             )
         return {"record": text, "frames": frames}
+
+
+def _expert_choice(view: Any, legal: Any, seconds: float, seed: int) -> Action:
+    from burraco.bots.expert import ExpertBot
+
+    return ExpertBot(seconds=seconds, seed=seed).choose(view, legal)
 
 
 class _Slow:
