@@ -768,11 +768,6 @@ def test_a_vulnerable_lay_down_counts_the_new_melds_of_the_turn():
     assert deal.view(0).minimum[0] == 75 and deal.view(0).opened[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=SetupError,
-    reason="vulnerable_refuse needs an exact reachability search with sequences; not built yet",
-)
 def test_option_vulnerable_refuse_refuses_the_short_lay_down():
     """RULES.md: «A lay-down under that goes back to the hand and from then on, for the rest of
     the game, that line needs 90 (001). Option: the engine simply refuses the short lay-down.»
@@ -1088,3 +1083,26 @@ def test_partners_share_their_melds(players, partners):
 def test_quotes_are_verbatim():
     """RULES.md: «The four rule documents in `seeds/` are the specification.»"""
     check_quotes(sys.modules[__name__])
+
+
+def test_option_vulnerable_refuse_lays_down_only_what_can_reach_the_minimum():
+    """RULES.md: «Option: the engine simply refuses the short lay-down.» The turn may not end
+    on a short lay-down, and a meld is allowed only while the hand can still reach 75."""
+    v = variant("buraco", vulnerable_refuse=True)
+    deal = new([VULNERABLE_HAND], "9C", v=v, minimum=[75, 0])
+    legal(deal, "draw")
+    legal(deal, "meld 3D 4D 5D")  # 15 points; 8S 9S 10S and JH QH KH can still follow
+    illegal(deal, "discard 7C", "75")
+    legal(deal, "meld 8S 9S 10S")  # 15 + 60 = 75: the lay-down stands
+    legal(deal, "discard 7C")
+    assert deal.view(0).opened[0] and deal.view(0).minimum[0] == 75
+
+
+def test_option_vulnerable_refuse_forbids_a_meld_that_cannot_reach_the_minimum():
+    """RULES.md: «Option: the engine simply refuses the short lay-down.» With nothing else
+    to lay down, a 15-point meld would leave a short lay-down: it is not allowed at all."""
+    v = variant("buraco", vulnerable_refuse=True)
+    deal = new(["3S 4S 5S 7H 8D 9C JC QD KS 6H 6C"], "10D", v=v, minimum=[75, 0])
+    legal(deal, "draw")
+    illegal(deal, "meld 3S 4S 5S", "75")
+    legal(deal, "discard 7H")

@@ -841,12 +841,19 @@ class Deal:
         short = not self.opened[line] and pending_after < self.minimum[line]
         if left == 0:
             return self._empty_by_meld_problem(line, melds_after, short)
-        if short and v.opening_minimum:
+        if short and (v.opening_minimum or v.vulnerable_refuse):
             hand = self.hands[seat][:]
             for c in cards:
                 hand[c] -= 1
-            extra = _best_set_lay(hand, v, melds_after)
-            if pending_after + extra < self.minimum[line]:
+            need = self.minimum[line] - pending_after
+            if v.opening_minimum:
+                reachable = _best_set_lay(hand, v, melds_after) >= need
+            else:
+                pending = [melds_after[i] for i in self._pending_melds] + melds_after[
+                    len(self.melds[line]) :
+                ]
+                reachable = _can_lay(hand, pending, need, v)
+            if not reachable:
                 return (
                     f"the first melds of a line must be worth at least {self.minimum[line]}; "
                     "the hand cannot reach it after this"
@@ -936,7 +943,7 @@ class Deal:
         v = self.v
         held = self.hands[seat][card]
         short = not self.opened[line] and self.pending_value[line] < self.minimum[line]
-        if short and v.opening_minimum and self.pending_value[line] > 0:
+        if short and (v.opening_minimum or v.vulnerable_refuse) and self.pending_value[line] > 0:
             return (
                 f"the first melds of a line must be worth at least {self.minimum[line]} "
                 f"(laid so far: {self.pending_value[line]})"
@@ -1352,3 +1359,56 @@ def _lay_value(
         used = len(wilds) if wild_meld or left >= 3 else k + min(left, slots)
         best = max(best, base + sum(pairs[:k]) + sum(wilds[:used]))
     return best
+
+
+def _can_lay(hand: Sequence[int], pending: Sequence[Meld], need: int, v: Variant) -> bool:
+    """Whether a hand can still lay down ``need`` card points this turn, by new melds and
+    extensions of the melds laid this turn, keeping a card to discard (buraco's refused
+    short lay-down). An exact search over lay-downs, remembering the positions it has seen.
+    """
+    values = v.values
+    seen: set[tuple[tuple[int, ...], tuple[Meld, ...]]] = set()
+
+    def value(c: int) -> int:
+        return values[0 if c == JOKER else c % 13 + 1]
+
+    def search(counts: list[int], melds: tuple[Meld, ...], need: int) -> bool:
+        if need <= 0:
+            return True
+        cards = [c for c in range(KINDS) for _ in range(counts[c])]
+        if len(cards) <= 1 or sum(map(value, cards)) - min(map(value, cards)) < need:
+            return False
+        key = (tuple(counts), melds)
+        if key in seen:
+            return False
+        seen.add(key)
+        for i, m in enumerate(melds):
+            for c in range(KINDS):
+                if counts[c]:
+                    grown = extended(m, c, v)
+                    if isinstance(grown, Meld):
+                        counts[c] -= 1
+                        found = search(
+                            counts, (*melds[:i], grown, *melds[i + 1 :]), need - value(c)
+                        )
+                        counts[c] += 1
+                        if found:
+                            return True
+        taken = {m.rank for m in melds if m.kind == SET}
+        candidates = meld_candidates(counts, v)
+        for meld_cards in sorted(candidates, key=lambda k: -sum(map(value, k))):
+            rank = candidates[meld_cards]
+            if (rank and rank in taken) or len(meld_cards) >= len(cards):
+                continue
+            for c in meld_cards:
+                counts[c] -= 1
+            found = search(
+                counts, (*melds, read_meld(meld_cards, v)), need - sum(map(value, meld_cards))
+            )
+            for c in meld_cards:
+                counts[c] += 1
+            if found:
+                return True
+        return False
+
+    return search(list(hand), tuple(pending), need)

@@ -292,10 +292,7 @@ def _checked(v: Variant) -> Variant:
         raise SetupError("sequences with more than one wildcard are not supported yet")
     if v.open_draws_one:
         raise SetupError("open_draws_one (003's one-card draw when opening) is not supported yet")
-    if v.vulnerable_refuse:
-        raise SetupError(
-            "vulnerable_refuse is not supported yet: a short lay-down goes back to the hand (001)"
-        )
+
     if v.jokers not in (0, 2, 4, 6):
         raise SetupError(f"{v.jokers} jokers: a game is played with 0, 2, 4 or 6")
     pozzetti = v.players if v.name == "italian" and v.players in (3, 5) else v.lines

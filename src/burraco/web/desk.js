@@ -95,9 +95,10 @@ export function fillStandings(table, data, { mine = null } = {}) {
     'data-entrant': s.entrant, class: s.entrant === mine ? 'mine' : null,
   },
   el('td', { class: 'rank', text: s.rank }),
-  el('td', { class: 'name' }, el('span', { class: 'line-no', text: s.entrant }), ' ', s.name),
+  // The line's number is drawn by CSS (data-no) so that the cell's text is the name alone.
+  el('td', { class: 'name', 'data-no': s.entrant, text: s.name }),
   el('td', { class: 'vp', text: s.vp }),
-  el('td', { class: 'mp' + (s.mp < 0 ? ' neg' : ''), text: s.mp > 0 ? `+${s.mp}` : s.mp }),
+  el('td', { class: 'mp' + (s.mp < 0 ? ' neg' : ''), text: s.mp }),
   el('td', { class: 'played', text: knockout ? s.stage : s.played + (s.byes ? ` (+${s.byes})` : '') })));
   const body = el('tbody', {}, rows.length ? rows
     : [el('tr', {}, el('td', { colspan: 5, class: 'empty', text: t('desk.no_entrants') }))]);
