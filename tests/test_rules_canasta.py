@@ -755,3 +755,38 @@ def test_partners_share_melds_one_meld_per_rank_per_line():
 def test_quotes_are_verbatim():
     """RULES.md: «The four rule documents in `seeds/` are the specification.»"""
     check_quotes(sys.modules[__name__])
+
+
+def test_option_open_draws_one_opens_before_a_one_card_draw():
+    """seeds/003_0008042f6f6a3b44.txt: «In alternativa può decidere di aprire subito il gioco.»
+    and «Se il giocatore sceglie di aprire deve prendere una carta dal mazzo.»
+
+    RULES.md: «A turn draws two cards from the stock (option `open_draws_one`: a player who
+    opens in that turn draws one, as 003 may mean)»
+    """
+    v = variant("canasta", open_draws_one=True)
+    hand = "9S 9H 9D KS KH KD 5S 5H 4C 6D 7H 8C 10D JC QH"
+    deal = new({0: hand}, v=v, stock="AC 4D 6S 7S 5D 8H")
+    assert "meld 9S 9H 9D" in texts(deal)  # opening before the draw is offered
+    illegal(deal, "discard 4C", "first draw")
+    legal(deal, "meld 9S 9H 9D")
+    legal(deal, "meld KS KH KD")
+    illegal(deal, "take", "draws one card")
+    size = len(deal.hand(0))
+    legal(deal, "draw")
+    assert len(deal.hand(0)) == size + 1  # one card, not two
+    legal(deal, "discard AC")
+    assert deal.view(0).opened[0]
+
+
+def test_option_open_draws_one_a_player_who_drew_two_does_not_open():
+    """seeds/003_0008042f6f6a3b44.txt: «Il primo giocatore pesca 2 carte dalle carte coperte
+    poste al centro del tavolo. In alternativa può decidere di aprire subito il gioco.»"""
+    v = variant("canasta", open_draws_one=True)
+    hand = "9S 9H 9D KS KH KD 5S 5H 4C 6D 7H 8C 10D JC QH"
+    deal = new({0: hand}, v=v, stock="AC 4D 6S 7S 5D 8H")
+    legal(deal, "draw")
+    illegal(deal, "meld 9S 9H 9D", "before the draw")
+    # Without the option, melding before drawing is not a move at all.
+    plain = new({0: hand}, stock="AC 4D 6S 7S 5D 8H")
+    illegal(plain, "meld 9S 9H 9D", "first draw")

@@ -538,16 +538,47 @@ class Deal:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player on turn, in a fixed order."""
         if self.phase == DRAW_PHASE:
-            return self._draw_actions()
+            actions = self._draw_actions()
+            if self._opens_before_drawing(self.turn):
+                actions.extend(self._lay_actions())
+            return actions
         if self.phase == OVER:
             return []
+        actions = []
+        if self.v.dealer_redraw and self._may_redraw():
+            actions.append(_REDRAW)
+        if not self._drew_before_opening(self.turn):
+            actions.extend(self._lay_actions())
+        seat = self.turn
+        hand = self.hands[seat]
+        line = self.line_of[seat]
+        size = self.sizes[seat]
+        present = [c for c in range(KINDS) if hand[c]]
+        if size >= 2 and self.opened[line] and self.taken_single < 0:
+            actions.extend([_DISCARDS[card] for card in present])
+        else:
+            for card in present:
+                if self._discard_problem(seat, line, card) is None:
+                    actions.append(_DISCARDS[card])
+        return actions
+
+    def _opens_before_drawing(self, seat: int) -> bool:
+        # 003 with open_draws_one: an unopened line's player may open before drawing,
+        # and then draws one card.
+        return self.v.open_draws_one and not self.opened[self.line_of[seat]]
+
+    def _drew_before_opening(self, seat: int) -> bool:
+        # ... and a player who drew two cards does not open in that turn.
+        line = self.line_of[seat]
+        return self.v.open_draws_one and not self.opened[line] and not self._pending_melds
+
+    def _lay_actions(self) -> list[Action]:
+        """The new melds and extensions the player on turn may lay down now."""
         seat = self.turn
         hand = self.hands[seat]
         line = self.line_of[seat]
         v = self.v
         actions: list[Action] = []
-        if v.dealer_redraw and self._may_redraw():
-            actions.append(_REDRAW)
         size = self.sizes[seat]
         opened = self.opened[line]
         melds = self.melds[line]
@@ -595,12 +626,6 @@ class Deal:
                     continue
                 if self._extend_problem(seat, line, target, m, card) is None:
                     actions.append(_extend_action(target, card))
-        if size >= 2 and opened and self.taken_single < 0:
-            actions.extend([_DISCARDS[card] for card in present])
-        else:
-            for card in present:
-                if self._discard_problem(seat, line, card) is None:
-                    actions.append(_DISCARDS[card])
         return actions
 
     def _draw_actions(self) -> list[Action]:
@@ -608,6 +633,8 @@ class Deal:
         seat = self.turn
         if self.stock:
             actions.append(_DRAW)
+        if self._pending_melds:
+            return actions  # opened before drawing: one card from the stock (003)
         if self.v.pile_needs_pair:
             actions.extend(_take_action(c) for c in self._pair_takes(seat))
         elif self._take_problem(seat) is None:
@@ -636,6 +663,8 @@ class Deal:
             if kind == DRAW:
                 return None if self.stock else "the stock is empty"
             if kind == TAKE:
+                if self._pending_melds:
+                    return "a player who opened before drawing draws one card from the stock"
                 if self.v.pile_needs_pair:
                     return self._pair_take_problem(seat, action.cards)
                 if action.cards:
@@ -647,9 +676,12 @@ class Deal:
                 if not self.v.pile_needs_pair and self._take_problem(seat) is None:
                     return "with the stock empty a player must take the pile"
                 return None
-            return "first draw from the stock or take the pile"
-        if kind in (DRAW, TAKE, PASS):
+            if kind not in (MELD, EXTEND) or not self._opens_before_drawing(seat):
+                return "first draw from the stock or take the pile"
+        elif kind in (DRAW, TAKE, PASS):
             return "the player has already drawn this turn"
+        elif kind in (MELD, EXTEND) and self._drew_before_opening(seat):
+            return "a player who opens draws one card: the opening comes before the draw"
         if kind == REDRAW:
             return None if self._may_redraw() else self._redraw_problem()
         cards = action.cards
@@ -1007,7 +1039,8 @@ class Deal:
     def _draw(self, seat: int) -> None:
         v = self.v
         hand = self.hands[seat]
-        for _ in range(v.draw_count):
+        count = 1 if v.open_draws_one and self._pending_melds else v.draw_count
+        for _ in range(count):
             if not self.stock:
                 break
             card = self.stock.pop()

@@ -290,8 +290,6 @@ def _checked(v: Variant) -> Variant:
         raise SetupError("max_wildcards must be at least 1")
     if v.sequences and v.max_wildcards > 1:
         raise SetupError("sequences with more than one wildcard are not supported yet")
-    if v.open_draws_one:
-        raise SetupError("open_draws_one (003's one-card draw when opening) is not supported yet")
 
     if v.jokers not in (0, 2, 4, 6):
         raise SetupError(f"{v.jokers} jokers: a game is played with 0, 2, 4 or 6")

@@ -171,7 +171,7 @@ function tableView(data, r, tb, names, opts) {
   if (tb.room) {
     rowHead.append(el('span', { class: 'spacer' }));
     if (res) rowHead.append(el('a', { class: 'chip-link replay-link', href: `/replay/${enc(tb.room)}`, text: t('desk.replay') }));
-    else rowHead.append(el('a', { class: 'chip-link room-link', href: `/table/${enc(tb.room)}`, title: t('desk.room_help'), text: t('desk.room_link', { id: tb.room }) }));
+    else if (opts.director || mineHere) rowHead.append(el('a', { class: 'chip-link room-link', href: `/table/${enc(tb.room)}`, title: t('desk.room_help'), text: t('desk.room_link', { id: tb.room }) }));
   }
   let status = null;
   if (!res && r.online && opts.current) {
