@@ -203,3 +203,21 @@ def test_the_deal_clock_calls_the_time_out_and_the_deal_ends(tmp_path: Path) -> 
     reason, kinds = asyncio.run(scenario())
     assert "time-out" in kinds
     assert reason in ("time-out", "closed")
+
+
+def test_bot_lines_join_one_at_a_time_and_stay_out_of_the_lobby(tmp_path: Path) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
+        t = _create(http, format="round-robin", kind="pairs", deals=3)
+        tid, token = t["tournament"], t["token"]
+        for _ in range(3):
+            added = http.post(
+                f"/api/tournaments/{tid}/entrants", json={"token": token, "bot": "random"}
+            )
+            assert added.status_code == 200, added.text
+        http.post(
+            f"/api/tournaments/{tid}/entrants", json={"token": token, "players": ["Anna", "Aldo"]}
+        )
+        assert http.post(f"/api/tournaments/{tid}/rounds", json={"token": token}).status_code == 200
+        assert http.get("/api/tables").json()["tables"] == []
+        twice = http.post(f"/api/tournaments/{tid}/close", json={"token": token})
+        assert twice.status_code == 409

@@ -133,9 +133,9 @@ class Desk:
             bot = body.get("bot")
             try:
                 if bot:
-                    entrant = live.tournament.register(
-                        tuple(names) if names else f"{bot} bot", bot=bot
-                    )
+                    # A bot line gets the names the field's padding gives ("Greedy 7").
+                    size = len(live.tournament.entrants) + 1
+                    entrant = live.tournament.pad_with_bots(size, bot)[0]
                 else:
                     clean = [n.strip() for n in names if isinstance(n, str) and n.strip()]
                     entrant = live.tournament.register(

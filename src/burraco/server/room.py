@@ -284,7 +284,12 @@ class Room:
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
-        return [t.info() for t in self.tables.values() if t.status in ("waiting", "playing")]
+        """The lobby's tables: waiting or playing, not those a tournament seated."""
+        return [
+            t.info()
+            for t in self.tables.values()
+            if t.status in ("waiting", "playing") and not t.row.tournament
+        ]
 
     async def join(self, table_id: str, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
         table = self.table(table_id)
