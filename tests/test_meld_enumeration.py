@@ -96,3 +96,39 @@ def test_canastra_real_needs_two_aces_in_the_hand() -> None:
     assert not [m for m in new_melds(one_ace, v) if m.count(26) == 2]
     assert [m for m in new_melds(two_aces, v) if m.count(26) == 2]
     assert set(new_melds(two_aces, v)) >= {m for m in _brute_force(two_aces, v) if len(m) >= 13}
+
+
+MANY = variant("buraco", max_wildcards=12, jokers=2)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_buraco_without_a_wildcard_limit_lists_exactly_the_legal_melds(seed: int) -> None:
+    """RULES.md: «2s are the only wildcards, one in a meld *(decision; option: no limit)*.»"""
+    rng = random.Random(seed)
+    hand = _biased_hand(rng, MANY.jokers)[:9] + rng.sample([1, 14, 27, 40], 2)
+    counts = counts_of(hand)
+    brute = _brute_force(counts, MANY)
+    listed = new_melds(counts, MANY)
+    assert set(listed) == set(brute), (
+        format_cards(sorted(hand)),
+        [format_cards(m) for m in set(brute) - set(listed)],
+        [format_cards(m) for m in set(listed) - set(brute)],
+    )
+
+
+def test_buraco_without_a_wildcard_limit_keeps_each_wildcard_in_its_place() -> None:
+    """001: «Um jogador não pode "rearrumar" as cartas depois de baixá-las»: with several
+    2s in a sequence, each stands where it was read, the next ones at the low end."""
+    from burraco import check_meld, extend_meld, parse_cards
+
+    meld = check_meld("5H 2S 7H 2C", MANY).meld  # 2S fills the 6, 2C stands for the 4
+    assert str(meld) == "2C 5H 2S 7H"
+    grown = extend_meld(meld, parse_cards("2D")[0], MANY)
+    assert str(grown) == "2D 2C 5H 2S 7H"
+    grown = extend_meld(grown, parse_cards("8H")[0], MANY)
+    assert str(grown) == "2D 2C 5H 2S 7H 8H"
+    with pytest.raises(Exception, match="never moved"):
+        extend_meld(grown, parse_cards("6H")[0], MANY)
+    with pytest.raises(Exception, match="at most one wildcard"):
+        check_meld("5H 2S 7H 2C", variant("buraco"))  # the preset: one wildcard a meld

@@ -858,6 +858,7 @@ OPTION_SETUPS: list[tuple[tuple[str, int, int | None], dict[str, object], dict[s
     (("buraco", 4, 2), {}, {"minimum": [90, 75]}),
     (("buraco", 2, None), {"vulnerable_refuse": True}, {"minimum": [75, 90]}),
     (("canasta", 2, None), {"open_draws_one": True}, {}),
+    (("buraco", 2, None), {"max_wildcards": 12, "jokers": 2}, {}),
     (("buraco", 2, None), {"canastra_real": True}, {}),
     (("buraco", 2, None), {"jokers": 4}, {}),
     (("buraco", 2, None), {"set_bonus_1000": True, "classic_values": True}, {}),

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import combinations, product
 from typing import Final, NamedTuple
 
 from burraco.cards import CARDS, JOKER, Card, format_cards, parse_cards
@@ -95,6 +95,8 @@ class Meld(NamedTuple):
     wilds: tuple[int, ...]
     #: The cards in display order.
     cards: tuple[Card, ...]
+    #: With several wildcards (buraco's option): the position each one stands for.
+    fixed: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         return format_cards(self.cards)
@@ -175,6 +177,8 @@ def _one(n: int) -> str:
 
 
 def _place(suit: int, pos: list[int], wilds: tuple[int, ...], v: Variant) -> Meld | str:
+    if len(wilds) > 1:
+        return _place_many(suit, pos, wilds)
     if len(set(pos)) != len(pos):
         return "a sequence holds one card of each rank"
     if len(pos) < 2:
@@ -309,6 +313,9 @@ def extended(meld: Meld, card: int, v: Variant) -> Meld | str:
 
 
 def _extend_sequence(m: Meld, card: int, v: Variant) -> Meld | str:
+    own_two_home = card == m.suit * 13 + 1 and m.lo == 3
+    if m.fixed or (v.max_wildcards > 1 and m.wilds and is_wild(card) and not own_two_home):
+        return _extend_many(m, card, v)
     suit, lo, hi, wilds = m.suit, m.lo, m.hi, m.wilds
     own_two = suit * 13 + 1
     if card == own_two:
@@ -319,6 +326,8 @@ def _extend_sequence(m: Meld, card: int, v: Variant) -> Meld | str:
     if is_wild(card):
         if len(wilds) >= v.max_wildcards:
             return f"a meld holds at most {_one(v.max_wildcards)} wildcard"
+        if wilds:  # a second wildcard (buraco's option): both keep their places
+            return _extend_many(m, card, v)
         if hi - lo + 2 > 14 or (lo == 1 and hi == 14):
             return "a sequence has at most 14 cards"
         if v.wildcard_displacement:
@@ -391,6 +400,87 @@ def _fit(suit: int, lo: int, hi: int, gap: int, wilds: tuple[int, ...], v: Varia
         if lo == 1 and hi == 14:
             return "a sequence has no room for the wildcard"
     return _sequence(suit, lo, hi, gap, wilds)
+
+
+# --- sequences with several wildcards (buraco's option: no limit) ------------------------
+
+
+def _many(suit: int, naturals: list[int], fixed: list[int], wilds: tuple[int, ...]) -> Meld:
+    """A sequence whose wildcards stand at the positions ``fixed`` (never moved: buraco)."""
+    at = dict(zip(fixed, wilds, strict=True))
+    span = sorted([*naturals, *fixed])
+    cards = tuple(CARDS[at[p]] if p in at else CARDS[_card_at(suit, p)] for p in span)
+    order = sorted(range(len(fixed)), key=lambda i: fixed[i])
+    return Meld(
+        SEQUENCE,
+        suit,
+        0,
+        min(naturals),
+        max(naturals),
+        0,
+        tuple(wilds[i] for i in order),
+        cards,
+        tuple(fixed[i] for i in order),
+    )
+
+
+def _place_many(suit: int, pos: list[int], wilds: tuple[int, ...]) -> Meld | str:
+    if len(set(pos)) != len(pos):
+        return "a sequence holds one card of each rank"
+    if len(pos) < 2:
+        return "a meld needs at least two natural cards"
+    lo, hi = pos[0], pos[-1]
+    holes = [p for p in range(lo, hi + 1) if p not in pos]
+    if len(holes) > len(wilds):
+        return (
+            "the cards of a sequence must be consecutive, wildcards filling its gaps"
+            " (the ace goes below the 2 or above the K, never round the corner)"
+        )
+    fixed = list(holes)
+    low, high = lo, hi
+    # The wildcards left over go to the low end, then to the high end.
+    for _ in range(len(wilds) - len(holes)):
+        if low > 1:
+            low -= 1
+            fixed.append(low)
+        elif high < 14:
+            high += 1
+            fixed.append(high)
+        else:
+            return "a sequence has at most 14 cards"
+    return _many(suit, pos, fixed, tuple(sorted(wilds)))
+
+
+def _extend_many(m: Meld, card: int, v: Variant) -> Meld | str:
+    suit = m.suit
+    fixed = list(m.fixed) or ([m.gap] if m.gap else [])
+    if m.wilds and not fixed:  # a floating wildcard: give it its place first
+        fixed = [m.lo - 1 if m.lo > 1 else m.hi + 1]
+    naturals = [p for p in range(min([m.lo, *fixed]), max([m.hi, *fixed]) + 1) if p not in fixed]
+    low, high = min([*naturals, *fixed]), max([*naturals, *fixed])
+    wilds = tuple(w for _, w in sorted(zip(fixed, m.wilds, strict=True)))
+    fixed.sort()
+    if card == suit * 13 + 1 and low == 3:
+        return _many(suit, [2, *naturals], fixed, wilds)
+    if is_wild(card):
+        if len(wilds) >= v.max_wildcards:
+            return f"a meld holds at most {_one(v.max_wildcards)} wildcards"
+        place = low - 1 if low > 1 else high + 1
+        if place > 14:
+            return "a sequence has at most 14 cards"
+        return _many(suit, naturals, [*fixed, place], (*wilds, card))
+    if card // 13 != suit:
+        return "a sequence takes only cards of its suit and wildcards"
+    for p in _positions(card):
+        if p in naturals:
+            return "the sequence already holds that card"
+        if p in fixed:
+            return "a wildcard is never moved, except a 2 going back to its natural place in a canastra"
+        if p in (low - 1, high + 1):
+            if p in (1, 14) and (1 in naturals or 14 in naturals) and not v.canastra_real:
+                return "a sequence holds one natural ace at most"
+            return _many(suit, [*naturals, p], fixed, wilds)
+    return "the card does not fit at either end of the sequence"
 
 
 # --- grades and points --------------------------------------------------------------------
@@ -518,6 +608,8 @@ def meld_candidates(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], 
         for suit in range(4):
             if suits[suit] >= 2:
                 _sequences_of_suit(counts, suit, wild_kinds, v, found)
+                if v.max_wildcards > 1 and sum(counts[w] for w in wild_kinds) > 1:
+                    _sequences_with_many_wilds(counts, suit, wild_kinds, v, found)
     _sets(counts, by_rank, wild_kinds, v, found)
     return found
 
@@ -571,6 +663,49 @@ def _sequences_of_suit(
                     if w == own_two and uses_own_two and counts[w] < 2:
                         continue
                     found[tuple(sorted((*ordered, w)))] = 0
+
+
+def _sequences_with_many_wilds(
+    counts: Sequence[int],
+    suit: int,
+    wild_kinds: list[int],
+    v: Variant,
+    found: dict[tuple[int, ...], int],
+) -> None:
+    """Sequences of two wildcards or more (buraco's option), checked by reading them."""
+    at = _AT[suit]
+    have = [p not in (0, 15) and counts[at[p]] > 0 for p in range(16)]
+    most = min(v.max_wildcards, sum(counts[w] for w in wild_kinds))
+    for lo in range(1, 14):
+        if not have[lo]:
+            continue
+        for hi in range(lo + 1, 15):
+            if not have[hi]:
+                continue
+            inside = [p for p in range(lo + 1, hi) if have[p]]
+            missing = hi - lo - 1 - len(inside)
+            if missing > most:
+                break
+            # Natural cards: both ends and any choice of those inside; wildcards fill the
+            # rest of the span and may run past its ends.
+            for leave in range(len(inside) + 1):
+                if missing + leave > most:
+                    break
+                for dropped in combinations(inside, leave):
+                    naturals = [lo, hi, *(p for p in inside if p not in dropped)]
+                    holes = missing + leave
+                    for extra in range(0, most - holes + 1):
+                        size = holes + extra
+                        if size < 2:
+                            continue
+                        for chosen in _submultisets(counts, wild_kinds, size, size):
+                            cards = tuple(sorted([at[p] for p in naturals] + list(chosen)))
+                            if cards in found:
+                                continue
+                            if any(cards.count(c) > counts[c] for c in set(cards)):
+                                continue
+                            if isinstance(_read_sequence(cards, v), Meld):
+                                found[cards] = 0
 
 
 def _submultisets(

@@ -288,8 +288,10 @@ def _checked(v: Variant) -> Variant:
         raise SetupError("a match needs a number of deals or a points target")
     if v.max_wildcards < 1:
         raise SetupError("max_wildcards must be at least 1")
-    if v.sequences and v.max_wildcards > 1:
-        raise SetupError("sequences with more than one wildcard are not supported yet")
+    if v.sequences and v.max_wildcards > 1 and v.wildcard_displacement:
+        raise SetupError(
+            "several wildcards in a sequence are played with fixed places (buraco's option)"
+        )
 
     if v.jokers not in (0, 2, 4, 6):
         raise SetupError(f"{v.jokers} jokers: a game is played with 0, 2, 4 or 6")
