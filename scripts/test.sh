@@ -5,10 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 
-# Browser tests drive Debian's Chromium; the cluster test runs a Redis server.
+# Browser tests drive Debian's Chromium; the cluster test runs a Redis server; the
+# PostgreSQL test starts a throwaway PostgreSQL server.
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     export DEBIAN_FRONTEND=noninteractive

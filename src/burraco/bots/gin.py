@@ -43,6 +43,7 @@ __all__ = [
     "determinize",
     "load_game",
     "play_game",
+    "posterior",
     "shuffled_deck",
 ]
 
@@ -288,6 +289,8 @@ def _posterior(
         if rules is not None:
             alive = [p for p in swarm if rules.explains(p[0], kind, card)]
             if not alive:
+                alive = _repair(public, rules, swarm, event, rng)
+            if not alive:
                 unexplained += 1
             elif len(alive) < len(swarm):
                 swarm = [alive[rng.randrange(len(alive))] for _ in range(particles)]
@@ -297,6 +300,67 @@ def _posterior(
             swarm = [(tuple(c for c in h if c != card), s, q) for h, s, q in swarm]
         event += 1
     return [p[1] for p in swarm], unexplained
+
+
+def posterior(state: Any, player: int, particles: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """Guesses of the opponent's unseen cards in ``state`` (before any knock), from the
+    particle filter on the simple bot's rules, each fit for ``determinize(guesses=...)``."""
+    rules = _Rules(int(state.get_game().get_parameters()["knock_card"]))
+    return _posterior(_Public(state, player), rules, particles, rng)[0]
+
+
+def _follow(
+    public: _Public, rules: _Rules, placed: Sequence[int], upto: int
+) -> tuple[int, tuple[int, ...]]:
+    """How many of the opponent's decisions up to event ``upto`` (included) the guess
+    ``placed`` fails to explain, and the opponent's hand just before that event."""
+    hand: list[int] = []
+    slot = wrong = 0
+    for kind, card in public.events[:upto]:
+        if kind == SLOT:
+            hand.append(placed[slot])
+            slot += 1
+            continue
+        wrong += not rules.explains(hand, kind, card)
+        if kind == TAKE:
+            hand.append(card)
+        elif kind == DISCARD:
+            hand.remove(card)
+    kind, card = public.events[upto]
+    return wrong + (not rules.explains(hand, kind, card)), tuple(hand)
+
+
+def _repair(
+    public: _Public,
+    rules: _Rules,
+    swarm: Sequence[_Particle],
+    event: int,
+    rng: random.Random,
+    moves: int = 4000,
+    enough: int = 64,
+) -> list[_Particle]:
+    """Guesses that explain every decision up to ``event``, found when none of the swarm
+    does: a local search from the swarm that swaps one unseen card the opponent still
+    holds for another, keeping a swap unless it explains fewer decisions."""
+    chains = [(p, _follow(public, rules, p[1], event)[0]) for p in dict.fromkeys(swarm)]
+    found: dict[_Particle, None] = {}
+    for _ in range(moves):
+        i = rng.randrange(len(chains))
+        (_, placed, pending), wrong = chains[i]
+        hidden = [k for k, c in enumerate(placed) if c not in public.deadline]
+        other = public.unseen[rng.randrange(len(public.unseen))]
+        if not hidden or other in placed:
+            continue
+        k = hidden[rng.randrange(len(hidden))]
+        new = (*placed[:k], other, *placed[k + 1 :])
+        worse, hand = _follow(public, rules, new, event)
+        if worse <= wrong:
+            chains[i] = ((hand, new, pending), worse)
+            if not worse:
+                found[chains[i][0]] = None
+                if len(found) >= enough:
+                    break
+    return list(found)
 
 
 def _replay(

@@ -1,0 +1,73 @@
+"""Our determinized search on OpenSpiel's gin rummy (``burraco.bots.gin``), when OpenSpiel is
+installed (``pip install -e '.[anchor]'``); skipped otherwise."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from burraco.bots.gin import (  # noqa: E402
+    GinSearchBot,
+    determinize,
+    load_game,
+    play_game,
+    posterior,
+    shuffled_deck,
+)
+
+
+def _midgame(seed: int, searcher: int, turns: int) -> Any:
+    """A game between two simple bots, stopped at ``searcher``'s draw after ``turns`` turns."""
+    game = load_game()
+    bots = [pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), p) for p in (0, 1)]
+    deck = shuffled_deck(random.Random(seed))
+    state = game.new_initial_state()
+    drawn = draws = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(deck[drawn])
+            drawn += 1
+            continue
+        player = state.current_player()
+        if player == searcher and state.current_phase().name == "DRAW":
+            draws += 1
+            if draws > turns:
+                return state
+        state.apply_action(bots[player].step(state))
+    pytest.skip("that game ended too soon")
+
+
+@pytest.mark.parametrize(("seed", "searcher"), [(1, 0), (2, 1), (3, 0)])
+def test_determinized_worlds_keep_the_searchers_information(seed: int, searcher: int) -> None:
+    state = _midgame(seed, searcher, turns=4)
+    rng = random.Random(seed)
+    guesses = posterior(state, searcher, 128, rng)
+    opponent = 1 - searcher
+    hands = set()
+    for k in range(20):
+        world = determinize(state, searcher, rng, guesses=guesses if k % 2 else None)
+        copy = world.state
+        assert copy.information_state_string(searcher) == state.information_state_string(searcher)
+        assert sorted(copy.hands()[searcher]) == sorted(state.hands()[searcher])
+        assert copy.discard_pile() == state.discard_pile() and copy.upcard() == state.upcard()
+        assert len(copy.hands()[opponent]) == len(state.hands()[opponent])
+        assert set(state.known_cards()[opponent]) <= set(copy.hands()[opponent])
+        assert len(world.stock) == state.stock_size()
+        assert set(world.stock).isdisjoint(copy.hands()[opponent])
+        hands.add(tuple(sorted(copy.hands()[opponent])))
+    assert len(hands) > 1, "the opponent's hidden cards are dealt again"
+
+
+def test_pimc_plays_a_game_against_the_simple_bot() -> None:
+    game = load_game()
+    for seat in (0, 1):
+        ours = GinSearchBot(game, seat, worlds=4, particles=64, seed=seat)
+        theirs = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1 - seat)
+        players = [ours, theirs] if seat == 0 else [theirs, ours]
+        returns = play_game(game, players, shuffled_deck(random.Random(7)))
+        assert returns[0] == -returns[1]
+        assert ours.decisions > 0

@@ -1,0 +1,94 @@
+"""The room on PostgreSQL: the same code and migrations as on SQLite.
+
+A throwaway PostgreSQL cluster is started on 127.0.0.1 for the test (as the
+``postgres`` user, as PostgreSQL will not run as root) and stopped after it.
+Skipped where PostgreSQL's server or psycopg is not installed (``scripts/test.sh``
+installs both).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from roomserver import RoomServer, free_port
+from test_server import _create, _my_turn, _play_to_the_end, _start
+
+BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+pytestmark = [
+    pytest.mark.skipif(not BIN, reason="PostgreSQL's server is not installed"),
+    pytest.mark.skipif(
+        shutil.which("runuser") is None or not any(u.pw_name == "postgres" for u in pwd.getpwall()),
+        reason="no postgres user to run the server as",
+    ),
+]
+psycopg = pytest.importorskip("psycopg")
+
+
+def _as_postgres(*command: str) -> None:
+    if os.geteuid() == 0:
+        subprocess.run(
+            ["runuser", "-u", "postgres", "--", *command], check=True, capture_output=True
+        )
+    else:
+        subprocess.run(list(command), check=True, capture_output=True)
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    # Not pytest's tmp_path: its folders are closed to the postgres user.
+    folder = Path(tempfile.mkdtemp(prefix="burraco-pg-"))
+    folder.chmod(0o777)
+    bin_dir = BIN[-1]
+    port = free_port()
+    _as_postgres(f"{bin_dir}/initdb", "-D", str(folder / "data"), "-A", "trust", "-U", "postgres")
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+    # A log file, or the server would hold pg_ctl's output open and the call never return.
+    log = str(folder / "log")
+    _as_postgres(
+        f"{bin_dir}/pg_ctl", "-D", str(folder / "data"), "-o", options, "-l", log, "-w", "start"
+    )
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        _as_postgres(f"{bin_dir}/pg_ctl", "-D", str(folder / "data"), "-m", "immediate", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_match_is_played_and_resumed_on_postgresql(postgres_url: str) -> None:
+    table: dict[str, object] = {}
+
+    async def first_half(server: RoomServer) -> None:
+        table.update(_create(server, move_seconds=0))
+        from roomserver import Player
+
+        async with Player(server, str(table["table"]), str(table["token"])) as anna:
+            await anna.until("state")
+            _start(server, table)
+            state = await _my_turn(anna)
+            await anna.send({"type": "action", "action": "draw", "version": state["version"]})
+            await anna.until("state")
+
+    async def second_half(server: RoomServer) -> None:
+        from roomserver import Player
+
+        async with Player(server, str(table["table"]), str(table["token"])) as anna:
+            state = await anna.until("state")
+            await anna.send({"type": "sync", "since": state["version"]})
+            await _play_to_the_end(server, [anna], str(table["table"]))
+
+    with RoomServer(postgres_url) as server:
+        asyncio.run(first_half(server))
+    with RoomServer(postgres_url) as server:
+        asyncio.run(second_half(server))
+        with server.http() as http:
+            record = http.get(f"/api/tables/{table['table']}/record")
+            assert record.status_code == 200 and '[Seat0 "Anna"]' in record.text
