@@ -50,6 +50,8 @@ class Config:
     objective: str
     model: str
     particles: int
+    chains: int
+    moves: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,8 @@ def play(index: int) -> Outcome:
             objective=config.objective,
             model=config.model,
             particles=config.particles,
+            chains=config.chains,
+            moves=config.moves,
         )
     players = [ours, opponent] if seat == 0 else [opponent, ours]
     returns = play_game(_game, players, deck_of(config.seed, index))
@@ -153,7 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--discards", type=int, default=4, help="discards searched (0: all)")
     parser.add_argument("--objective", choices=OBJECTIVES, default="points")
     parser.add_argument("--model", choices=MODELS, default="simple")
-    parser.add_argument("--particles", type=int, default=2048)
+    parser.add_argument("--particles", type=int, default=512, help="particle filter size")
+    parser.add_argument("--chains", type=int, default=64, help="guesses moved by MCMC")
+    parser.add_argument("--moves", type=int, default=100, help="MCMC steps per chain")
     parser.add_argument("--player", choices=("pimc", "simple"), default="pimc")
     args = parser.parse_args(argv)
     worlds = args.worlds or None
@@ -168,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         objective=args.objective,
         model=args.model,
         particles=args.particles,
+        chains=args.chains,
+        moves=args.moves,
     )
     budget = ", ".join(
         part
@@ -180,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"gin rummy: {config.player} vs SimpleGinRummyBot, {args.games} games, "
         f"{args.workers} workers, seed {args.seed}; per decision: {budget}, "
-        f"{config.particles} particles ({config.model}), "
+        f"{config.particles} particles ({config.model}), {config.chains} chains x "
+        f"{config.moves} moves, "
         f"discards {config.discards or 'all'}, objective {config.objective}",
         flush=True,
     )

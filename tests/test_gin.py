@@ -45,7 +45,7 @@ def _midgame(seed: int, searcher: int, turns: int) -> Any:
 def test_determinized_worlds_keep_the_searchers_information(seed: int, searcher: int) -> None:
     state = _midgame(seed, searcher, turns=4)
     rng = random.Random(seed)
-    guesses = posterior(state, searcher, 128, rng)
+    guesses = posterior(state, searcher, rng, particles=128, chains=16, moves=20)
     opponent = 1 - searcher
     hands = set()
     for k in range(20):

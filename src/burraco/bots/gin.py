@@ -302,11 +302,24 @@ def _posterior(
     return [p[1] for p in swarm], unexplained
 
 
-def posterior(state: Any, player: int, particles: int, rng: random.Random) -> list[tuple[int, ...]]:
-    """Guesses of the opponent's unseen cards in ``state`` (before any knock), from the
-    particle filter on the simple bot's rules, each fit for ``determinize(guesses=...)``."""
+def posterior(
+    state: Any,
+    player: int,
+    rng: random.Random,
+    particles: int = 512,
+    chains: int = 64,
+    moves: int = 100,
+) -> list[tuple[int, ...]]:
+    """Guesses of the opponent's unseen cards in ``state`` (before any knock), each fit for
+    ``determinize(guesses=...)``: the particle filter on the simple bot's rules, then
+    ``chains`` of its guesses moved ``moves`` steps each (none if ``moves`` is 0)."""
     rules = _Rules(int(state.get_game().get_parameters()["knock_card"]))
-    return _posterior(_Public(state, player), rules, particles, rng)[0]
+    public = _Public(state, player)
+    guesses = _posterior(public, rules, particles, rng)[0]
+    if not moves:
+        return guesses
+    starts = [guesses[rng.randrange(len(guesses))] for _ in range(chains)]
+    return _rejuvenate(public, rules, starts, moves, rng)
 
 
 def _follow(
@@ -361,6 +374,75 @@ def _repair(
                 if len(found) >= enough:
                     break
     return list(found)
+
+
+def _misfits(public: _Public, rules: _Rules, placed: Sequence[int]) -> int:
+    """How many of the opponent's decisions the guess ``placed`` fails to explain."""
+    hand: list[int] = []
+    slot = wrong = 0
+    for kind, card in public.events:
+        if kind == SLOT:
+            hand.append(placed[slot])
+            slot += 1
+            continue
+        wrong += not rules.explains(hand, kind, card)
+        if kind == TAKE:
+            hand.append(card)
+        elif kind == DISCARD:
+            hand.remove(card)
+    return wrong
+
+
+def _rejuvenate(
+    public: _Public,
+    rules: _Rules,
+    guesses: Sequence[tuple[int, ...]],
+    moves: int,
+    rng: random.Random,
+) -> list[tuple[int, ...]]:
+    """Each guess moved ``moves`` steps along a Markov chain whose stationary law is the
+    posterior (the prior, uniform over the deals the public history allows, restricted to
+    the deals that explain the opponent's decisions).
+
+    The filter's resampling leaves many copies of few early hands (the ten cards dealt
+    first are never dealt again), which makes its guesses too sure; the chain spreads
+    them. A step either swaps a card the opponent holds unseen for an unseen card, or
+    exchanges a card it discarded with one it holds, in a slot before the discard (it
+    came earlier or later); both proposals are symmetric, so a step is kept whenever the
+    guess still explains as many decisions.
+    """
+    slot_event = [e for e, (kind, _) in enumerate(public.events) if kind == SLOT]
+    unseen = public.unseen
+    deadline = public.deadline
+    moved = []
+    for guess in guesses:
+        current = tuple(guess)
+        wrong = _misfits(public, rules, current)
+        for _ in range(moves):
+            hidden = [k for k, c in enumerate(current) if c not in deadline]
+            if not hidden:
+                break
+            if len(hidden) == len(current) or rng.random() < 0.5:
+                other = unseen[rng.randrange(len(unseen))]
+                if other in current:
+                    continue
+                k = hidden[rng.randrange(len(hidden))]
+                proposal = (*current[:k], other, *current[k + 1 :])
+            else:
+                dealt = [k for k, c in enumerate(current) if c in deadline]
+                i = dealt[rng.randrange(len(dealt))]
+                before = [j for j in hidden if slot_event[j] < deadline[current[i]]]
+                if not before:
+                    continue
+                j = before[rng.randrange(len(before))]
+                swapped = list(current)
+                swapped[i], swapped[j] = swapped[j], swapped[i]
+                proposal = tuple(swapped)
+            misfit = _misfits(public, rules, proposal)
+            if misfit <= wrong:
+                current, wrong = proposal, misfit
+        moved.append(current)
+    return moved
 
 
 def _replay(
@@ -494,7 +576,9 @@ class GinSearchBot:
         objective: str = "points",
         prefer: float = 0.0,
         model: str = "simple",
-        particles: int = 256,
+        particles: int = 512,
+        chains: int = 64,
+        moves: int = 100,
     ) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}")
@@ -509,6 +593,8 @@ class GinSearchBot:
         self.prefer = prefer
         self.model = model
         self.particles = particles
+        self.chains = chains
+        self.moves = moves
         self.rules = _Rules(int(game.get_parameters()["knock_card"]))
         self.unexplained = 0
         self._cache: (
@@ -605,6 +691,9 @@ class GinSearchBot:
                 return guesses
         guesses, unexplained = _posterior(public, self.rules, self.particles, self.rng)
         self.unexplained += unexplained
+        if self.moves:
+            starts = [guesses[self.rng.randrange(len(guesses))] for _ in range(self.chains)]
+            guesses = _rejuvenate(public, self.rules, starts, self.moves, self.rng)
         self._cache = (events, tuple(public.unseen), guesses)
         return guesses
 
