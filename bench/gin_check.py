@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="time per decision")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--discards", type=int, default=4, help="discards searched (0: all)")
+    parser.add_argument("--discards", type=int, default=0, help="discards searched (0: all)")
     parser.add_argument("--objective", choices=OBJECTIVES, default="points")
     parser.add_argument("--model", choices=MODELS, default="simple")
     parser.add_argument("--particles", type=int, default=512, help="particle filter size")

@@ -2,28 +2,39 @@
 
 An outside check of the search: the same ``pimc`` that drives :class:`ExpertBot` in
 Burraco plays ``gin_rummy`` through ``pyspiel`` against OpenSpiel's own
-``SimpleGinRummyBot`` (``pyspiel.make_simple_gin_rummy_bot``), see ``bench/gin_check.py``.
-``pyspiel`` is optional (the ``anchor`` extra); it is imported only inside functions, so
-this module imports without it.
+``SimpleGinRummyBot`` (the C++ bot, made by ``pyspiel.make_simple_gin_rummy_bot``); see
+``bench/gin_check.py``. ``pyspiel`` is optional (the ``anchor`` extra): it is imported
+only inside functions, so this module imports without it.
 
 The pieces, as in Burraco:
 
-* **Worlds** (:func:`determinize`): the opponent's cards the searcher has not seen (all
-  of its hand but the upcards it took) and the stock order are dealt again at random
-  from the unseen cards, and the game is *replayed* from its start along the public
-  action history with the changed chance outcomes, so the world is a genuine OpenSpiel
-  state with a legal history; the searcher's information state string is checked equal
-  to the original's. Once a player has knocked, the hands are on the table (the
-  knocker lays them down), so the world is the state itself (as OpenSpiel's own
-  ``resample_from_infostate`` does).
+* **Worlds** (:func:`determinize`): the opponent's cards the searcher has not seen are
+  dealt again, the stock is shuffled, and the game is *replayed* from its start along the
+  real action history with those chance outcomes, so a world is a genuine OpenSpiel state
+  with a legal history, and the searcher's information state string is checked equal to
+  the original's (it raises otherwise). The cards the opponent took from the discard pile
+  stay in its hand; each card it discarded unseen is dealt to it before it threw it.
+  Once a player has knocked, the hands are laid down and the world is the state itself
+  (as OpenSpiel's own ``resample_from_infostate`` does).
+* **Which deals** (:func:`posterior`): uniform deals (``model="uniform"``) make the
+  opponent's hand much worse than it is (it kept its melds and low cards for many turns).
+  With ``model="simple"`` (the default) the deals are drawn from the posterior given the
+  opponent's decisions, under the opponent's own rules: a particle filter deals its
+  unseen cards slot by slot (the ten dealt, then each card drawn from the stock) and
+  keeps the deals under which the simple bot would have taken, declined and discarded as
+  it did (its rules, :class:`_Rules`, agree with the C++ bot on every decision checked),
+  then a Markov chain (:func:`_rejuvenate`) spreads the survivors, which resampling
+  leaves as copies of few early hands.
 * **Rollouts** (:class:`SimplePolicy`): the candidate is played in a copy of the world and
   the game is finished by ``SimpleGinRummyBot`` for both players, drawing the stock in
-  the world's sampled order (so every candidate meets the same stock); the value is the
-  searcher's outcome: a win (1), a draw (0.5) or a loss (0), or its points.
-* **Candidates** (:meth:`GinSearchBot.candidates`): every legal action when drawing, at the
-  wall and when laying off; at the discard, the ``discards`` cards that leave the least
-  deadwood (the simple bot's own discard always among them) and the knock if legal. Laying
-  down melds after a knock follows the simple bot.
+  the world's order (so every candidate meets the same stock); the value is the
+  searcher's points at the end of the game (``objective="points"``), or a win (1, a draw
+  0.5, a loss 0), or a win plus a hundredth of the points.
+* **Candidates** (:meth:`GinSearchBot.candidates`): every legal action when taking the
+  first upcard or drawing, at the wall, when laying off; at the discard, every card (or
+  the ``discards`` that leave the least deadwood, the simple bot's own discard always
+  among them) and the knock if legal. Laying down melds after a knock follows the
+  simple bot.
 """
 
 from __future__ import annotations
@@ -559,20 +570,24 @@ def _finish(state: Any, stock: Sequence[int], policies: Sequence[SimplePolicy]) 
 class GinSearchBot:
     """``pimc`` with simple-bot rollouts, for one seat of OpenSpiel's gin rummy.
 
-    ``worlds`` (or ``seconds``) is the budget of one decision; ``discards`` how many
-    discards are searched (``None``: all); ``objective`` what a rollout scores: ``"win"``
-    (1, 0.5 for a draw, 0), ``"points"`` (the game's return) or ``"mixed"`` (a win plus a
-    hundredth of the points).
+    ``worlds`` (or ``seconds``, or both: first reached) is the budget of one decision;
+    ``discards`` how many discards are searched (``None``: all); ``objective`` what a
+    rollout scores: ``"points"`` (the game's return), ``"win"`` (1, 0.5 for a draw, 0) or
+    ``"mixed"`` (a win plus a hundredth of the points); ``prefer`` a bonus added to the
+    simple bot's own choice (0: none). ``model`` is how the opponent's hidden cards are
+    dealt (``"simple"``: the posterior of :func:`posterior`, with ``particles``, ``chains``
+    and ``moves``; ``"uniform"``: uniformly among the deals the public history allows).
+    Choices depend only on the seat's information and ``seed``.
     """
 
     def __init__(
         self,
         game: Any,
         player: int,
-        worlds: int | None = 32,
+        worlds: int | None = 64,
         seconds: float | None = None,
         seed: int = 0,
-        discards: int | None = 4,
+        discards: int | None = None,
         objective: str = "points",
         prefer: float = 0.0,
         model: str = "simple",
