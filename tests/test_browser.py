@@ -222,3 +222,72 @@ def test_reload_and_server_restart_resume_the_deal(browser: Any, tmp_path: Path)
         assert play_one_turn(page)
         shot(page, "after-restart")
     page.close()
+
+
+def test_reload_and_a_stale_click_in_deal_two_resume(browser: Any, tmp_path: Path) -> None:
+    """Issue 8: once a deal had ended, `sync` broke the socket, so a reload or a stale click
+    in deal 2 locked the page in a reconnection loop. Deal 1 is played here over the API
+    with the page's own seat; the page then reloads in deal 2 and sends a stale action."""
+    import asyncio
+    import random
+    from concurrent.futures import ThreadPoolExecutor
+
+    from roomserver import Player
+
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.02) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        sockets: list[str] = []
+        page.on("websocket", lambda ws: sockets.append(ws.url))
+        page.goto(f"{server.url}/")
+        page.fill("#name", "Anna")
+        page.select_option("#variant", "italian")
+        page.select_option("#setup", "2:2")
+        page.check("#by-deals")
+        page.fill("#deals", "3")
+        page.fill("#move-seconds", "0")
+        page.click("#create")
+        page.wait_for_url(re.compile(r".*/table/t-.*"))
+        table_id = str(page.url.rsplit("/", 1)[-1].split("?")[0])
+        page.click("#start")
+        page.wait_for_selector("#hand [data-card]")
+        seats = json.loads(page.evaluate("() => localStorage.getItem('burraco.seats')"))
+        token = seats[table_id]["token"]
+
+        async def play_deal_one() -> None:
+            rng = random.Random(2)
+            async with Player(server, table_id, token) as anna:
+                while True:
+                    m = await anna.next()
+                    if m["type"] == "state" and m["view"] and m["view"]["deal"] == 2:
+                        return
+                    if m["type"] == "state" and m["legal"]:
+                        action = rng.choice(m["legal"])
+                        await anna.send(
+                            {"type": "action", "action": action, "version": m["version"]}
+                        )
+
+        # Playwright's sync API holds this thread's event loop: the client runs in another.
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, play_deal_one()).result(timeout=120)
+        # The page heard deal 1 end (its score window may be up): close it and reload.
+        page.reload()
+        page.wait_for_function(
+            "() => { const s = window.burracoTable.state; return s && s.view && s.view.deal === 2; }",
+            timeout=30_000,
+        )
+        before = wait_my_turn(page)
+        opened = len(sockets)
+        # A stale click: the page's version is behind; it hears "stale", syncs and goes on.
+        page.evaluate(f"() => window.burracoTable.act('draw', {before['version'] - 1})")
+        page.wait_for_timeout(3000)
+        assert page.evaluate("() => document.querySelector('#conn').dataset.state") == "ok"
+        assert len(sockets) == opened, f"the page reconnected: {sockets[opened:]}"
+        after = state(page)
+        assert after["version"] == before["version"] and after["view"]["deal"] == 2
+        # And the deal goes on by clicks.
+        assert play_one_turn(page)
+        shot(page, "deal-two-after-stale")
+        assert not errors, errors
+        page.close()

@@ -92,3 +92,20 @@ def test_a_match_is_played_and_resumed_on_postgresql(postgres_url: str) -> None:
         with server.http() as http:
             record = http.get(f"/api/tables/{table['table']}/record")
             assert record.status_code == 200 and '[Seat0 "Anna"]' in record.text
+
+
+def test_one_room_per_postgresql_database_without_redis(postgres_url: str) -> None:
+    """As on SQLite: a second room on the database is refused while the first holds it, and
+    the hold ends with the first's session."""
+    from burraco.storage import Store
+    from burraco.storage.store import StoreInUse
+
+    first, second = Store(postgres_url), Store(postgres_url)
+    first.hold()
+    with pytest.raises(StoreInUse, match="served by another process"):
+        second.hold()
+    first.release()
+    second.hold()
+    second.release()
+    first.engine.dispose()
+    second.engine.dispose()

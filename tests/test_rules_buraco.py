@@ -8,6 +8,7 @@ checks that every quote is verbatim. Positions are dealt by hand from a whole de
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections import Counter
 
@@ -669,7 +670,10 @@ def test_with_the_stock_empty_a_player_takes_the_pile_or_else_passes():
     RULES.md: «With the stock empty a player must take the pile if allowed, otherwise passes.
     The stall rule of Burraco ends the hand (no batida).»
     """
-    deal = new(["3S 4S 5S 6S 7S 8H 9H 10H JH QH KC"], "4D 5D")
+    # One quiet round is enough to end this deal (the default waits for three).
+    deal = new(
+        ["3S 4S 5S 6S 7S 8H 9H 10H JH QH KC"], "4D 5D", v=dataclasses.replace(V, stall_rounds=1)
+    )
     legal(deal, "draw")
     legal(deal, "redraw")
     legal(deal, "meld 3S 4S 5S 6S 7S")

@@ -14,6 +14,7 @@ said otherwise, so seat 1 plays first.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from collections import Counter
@@ -867,47 +868,74 @@ def _take_and_discard(deal: Deal, card: str) -> None:
     play(deal, "take", f"discard {card}")
 
 
+STALL = """RULES.md: «Stall *(decision, the federation's "stallo")*: if three whole rounds of turns
+    pass in a row in which nobody draws from the stock and nobody lays down or extends a meld, the
+    deal ends as at the stock's end (option `stall_rounds`, default 3; 0 turns the rule off).»"""
+
+
+def _quiet_turns(deal: Deal, discards: str) -> None:
+    """Each player on turn takes the pile and discards the next card of ``discards``."""
+    for card in discards.split():
+        assert not deal.is_over
+        _take_and_discard(deal, card)
+
+
 @TWO
 def test_stall_ends_the_deal(v) -> None:
-    """RULES.md: «Stall *(decision, the federation's "stallo")*: if a whole round of turns passes
-    in which nobody draws from the stock and nobody lays down or extends a meld, the deal ends as
-    at the stock's end.»
-    """
     deal = dealt(v, {1: RUN, 0: IDLE}, up="9C")
-    _take_and_discard(deal, "KS")
+    _quiet_turns(deal, "KS QC JS KC")
+    # Two quiet rounds are normal play: the deal goes on.
     assert not deal.is_over
-    _take_and_discard(deal, "QC")
+    _quiet_turns(deal, "10S AD")
     assert deal.is_over and deal.end_reason == "stall"
     score = deal.score()
     assert [ls.closing for ls in score.lines] == [0, 0]
     assert [ls.pozzetto_penalty for ls in score.lines] == [-100, -100]
-    # a meld in the round keeps the deal going
+    # a meld starts the count again
     deal = dealt(v, {1: RUN, 0: IDLE}, up="9C")
     play(deal, "take", "meld 3H 4H 5H", "discard KS")
-    _take_and_discard(deal, "QC")
+    _quiet_turns(deal, "QC JS KC 10S AD")
     assert not deal.is_over
     _take_and_discard(deal, "9C")
     assert deal.is_over and deal.end_reason == "stall"
     # so does a draw from the stock
     deal = dealt(v, {1: RUN, 0: IDLE}, up="9C")
     idle_turn(deal)
-    _take_and_discard(deal, "QC")
+    _quiet_turns(deal, "QC KS KC JS AD")
     assert not deal.is_over
+
+
+test_stall_ends_the_deal.__doc__ = STALL
+
+
+@TWO
+def test_stall_rounds_is_an_option(v) -> None:
+    one = dataclasses.replace(v, stall_rounds=1)
+    deal = dealt(one, {1: RUN, 0: IDLE}, up="9C")
+    _quiet_turns(deal, "KS")
+    assert not deal.is_over
+    _quiet_turns(deal, "QC")
+    assert deal.is_over and deal.end_reason == "stall"
+    never = dataclasses.replace(v, stall_rounds=0)
+    deal = dealt(never, {1: RUN, 0: IDLE}, up="9C")
+    _quiet_turns(deal, "KS QC JS KC 10S AD QS 3D")
+    assert not deal.is_over
+
+
+test_stall_rounds_is_an_option.__doc__ = STALL
 
 
 @FOUR
-def test_stall_needs_a_whole_round(v) -> None:
-    """RULES.md: «Stall *(decision, the federation's "stallo")*: if a whole round of turns passes
-    in which nobody draws from the stock and nobody lays down or extends a meld, the deal ends as
-    at the stock's end.»
-    """
-    deal = dealt(v, {1: RUN, 2: IDLE, 3: "3S 4S 5S 6S 7S 8S 9S 10H JH QH KH", 0: "2D"}, up="9C")
-    _take_and_discard(deal, "KS")
-    _take_and_discard(deal, "QC")
-    _take_and_discard(deal, "KH")
+def test_stall_needs_whole_rounds(v) -> None:
+    one = dataclasses.replace(v, stall_rounds=1)
+    deal = dealt(one, {1: RUN, 2: IDLE, 3: "3S 4S 5S 6S 7S 8S 9S 10H JH QH KH", 0: "2D"}, up="9C")
+    _quiet_turns(deal, "KS QC KH")
     assert not deal.is_over
     _take_and_discard(deal, "2D")
     assert deal.is_over and deal.end_reason == "stall"
+
+
+test_stall_needs_whole_rounds.__doc__ = STALL
 
 
 @TWO

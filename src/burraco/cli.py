@@ -802,6 +802,19 @@ def serve(
     import uvicorn
 
     from burraco.server.app import create_app
+    from burraco.storage import Store
+    from burraco.storage.store import StoreInUse
+
+    if redis_url is None:
+        # One room per database without Redis: say so plainly rather than in a traceback.
+        store = Store(database_url)
+        try:
+            store.hold()
+        except StoreInUse as error:
+            Console(stderr=True, soft_wrap=True).print(f"[bold red]Cannot start:[/] {error}")
+            raise typer.Exit(1) from None
+        store.release()
+        store.engine.dispose()
 
     application = create_app(
         database_url,

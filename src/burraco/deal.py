@@ -1257,7 +1257,7 @@ class Deal:
         if self.final_turn:
             self._end("stock")
             return
-        if v.stall_rule and self.quiet_turns >= v.players:
+        if v.stall_rounds and self.quiet_turns >= v.stall_rounds * v.players:
             self._end("stall")
             return
         self.turn = (seat + 1) % v.players

@@ -131,7 +131,9 @@ class Variant:
     opening_minimum: int = 0
     #: 6 players: a line needs a burraco before it may take its pozzetto.
     burraco_before_pozzetto: bool = False
-    stall_rule: bool = True
+    #: The stall: the deal ends as at the stock's end after this many whole rounds in a row
+    #: in which nobody draws from the stock or lays down or extends a meld (0: never).
+    stall_rounds: int = 3
 
     # Ending a deal.
     closing_bonus: int = 100

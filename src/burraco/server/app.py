@@ -21,8 +21,9 @@ from pydantic import BaseModel, Field
 
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
-from burraco.server.room import Room, RoomError, presets
+from burraco.server.room import UNAVAILABLE, Room, RoomError, presets
 from burraco.storage import Store
+from burraco.storage.store import StorageUnavailable
 
 __all__ = ["create_app"]
 
@@ -134,6 +135,10 @@ def create_app(
     @app.exception_handler(RoomError)
     async def room_error(_: Any, error: RoomError) -> JSONResponse:
         return JSONResponse({"detail": error.message, "code": error.code}, error.status)
+
+    @app.exception_handler(StorageUnavailable)
+    async def storage_unavailable(_: Any, error: StorageUnavailable) -> JSONResponse:
+        return JSONResponse({"detail": UNAVAILABLE, "code": "unavailable"}, 503)
 
     @app.post("/api/tables")
     async def create(body: CreateTable) -> dict[str, Any]:

@@ -27,12 +27,20 @@ from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
 from burraco.server.messages import cards, score_json, view_json
 from burraco.storage import SeatRow, Store, TableRow
-from burraco.storage.store import StaleVersion
+from burraco.storage.store import SeatTaken, StaleVersion, StorageUnavailable
 from burraco.variants import PRESETS, Variant, variant
 
 __all__ = ["LiveTable", "Room", "RoomError"]
 
 log = logging.getLogger("burraco.room")
+
+#: What a player hears when the database refuses a write (disk full, read-only, gone).
+UNAVAILABLE = (
+    "the room cannot save right now, so nothing was played; "
+    "the table goes on by itself as soon as the database accepts writes again"
+)
+#: Seconds between attempts to store again after the database refused a write.
+RETRY_FIRST, RETRY_MAX = 0.5, 30.0
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -88,6 +96,13 @@ class LiveTable:
     deal_task: asyncio.Task[None] | None = None
     #: The deal whose clock ``deal_task`` keeps.
     deal_clocked: int = 0
+    #: Seconds before the next attempt after the database refused a write (0: it accepts).
+    backoff: float = 0.0
+
+    def next_backoff(self) -> float:
+        """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
+        self.backoff = min(RETRY_MAX, self.backoff * 2 or RETRY_FIRST)
+        return self.backoff
 
     @property
     def id(self) -> str:
@@ -144,6 +159,8 @@ class Room:
         self.tables: dict[str, LiveTable] = {}
         #: Called with each table whose match has just ended (tournaments listen here).
         self.finish_listeners: list[Callable[[LiveTable], Awaitable[None]]] = []
+        #: Tasks that wait for the database to accept writes again.
+        self._retrying: set[asyncio.Future[None]] = set()
         #: Processes for expert bots and hints (made when first needed).
         self.search_workers = 1
         self._pool: Any = None
@@ -151,7 +168,9 @@ class Room:
     # --- lifecycle ------------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Rebuild every unfinished table from its log, restart its clock and its bots."""
+        """Hold the database (one room per database without Redis), then rebuild every
+        unfinished table from its log and restart its clock and its bots."""
+        self.store.hold()
         for row in self.store.tables(("waiting", "playing")):
             try:
                 table = self._load(row)
@@ -195,6 +214,9 @@ class Room:
         }
 
     async def shutdown(self) -> None:
+        for retry in list(self._retrying):
+            retry.cancel()
+        self.store.release()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -212,6 +234,7 @@ class Room:
         last_time = row.updated_at
         for event in self.store.events(row.id):
             payload = json.loads(event.payload)
+            ended: int | None = None
             if event.kind == "start":
                 self._begin(table)
                 table.deal_started = event.created_at
@@ -222,6 +245,7 @@ class Room:
                 table.match.apply(action)
                 if len(table.match.scores) > deals_before:
                     table.deal_started = event.created_at
+                    ended = deals_before
                 assert event.seat is not None
                 table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
                     table.seats[event.seat].kind == "human"
@@ -235,7 +259,16 @@ class Room:
                 table.match.abandon(event.seat)
             table.version = event.version
             table.events.append(self._public(event.version, event.seat, event.kind, payload))
+            if ended is not None:
+                # The deal's score follows the action that ended it, as it did live.
+                over = self._deal_over(table, ended, event.version)
+                table.events.append(over | {"sent": True})
             last_time = event.created_at
+        if table.match is not None and table.match.is_over and table.status != "over":
+            # The process stopped between the last action and the end of the match (the
+            # record, the status): the log alone says the match is over, so finish it now.
+            with contextlib.suppress(StorageUnavailable):
+                self._finish(table)
         if table.status == "playing" and table.row.move_seconds:
             table.deadline = last_time + table.row.move_seconds
         return table
@@ -264,7 +297,10 @@ class Room:
         seats = [SeatRow(table_id, 0, name, "human", _hash(token))] + [
             SeatRow(table_id, i, "", "empty", "") for i in range(1, v.players)
         ]
-        self.store.create_table(row, seats)
+        try:
+            self.store.create_table(row, seats)
+        except StorageUnavailable as error:
+            raise RoomError("unavailable", UNAVAILABLE, 503) from error
         table = LiveTable(
             row=row,
             variant=v,
@@ -308,9 +344,15 @@ class Room:
             else:
                 raise RoomError("forbidden", "the table is full", 409)
             token = secrets.token_urlsafe(24)
+            digest = _hash(token)
+            try:
+                self.store.claim_seat(SeatRow(table.id, seat, name, "human", digest))
+            except SeatTaken as error:
+                raise RoomError("forbidden", f"seat {seat} was just taken", 409) from error
+            except StorageUnavailable as error:
+                raise RoomError("unavailable", UNAVAILABLE, 503) from error
             state = table.seats[seat]
-            state.name, state.kind, state.token_hash = name, "human", _hash(token)
-            self.store.put_seat(SeatRow(table.id, seat, name, "human", state.token_hash))
+            state.name, state.kind, state.token_hash = name, "human", digest
             if all(s.kind == "human" for s in table.seats):
                 await self._start_locked(table)
             else:
@@ -328,13 +370,23 @@ class Room:
         return table
 
     async def _start_locked(self, table: LiveTable) -> None:
-        for i, state in enumerate(table.seats):
-            if state.kind == "empty":
-                state.name, state.kind = f"{table.row.bot} bot {i}", "bot"
-                self.store.put_seat(SeatRow(table.id, i, state.name, "bot", ""))
-        self._store_event(table, "start", None, {})
+        bots = [
+            SeatRow(table.id, i, f"{table.row.bot} bot {i}", "bot", "")
+            for i, state in enumerate(table.seats)
+            if state.kind == "empty"
+        ]
+        now = time.time()
+        try:
+            self.store.start_table(table.id, bots, table.version + 1, now)
+        except StaleVersion as error:
+            raise RoomError("stale", "the table was started elsewhere", 409) from error
+        except StorageUnavailable as error:
+            raise RoomError("unavailable", UNAVAILABLE, 503) from error
+        for seat in bots:
+            table.seats[seat.seat].name, table.seats[seat.seat].kind = seat.name, "bot"
+        table.version += 1
         self._begin(table)
-        table.deal_started = time.time()
+        table.deal_started = now
         table.events.append(self._public(table.version, None, "start", {}))
         self._set_clock(table)
         await self._broadcast(table)
@@ -343,7 +395,6 @@ class Room:
     def _begin(self, table: LiveTable) -> None:
         table.match = Match(table.variant, seed=table.row.seed)
         table.row = _with(table.row, status="playing")
-        self.store.set_status(table.id, "playing")
 
     # --- seats and connections ------------------------------------------------------------
 
@@ -388,7 +439,7 @@ class Room:
                     raise RoomError("bad_message", "sync needs the last version seen")
                 for event in table.events:
                     if event["version"] > since:
-                        await send(event)
+                        await send({k: v for k, v in event.items() if k != "sent"})
                 await send(self._state(table, seat))
             elif kind == "hint":
                 await send(await self.hint(table, seat))
@@ -442,7 +493,7 @@ class Room:
         table.last = {"seat": seat, "action": str(action)}
         table.events.append(self._public(table.version, seat, "action", payload))
         if len(match.scores) > deals_before:
-            table.events.append(self._deal_over(table, deals_before))
+            table.events.append(self._deal_over(table, deals_before, table.version))
             table.deal_started = time.time()
         self._set_clock(table)
 
@@ -476,24 +527,48 @@ class Room:
                 event["sent"] = True
                 await self._send_all(table, {k: v for k, v in event.items() if k != "sent"})
         if match.is_over and table.status != "over":
-            self._finish(table)
-            await self._send_all(table, self._match_over(table))
-            for listener in self.finish_listeners:
-                try:
-                    await listener(table)
-                except Exception:
-                    log.exception("a listener of table %s failed", table.id)
+            try:
+                self._finish(table)
+            except StorageUnavailable:
+                # The last action is stored: the end follows from the log, now or later.
+                self._retry_later(table, self._finish_later(table))
+            else:
+                await self._announce_end(table)
         await self._broadcast(table)
         self._schedule(table)
+
+    async def _announce_end(self, table: LiveTable) -> None:
+        await self._send_all(table, self._match_over(table))
+        for listener in self.finish_listeners:
+            try:
+                await listener(table)
+            except Exception:
+                log.exception("a listener of table %s failed", table.id)
+
+    async def _finish_later(self, table: LiveTable) -> None:
+        while table.status != "over":
+            await asyncio.sleep(table.next_backoff())
+            with contextlib.suppress(StorageUnavailable):
+                self._finish(table)
+        table.backoff = 0.0
+        await self._announce_end(table)
+        await self._broadcast(table)
+
+    def _retry_later(self, table: LiveTable, work: Awaitable[None]) -> None:
+        """Run ``work`` (which waits its backoff first) as the table's retry task."""
+        log.warning("table %s: the database refuses writes; retrying", table.id)
+        task = asyncio.ensure_future(work)
+        self._retrying.add(task)
+        task.add_done_callback(self._retrying.discard)
 
     def _finish(self, table: LiveTable) -> None:
         from burraco.record import write_record
 
         assert table.match is not None
-        table.row = _with(table.row, status="over")
         names = [s.name for s in table.seats]
         self.store.save_record(table.id, write_record(table.match, names=names, event=table.id))
         self.store.set_status(table.id, "over")
+        table.row = _with(table.row, status="over")
         table.deadline = None
         if table.clock_task is not None:
             table.clock_task.cancel()
@@ -552,7 +627,12 @@ class Room:
                 return
             await self.act(table, seat, str(action), version, by_bot=True)
         except RoomError as error:
-            log.warning("bot at %s: %s", table.id, error.message)
+            if error.code != "unavailable":
+                log.warning("bot at %s: %s", table.id, error.message)
+                return
+            # The database refuses writes: the bot plays again after a pause.
+            await asyncio.sleep(table.next_backoff())
+            self._schedule(table)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -588,23 +668,40 @@ class Room:
             table.seats[seat].taken_over = True
             table.bot_task = asyncio.create_task(self._bot_turn(table, version))
             await self._broadcast(table)
-        else:
-            with contextlib.suppress(RoomError):
+            return
+        while True:
+            try:
                 await self.abandon(table, seat)
+            except RoomError as error:
+                if error.code != "unavailable":
+                    return
+                await asyncio.sleep(table.next_backoff())
+                if table.version != version:
+                    return
+            else:
+                return
 
     async def _deal_clock(self, table: LiveTable, deal: int) -> None:
         """The tournament's time limit of a deal: at its end, 000's time-out procedure."""
         deadline = table.deal_started + table.row.deal_seconds
         await asyncio.sleep(max(0.0, deadline - time.time()))
-        async with table.lock:
-            match = table.match
-            if match is None or match.is_over or len(match.deals) != deal:
-                return
-            if match.deal.timeout_turns >= 0:
-                return
-            self._store_event(table, "time-out", None, {})
-            match.call_time_out()
-            table.events.append(self._public(table.version, None, "time-out", {}))
+        while True:
+            async with table.lock:
+                match = table.match
+                if match is None or match.is_over or len(match.deals) != deal:
+                    return
+                if match.deal.timeout_turns >= 0:
+                    return
+                try:
+                    self._store_event(table, "time-out", None, {})
+                except RoomError as error:
+                    if error.code != "unavailable":
+                        return
+                else:
+                    match.call_time_out()
+                    table.events.append(self._public(table.version, None, "time-out", {}))
+                    break
+            await asyncio.sleep(table.next_backoff())
         await self._broadcast(table)
         self._schedule(table)
 
@@ -658,7 +755,10 @@ class Room:
             self.store.append_event(table.id, table.version + 1, kind, seat, json.dumps(payload))
         except StaleVersion as error:
             raise RoomError("stale", "another action was stored first") from error
+        except StorageUnavailable as error:
+            raise RoomError("unavailable", UNAVAILABLE, 503) from error
         table.version += 1
+        table.backoff = 0.0
 
     @staticmethod
     def _public(
@@ -667,11 +767,13 @@ class Room:
         action = payload.get("action", kind)
         return {"type": "event", "version": version, "seat": seat, "action": action}
 
-    def _deal_over(self, table: LiveTable, index: int) -> dict[str, Any]:
+    def _deal_over(self, table: LiveTable, index: int, version: int) -> dict[str, Any]:
+        """The score of deal ``index``, which the action of ``version`` ended."""
         match = table.match
         assert match is not None
         return {
             "type": "deal_over",
+            "version": version,
             "deal": index + 1,
             "score": score_json(match.scores[index]),
             "totals": [

@@ -9,19 +9,31 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from burraco.storage import models
 
-__all__ = ["EventRow", "SeatRow", "Store", "TableRow", "TournamentRow"]
+__all__ = [
+    "EventRow",
+    "SeatRow",
+    "SeatTaken",
+    "StorageUnavailable",
+    "Store",
+    "StoreInUse",
+    "TableRow",
+    "TournamentRow",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +89,22 @@ class StaleVersion(Exception):
     """Another writer stored this version of the table first."""
 
 
+class SeatTaken(Exception):
+    """Another writer gave this seat to someone first."""
+
+
+class StorageUnavailable(Exception):
+    """The database refused a write (disk full, read-only, gone): nothing was stored."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(f"the database cannot store this now: {cause}")
+        self.cause = cause
+
+
+class StoreInUse(Exception):
+    """Another process serves this database (one process per database without Redis)."""
+
+
 class Store:
     """Tables, seats, the event log and records in one database (a URL SQLAlchemy knows)."""
 
@@ -95,8 +123,69 @@ class Store:
             self.engine = create_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._held: Any = None
         if migrate:
             self.migrate()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A transaction whose failure for want of the database (not a broken constraint)
+        is :class:`StorageUnavailable`: the caller can say so and try again later."""
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except IntegrityError:
+            raise
+        except DBAPIError as error:
+            raise StorageUnavailable(error.orig or error) from error
+
+    def hold(self) -> None:
+        """Hold this database for this process alone until :meth:`release`, or raise
+        :class:`StoreInUse`. Two rooms without Redis on one database would each hold the
+        same tables in memory and overwrite each other's seats; the lock goes with the
+        process, even on kill -9 (a file lock for SQLite, an advisory lock for PostgreSQL)."""
+        if self._held is not None or self.url == "sqlite://":
+            return
+        if self.url.startswith("sqlite"):
+            import fcntl
+
+            path = Path(self.url.split("///", 1)[1]).expanduser()
+            handle = open(f"{path}.lock", "a+")  # noqa: SIM115 (held open for the lifetime)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.seek(0)
+                owner = handle.read().strip() or "another process"
+                handle.close()
+                raise StoreInUse(
+                    f"{path} is served by {owner}: stop it first, or run several "
+                    "processes on one database with --redis-url (docs/cluster.md)"
+                ) from None
+            handle.seek(0)
+            handle.truncate()
+            handle.write(f"process {os.getpid()}\n")
+            handle.flush()
+            self._held = handle
+        elif self.engine.dialect.name == "postgresql":
+            connection = self.engine.connect()
+            # Out of the pool: closing it must end the session, and with it the lock.
+            connection.detach()
+            got = connection.execute(text("SELECT pg_try_advisory_lock(4711001)")).scalar()
+            if not got:
+                connection.close()
+                raise StoreInUse(
+                    "this database is served by another process: stop it first, or run "
+                    "several processes on one database with --redis-url (docs/cluster.md)"
+                )
+            connection.commit()
+            self._held = connection
+
+    def release(self) -> None:
+        """Give up what :meth:`hold` took."""
+        held, self._held = self._held, None
+        if held is not None:
+            with contextlib.suppress(Exception):
+                held.close()
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration (Alembic), or create it in memory."""
@@ -116,7 +205,7 @@ class Store:
     # --- tables and seats -----------------------------------------------------------------
 
     def create_table(self, row: TableRow, seats: Sequence[SeatRow] = ()) -> None:
-        with self.engine.begin() as c:
+        with self._write() as c:
             c.execute(insert(models.tables).values(**_fields(row)))
             for seat in seats:
                 c.execute(insert(models.seats).values(**_fields(seat)))
@@ -136,7 +225,7 @@ class Store:
         return [TableRow(**r._mapping) for r in rows]
 
     def set_status(self, table_id: str, status: str) -> None:
-        with self.engine.begin() as c:
+        with self._write() as c:
             c.execute(
                 update(models.tables)
                 .where(models.tables.c.id == table_id)
@@ -153,14 +242,8 @@ class Store:
         return [SeatRow(**r._mapping) for r in rows]
 
     def put_seat(self, seat: SeatRow) -> None:
-        with self.engine.begin() as c:
-            c.execute(
-                update(models.seats)
-                .where(
-                    (models.seats.c.table_id == seat.table_id) & (models.seats.c.seat == seat.seat)
-                )
-                .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash)
-            )
+        with self._write() as c:
+            _update_seat(c, seat)
 
     # --- the log --------------------------------------------------------------------------
 
@@ -183,11 +266,55 @@ class Store:
             "created_at": time.time() if created_at is None else created_at,
         }
         try:
-            with self.engine.begin() as c:
+            with self._write() as c:
                 # One statement built once: every action passes through here.
                 c.execute(_INSERT_EVENT, row)
         except IntegrityError as error:
             raise StaleVersion(f"version {version} of table {table_id} exists") from error
+
+    def start_table(
+        self, table_id: str, seats: Sequence[SeatRow], version: int, created_at: float
+    ) -> None:
+        """Seat the bots and store the start event, in one transaction: a table is
+        waiting or started, never half of each."""
+        try:
+            with self._write() as c:
+                for seat in seats:
+                    _update_seat(c, seat)
+                c.execute(
+                    _INSERT_EVENT,
+                    {
+                        "table_id": table_id,
+                        "version": version,
+                        "kind": "start",
+                        "seat": None,
+                        "payload": "{}",
+                        "created_at": created_at,
+                    },
+                )
+                c.execute(
+                    update(models.tables)
+                    .where(models.tables.c.id == table_id)
+                    .values(status="playing", updated_at=created_at)
+                )
+        except IntegrityError as error:
+            raise StaleVersion(f"table {table_id} has started already") from error
+
+    def claim_seat(self, seat: SeatRow) -> None:
+        """Give an empty seat to a player; :class:`SeatTaken` if another writer was first
+        (the check is in the database, so it holds across processes)."""
+        with self._write() as c:
+            done = c.execute(
+                update(models.seats)
+                .where(
+                    (models.seats.c.table_id == seat.table_id)
+                    & (models.seats.c.seat == seat.seat)
+                    & (models.seats.c.kind == "empty")
+                )
+                .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash)
+            )
+        if done.rowcount != 1:
+            raise SeatTaken(f"seat {seat.seat} of table {seat.table_id} is taken")
 
     def events(self, table_id: str, since: int = 0) -> list[EventRow]:
         with self.engine.connect() as c:
@@ -204,7 +331,7 @@ class Store:
 
     def save_tournament(self, row: TournamentRow) -> None:
         """Insert or replace a tournament's row."""
-        with self.engine.begin() as c:
+        with self._write() as c:
             found = c.execute(
                 select(models.tournaments.c.id).where(models.tournaments.c.id == row.id)
             ).first()
@@ -234,7 +361,7 @@ class Store:
     # --- records --------------------------------------------------------------------------
 
     def save_record(self, table_id: str, text: str) -> None:
-        with self.engine.begin() as c:
+        with self._write() as c:
             existing = c.execute(
                 select(models.records.c.table_id).where(models.records.c.table_id == table_id)
             ).first()
@@ -251,6 +378,14 @@ class Store:
                 select(models.records.c.text).where(models.records.c.table_id == table_id)
             ).first()
         return None if r is None else str(r[0])
+
+
+def _update_seat(c: Connection, seat: SeatRow) -> None:
+    c.execute(
+        update(models.seats)
+        .where((models.seats.c.table_id == seat.table_id) & (models.seats.c.seat == seat.seat))
+        .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash)
+    )
 
 
 def _fields(row: object) -> dict[str, object]:

@@ -309,6 +309,10 @@ function onError(m) {
     wsSend({ type: 'sync', since: S.seen });
     return;
   }
+  if (m.code === 'unavailable') {
+    toast(t('table.unavailable'), 'error', 10000);
+    return;
+  }
   notAllowed(m.message || m.code);
 }
 
@@ -1111,6 +1115,9 @@ window.burracoTable = {
   get log() { return S.log.slice(); },
   get seen() { return S.seen; },
   dropConnection() { if (S.ws) S.ws.close(); }, // to test the reconnection
+  // Send an action as a click would, with the version the page holds (or an older one, to
+  // test the answer to a stale click).
+  act(action, version = S.version) { return wsSend({ type: 'action', action, version }); },
 };
 
 boot();

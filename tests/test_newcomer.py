@@ -1,0 +1,151 @@
+"""The README's run path as a newcomer meets it: a fresh virtual environment with
+``pip install .`` and no extras, every command of the package, then the web room started,
+used and stopped with SIGTERM.
+
+It installs the package from a copy of this tree into a new environment, so it takes a
+minute or so (pip's cache makes the next run quicker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "italian-2p-2l-seed1.txt"
+
+
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new virtual environment with the package alone: ``pip install .``, no extras."""
+    base = tmp_path_factory.mktemp("newcomer")
+    tree = base / "burraco"
+    ignore = shutil.ignore_patterns("*.egg-info", "__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "src", tree / "src", ignore=ignore)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tree / name)
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True, timeout=600)
+    subprocess.run([*pip, str(tree)], check=True, timeout=900)
+    return venv
+
+
+def _run(venv: Path, *args: str, stdin: str = "", timeout: float = 120) -> str:
+    done = subprocess.run(
+        [str(venv / "bin" / "burraco"), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=os.environ | {"COLUMNS": "120"},
+    )
+    assert done.returncode == 0, f"burraco {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def test_the_environment_has_no_extras(fresh: Path) -> None:
+    python = str(fresh / "bin" / "python")
+    for extra in ("pytest", "hypothesis", "playwright", "redis", "psycopg"):
+        found = subprocess.run([python, "-c", f"import {extra}"], capture_output=True)
+        assert found.returncode != 0, f"{extra} should not be installed with the core alone"
+
+
+def test_every_command_works_on_the_core_dependencies(fresh: Path, tmp_path: Path) -> None:
+    assert "serve" in _run(fresh, "--help")
+    assert "canasta" in _run(fresh, "variants")
+    assert "meld" in _run(fresh, "play", "--seed", "1", stdin="?\nquit\n")
+    assert _run(fresh, "replay", str(GOLDEN)).strip()
+    _run(fresh, "arena", "--bots", "greedy,random", "--deals", "2", "--workers", "1")
+    _run(fresh, "tournament", "run", "--format", "danish", "--pairs", "4", "--rounds", "2")
+    for group in ("desk", "tournament"):
+        assert "Usage" in _run(fresh, group, "--help")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _port_is_free(port: int) -> bool:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+async def _play_a_few_moves(url: str, table: str, token: str, moves: int) -> int:
+    played = 0
+    async with websockets.connect(f"{url}/ws/{table}?token={token}") as ws:
+        while played < moves:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if message["type"] == "state" and message["legal"]:
+                action = message["legal"][0]
+                await ws.send(
+                    json.dumps({"type": "action", "action": action, "version": message["version"]})
+                )
+                played += 1
+            assert message["type"] != "error", message
+    return played
+
+
+def test_the_room_starts_plays_and_stops_on_sigterm(fresh: Path, tmp_path: Path) -> None:
+    port = _free_port()
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    server = subprocess.Popen(
+        [str(fresh / "bin" / "burraco"), "serve", "--port", str(port), "--database-url", database],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 60
+        while True:
+            assert server.poll() is None, server.stderr.read() if server.stderr else ""
+            with contextlib.suppress(httpx.HTTPError):
+                lobby = httpx.get(f"{base}/", timeout=2)
+                break
+            assert time.time() < deadline, "the room did not start"
+            time.sleep(0.2)
+        assert lobby.status_code == 200 and "<html" in lobby.text.lower()
+        created = httpx.post(
+            f"{base}/api/tables",
+            json={"name": "Anna", "variant": "italian", "players": 2, "deals": 1, "bot": "greedy"},
+            timeout=10,
+        ).json()
+        started = httpx.post(
+            f"{base}/api/tables/{created['table']}/start",
+            json={"token": created["token"]},
+            timeout=10,
+        )
+        assert started.status_code == 200 and started.json()["status"] == "playing"
+        ws_url = f"ws://127.0.0.1:{port}"
+        assert asyncio.run(_play_a_few_moves(ws_url, created["table"], created["token"], 4)) == 4
+        server.send_signal(signal.SIGTERM)
+        began = time.time()
+        server.wait(timeout=20)
+        assert time.time() - began < 5, f"SIGTERM took {time.time() - began:.1f} s"
+        assert _port_is_free(port)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
