@@ -47,6 +47,13 @@ def _start(server: RoomServer, table: dict[str, Any]) -> None:
         assert answer.status_code == 200, answer.text
 
 
+async def _drain(player: Player) -> None:
+    """Read what the server had already queued (broadcasts), so the next answer is ours."""
+    with contextlib.suppress(TimeoutError):
+        while True:
+            await player.next(timeout=0.5)
+
+
 async def _play_until(player: Player, done: Any, rng: random.Random) -> dict[str, Any]:
     """Play random legal moves for the seat until ``done(message)`` holds."""
     while True:
@@ -76,6 +83,7 @@ def test_sync_after_a_deal_has_ended_replays_its_score_and_keeps_the_socket(db: 
             )
             assert any(m["type"] == "deal_over" for m in anna.received)
             # A reconnecting page asks for everything since the start.
+            await _drain(anna)
             await anna.send({"type": "sync", "since": 0})
             replayed = []
             while (message := await anna.next())["type"] != "state":
@@ -105,6 +113,7 @@ def test_sync_after_a_deal_has_ended_replays_its_score_and_keeps_the_socket(db: 
     async def after_restart(server: RoomServer) -> None:
         async with Player(server, table["table"], table["token"]) as anna:
             await anna.until("state")
+            await _drain(anna)
             await anna.send({"type": "sync", "since": 0})
             replayed = []
             while (message := await anna.next())["type"] != "state":

@@ -14,14 +14,15 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
-from burraco.server.room import UNAVAILABLE, Room, RoomError, presets
+from burraco.server.room import UNAVAILABLE, Room, RoomError, lobby_page, presets
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
 
@@ -101,12 +102,17 @@ def create_app(
     expert_seconds: float = 1.0,
     redis_url: str | None = None,
     node: str | None = None,
+    capacity: Capacity | None = None,
 ) -> FastAPI:
     """The web room's application over one database; with ``redis_url``, one process of
     a cluster (docs/cluster.md)."""
     store = Store(database_url)
     room = Room(
-        store, bot_delay=bot_delay, hint_seconds=hint_seconds, expert_seconds=expert_seconds
+        store,
+        bot_delay=bot_delay,
+        hint_seconds=hint_seconds,
+        expert_seconds=expert_seconds,
+        capacity=capacity or Capacity.from_env(),
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
     desk = Desk(room, store)
@@ -151,16 +157,39 @@ def create_app(
         return _seat_answer(table.id, seat, token)
 
     @app.get("/api/tables")
-    async def tables() -> dict[str, Any]:
+    async def tables(
+        variant: str | None = Query(None, max_length=16),
+        players: int | None = Query(None, ge=2, le=6),
+        free: bool | None = None,
+        page: int = Query(1, ge=1, le=100_000),
+        per_page: int | None = Query(None, ge=1, le=1000),
+        ids: str | None = Query(None, max_length=8000, description="table ids, comma separated"),
+    ) -> dict[str, Any]:
+        """The lobby: one page of the open tables (filtered), or the tables named by ``ids``."""
+        if ids is not None:
+            wanted = [i for i in ids.split(",") if i][:300]
+            return {"tables": room.infos(wanted)}
         if cluster is None:
-            return {"tables": room.open_tables()}
+            return room.lobby(
+                variant_name=variant, players=players, free=free, page=page, per_page=per_page
+            )
         listed = []
         for row in store.tables():
+            if row.tournament:
+                continue
             if row.id in cluster.owned:
                 listed.append(room.table(row.id).info())
             elif (info := room.light_info(row.id)) is not None:
                 listed.append(info)
-        return {"tables": listed}
+        return lobby_page(
+            listed,
+            room.capacity,
+            variant_name=variant,
+            players=players,
+            free=free,
+            page=page,
+            per_page=per_page,
+        )
 
     @app.get("/api/variants")
     async def variants() -> dict[str, Any]:
@@ -281,10 +310,18 @@ def create_app(
             await socket.close(code=4403)
             return
 
+        if room.sockets >= room.capacity.max_sockets:
+            await socket.send_json({"type": "error", "code": "busy", "message": BUSY})
+            await socket.close(code=1013)  # try again later
+            return
+
         async def send(message: dict[str, Any]) -> None:
             await socket.send_text(json.dumps(message))
 
-        await room.connect(table, seat, send)
+        async def close(code: int, reason: str) -> None:
+            await socket.close(code=code, reason=reason)
+
+        await room.connect(table, seat, send, close)
         try:
             while True:
                 raw = await socket.receive_text()

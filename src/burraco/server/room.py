@@ -25,6 +25,7 @@ from burraco.bots import Bot
 from burraco.bots.arena import make_bot
 from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
+from burraco.server.capacity import BUSY, Capacity, LoopLag
 from burraco.server.messages import cards, score_json, view_json
 from burraco.storage import SeatRow, Store, TableRow
 from burraco.storage.store import SeatTaken, StaleVersion, StorageUnavailable
@@ -43,6 +44,12 @@ UNAVAILABLE = (
 RETRY_FIRST, RETRY_MAX = 0.5, 30.0
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+#: Closes a socket with a close code and a reason.
+Close = Callable[[int, str], Awaitable[None]]
+
+#: The close code of a socket replaced by a newer one on the same seat; the page does not
+#: reconnect by itself after it (the seat is open in another window).
+REPLACED = 4409
 
 #: What a player may set when creating a table; everything else is the preset's.
 TABLE_OPTIONS = ("players", "lines", "deals", "target", "open_hands")
@@ -70,6 +77,8 @@ class SeatState:
     #: A human seat a bot plays for, after its clock ran out, until its player acts again.
     taken_over: bool = False
     connections: list[Send] = field(default_factory=list)
+    #: How to close each connection (sockets replaced by newer ones are closed).
+    closers: dict[Send, Close] = field(default_factory=dict)
 
     @property
     def bot_plays(self) -> bool:
@@ -98,6 +107,8 @@ class LiveTable:
     deal_clocked: int = 0
     #: Seconds before the next attempt after the database refused a write (0: it accepts).
     backoff: float = 0.0
+    #: When the match ended (finished tables leave memory a while later).
+    over_at: float = 0.0
 
     def next_backoff(self) -> float:
         """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
@@ -151,8 +162,14 @@ class Room:
         bot_delay: float = 0.6,
         hint_seconds: float = 0.5,
         expert_seconds: float = 1.0,
+        capacity: Capacity | None = None,
     ) -> None:
         self.store = store
+        self.capacity = capacity or Capacity()
+        self.lag = LoopLag()
+        self.sockets = 0
+        self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
+        self._reaper: asyncio.Task[None] | None = None
         self.bot_delay = bot_delay
         self.hint_seconds = hint_seconds
         self.expert_seconds = expert_seconds
@@ -171,6 +188,7 @@ class Room:
         """Hold the database (one room per database without Redis), then rebuild every
         unfinished table from its log and restart its clock and its bots."""
         self.store.hold()
+        self.start_watching()
         for row in self.store.tables(("waiting", "playing")):
             try:
                 table = self._load(row)
@@ -180,6 +198,59 @@ class Room:
             self.tables[row.id] = table
             if table.status == "playing":
                 self._schedule(table)
+
+    def start_watching(self) -> None:
+        """Start measuring the event loop's lag and reaping finished and stale tables."""
+        self.lag.start()
+        if self._reaper is None or self._reaper.done():
+            self._reaper = asyncio.get_running_loop().create_task(self._reap_forever())
+
+    async def _reap_forever(self) -> None:
+        while True:
+            await asyncio.sleep(min(30.0, self.capacity.finished_linger / 2 or 1.0))
+            try:
+                self.reap()
+            except Exception:
+                log.exception("reaping tables")
+
+    def reap(self, now: float | None = None) -> list[str]:
+        """Let go of finished tables after a while and of tables nobody started; they stay
+        in the database (records, replays, the log). The ids let go of."""
+        now = time.time() if now is None else now
+        gone = []
+        for table in list(self.tables.values()):
+            if any(s.connections for s in table.seats):
+                continue
+            if table.status == "over" and now - table.over_at >= self.capacity.finished_linger:
+                gone.append(table.id)
+            elif (
+                table.status == "waiting"
+                and now - table.row.created_at >= self.capacity.waiting_expiry
+                and not table.row.tournament
+            ):
+                with contextlib.suppress(StorageUnavailable):
+                    self.store.set_status(table.id, "expired")
+                    gone.append(table.id)
+        for table_id in gone:
+            self.tables.pop(table_id, None)
+        if gone:
+            self._lobby = (0.0, [])
+        return gone
+
+    def busy(self) -> str | None:
+        """Why a new visitor (a new table, a join, a new tournament) is turned away now, or
+        None: the loop falls behind, or the room holds as many tables as it may."""
+        if self.lag.lag > self.capacity.busy_lag:
+            return BUSY
+        if len(self.tables) >= self.capacity.max_tables:
+            return BUSY
+        return None
+
+    def admit(self) -> None:
+        """Raise a "busy" :class:`RoomError` (503) when :meth:`busy` says so."""
+        reason = self.busy()
+        if reason is not None:
+            raise RoomError("busy", reason, 503)
 
     def resume(self, table_id: str) -> None:
         """Wake the bots and the clock of a table loaded from its log."""
@@ -214,6 +285,9 @@ class Room:
         }
 
     async def shutdown(self) -> None:
+        await self.lag.stop()
+        if self._reaper is not None:
+            self._reaper.cancel()
         for retry in list(self._retrying):
             retry.cancel()
         self.store.release()
@@ -276,6 +350,7 @@ class Room:
     # --- the lobby ------------------------------------------------------------------------
 
     def create(self, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
+        self.admit()
         name = _name(request.get("name"))
         kind = str(request.get("variant", "italian"))
         options = {k: request[k] for k in TABLE_OPTIONS if request.get(k) is not None}
@@ -307,6 +382,7 @@ class Room:
             seats=[SeatState(s.name, s.kind, s.token_hash) for s in seats],
         )
         self.tables[table_id] = table
+        self._lobby = (0.0, [])
         return table, 0, token
 
     def table(self, table_id: str) -> LiveTable:
@@ -320,14 +396,56 @@ class Room:
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
-        """The lobby's tables: waiting or playing, not those a tournament seated."""
-        return [
-            t.info()
+        """The lobby's tables: waiting or playing, not those a tournament seated; those
+        with a free seat first, then the newest. Built at most once in
+        ``capacity.lobby_cache`` seconds, however many lobbies ask."""
+        built, listed = self._lobby
+        now = time.monotonic()
+        if now - built < self.capacity.lobby_cache and built:
+            return listed
+        tables = [
+            t
             for t in self.tables.values()
             if t.status in ("waiting", "playing") and not t.row.tournament
         ]
+        tables.sort(key=lambda t: (t.status != "waiting", -t.row.created_at))
+        listed = [t.info() for t in tables]
+        self._lobby = (now, listed)
+        return listed
+
+    def lobby(
+        self,
+        *,
+        variant_name: str | None = None,
+        players: int | None = None,
+        free: bool | None = None,
+        page: int = 1,
+        per_page: int | None = None,
+    ) -> dict[str, Any]:
+        """One page of the lobby, filtered by game, players and free seats."""
+        return lobby_page(
+            self.open_tables(),
+            self.capacity,
+            variant_name=variant_name,
+            players=players,
+            free=free,
+            page=page,
+            per_page=per_page,
+        )
+
+    def infos(self, table_ids: list[str]) -> list[dict[str, Any]]:
+        """What the lobby says of these tables (a player's own, a round's), those that exist."""
+        found = []
+        for table_id in table_ids:
+            table = self.tables.get(table_id)
+            if table is not None:
+                found.append(table.info())
+            elif (info := self.light_info(table_id)) is not None:
+                found.append(info)
+        return found
 
     async def join(self, table_id: str, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
+        self.admit()
         table = self.table(table_id)
         name = _name(request.get("name"))
         async with table.lock:
@@ -353,6 +471,7 @@ class Room:
                 raise RoomError("unavailable", UNAVAILABLE, 503) from error
             state = table.seats[seat]
             state.name, state.kind, state.token_hash = name, "human", digest
+            self._lobby = (0.0, [])
             if all(s.kind == "human" for s in table.seats):
                 await self._start_locked(table)
             else:
@@ -388,6 +507,7 @@ class Room:
         self._begin(table)
         table.deal_started = now
         table.events.append(self._public(table.version, None, "start", {}))
+        self._lobby = (0.0, [])
         self._set_clock(table)
         await self._broadcast(table)
         self._schedule(table)
@@ -405,15 +525,39 @@ class Room:
                 return i
         raise RoomError("forbidden", "this token holds no seat at this table", 403)
 
-    async def connect(self, table: LiveTable, seat: int, send: Send) -> None:
-        table.seats[seat].connections.append(send)
+    async def connect(
+        self, table: LiveTable, seat: int, send: Send, close: Close | None = None
+    ) -> None:
+        """A socket opens on a seat. Past ``capacity.sockets_per_seat`` the oldest socket of
+        the seat is told why and closed; the others hear of it only when the seat comes
+        online (so opening sockets costs the table nothing)."""
+        state = table.seats[seat]
+        while len(state.connections) >= max(1, self.capacity.sockets_per_seat):
+            oldest = state.connections.pop(0)
+            closer = state.closers.pop(oldest, None)
+            self.sockets -= 1
+            await _safe(oldest, _error("replaced", "this seat was opened in another window"))
+            if closer is not None:
+                with contextlib.suppress(Exception):
+                    await closer(REPLACED, "replaced by a newer connection")
+        came_online = not state.connections
+        state.connections.append(send)
+        if close is not None:
+            state.closers[send] = close
+        self.sockets += 1
         await send(self._state(table, seat))
-        await self._broadcast(table, skip=send)
+        if came_online:
+            await self._broadcast(table, skip=send)
 
     async def disconnect(self, table: LiveTable, seat: int, send: Send) -> None:
-        with contextlib.suppress(ValueError):
-            table.seats[seat].connections.remove(send)
-        await self._broadcast(table)
+        state = table.seats[seat]
+        if send not in state.connections:
+            return  # replaced earlier
+        state.connections.remove(send)
+        state.closers.pop(send, None)
+        self.sockets -= 1
+        if not state.connections:
+            await self._broadcast(table)
 
     async def message(self, table: LiveTable, seat: int, send: Send, raw: str) -> None:
         """Handle one message from a seat's socket; errors go back to that socket only."""
@@ -569,6 +713,7 @@ class Room:
         self.store.save_record(table.id, write_record(table.match, names=names, event=table.id))
         self.store.set_status(table.id, "over")
         table.row = _with(table.row, status="over")
+        table.over_at = time.time()
         table.deadline = None
         if table.clock_task is not None:
             table.clock_task.cancel()
@@ -889,6 +1034,42 @@ class _Slow:
 async def _safe(send: Send, message: dict[str, Any]) -> None:
     with contextlib.suppress(Exception):
         await send(message)
+
+
+def lobby_page(
+    listed: list[dict[str, Any]],
+    capacity: Capacity,
+    *,
+    variant_name: str | None = None,
+    players: int | None = None,
+    free: bool | None = None,
+    page: int = 1,
+    per_page: int | None = None,
+) -> dict[str, Any]:
+    """Filter the lobby's tables and cut out one page.
+
+    >>> tables = [{"variant": "italian", "players": 2, "seats": [{"kind": "empty"}]}] * 3
+    >>> answer = lobby_page(tables, Capacity(), per_page=2, page=2)
+    >>> answer["total"], answer["pages"], len(answer["tables"])
+    (3, 2, 1)
+    """
+    size = max(1, min(per_page or capacity.lobby_page, capacity.lobby_page_max))
+    chosen = [
+        info
+        for info in listed
+        if (variant_name is None or info["variant"] == variant_name)
+        and (players is None or info["players"] == players)
+        and (free is None or any(s["kind"] == "empty" for s in info["seats"]) == free)
+    ]
+    pages = max(1, -(-len(chosen) // size))
+    page = max(1, min(page, pages))
+    return {
+        "tables": chosen[(page - 1) * size : page * size],
+        "total": len(chosen),
+        "page": page,
+        "pages": pages,
+        "per_page": size,
+    }
 
 
 def _error(code: str, message: str) -> dict[str, Any]:

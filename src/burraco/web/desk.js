@@ -388,7 +388,8 @@ async function readLive(data) {
   const open = r && r.online && ['seating', 'playing'].includes(data.phase) && r.tables.some((x) => x.room && !x.result);
   if (!open) { S.live = new Map(); return; }
   try {
-    const got = await api('GET', '/api/tables');
+    const ids = r.tables.filter((x) => x.room).map((x) => encodeURIComponent(x.room));
+    const got = await api('GET', `/api/tables?ids=${ids.join(',')}`);
     S.live = new Map((got.tables || []).map((x) => [x.table, x]));
   } catch { /* keep the last state */ }
 }

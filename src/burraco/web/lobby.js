@@ -157,8 +157,15 @@ function renderTables() {
 
 async function refreshTables() {
   try {
-    const data = await api('GET', '/api/tables');
-    lastTables = (data && data.tables) || [];
+    // The lobby's first page of open tables, and this browser's own tables wherever they are.
+    const ids = Object.keys(loadSeats()).slice(-50);
+    const [data, own] = await Promise.all([
+      api('GET', '/api/tables'),
+      ids.length ? api('GET', `/api/tables?ids=${ids.map(encodeURIComponent).join(',')}`) : { tables: [] },
+    ]);
+    const listed = (data && data.tables) || [];
+    const seen = new Set(listed.map((x) => x.table));
+    lastTables = listed.concat(((own && own.tables) || []).filter((x) => !seen.has(x.table) && ['waiting', 'playing'].includes(x.status)));
     $('#tables-status').textContent = t('lobby.refreshed', { time: new Date().toLocaleTimeString() });
     renderTables();
   } catch (e) {

@@ -176,6 +176,12 @@ function connect() {
     if (S.ws !== ws) return;
     S.ws = null;
     if (S.job) S.job = null;
+    if (ev.code === 4409) {
+      // The seat was opened in another window: that one plays; coming back here takes it back.
+      setConn(t('table.replaced'), 'lost');
+      toast(t('table.replaced'), 'error', 10000);
+      return;
+    }
     if (ev.code === 4403) {
       // The token is not (or no longer) valid for this table.
       forgetSeat(S.id);

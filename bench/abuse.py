@@ -1,0 +1,413 @@
+"""The room under abuse: what one visitor can do to everyone else's tables.
+
+Run: ``python bench/abuse.py [--tables 50] [--seconds 20]``
+
+It starts ``burraco serve`` with its default settings in a child process (on a fresh
+SQLite file, pinned to core 0 when the OS allows) and seats people-like players at
+``--tables`` tables of two (each table's two players come from their own loopback
+address, 127.0.1.N, as different visitors do; they think 1 to 3 seconds a move), plus
+four tables of a person against expert bots. Then, from a child process of its own and
+the address 127.0.0.2, an abuser runs each attack of the issue for ``--seconds``:
+
+* ``tournaments``: create tournaments, pad each to 1000, start an online round;
+* ``sockets``: 2000 sockets on one seat;
+* ``tables``: create tables as fast as answers come, while 40 lobbies poll the list;
+* ``bodies``: five 200 MB POSTs at once;
+* ``hints``: 30 sockets asking for hints without pause.
+
+For each phase it prints the people's action latency (from sending an action to the
+state that shows it: p50, p90, p99), the expert tables' moves, what the abuser got
+(answers by status code) and the server's memory. The goal is p99 under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ABUSER = "127.0.0.2"
+PHASES = ("quiet", "tournaments", "sockets", "tables", "bodies", "hints", "after")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def client(url: str, address: str, **options: Any) -> httpx.AsyncClient:
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    return httpx.AsyncClient(base_url=url, transport=transport, timeout=60, **options)
+
+
+def connect(ws_url: str, address: str) -> Any:
+    return websockets.connect(ws_url, local_addr=(address, 0), max_queue=None, open_timeout=30)
+
+
+# --- the people ---------------------------------------------------------------------------------
+
+
+class Clock:
+    """The phase now, and the latencies of the people's actions by the phase they began in."""
+
+    def __init__(self) -> None:
+        self.phase = "setup"
+        self.latencies: dict[str, list[float]] = {p: [] for p in PHASES}
+        self.expert_moves: Counter[str] = Counter()
+        self.stop = False
+
+
+async def person(ws_url: str, address: str, rng: random.Random, clock: Clock, role: str) -> None:
+    """Play like a person: think 1-3 s, then a random legal action; time the answer."""
+    sent_at: float | None = None
+    sent_phase = ""
+    waiting_for = -1
+    last_version = -1
+    while not clock.stop:
+        try:
+            async with connect(ws_url, address) as ws:
+                while not clock.stop:
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 1.0)
+                    except TimeoutError:
+                        continue
+                    message: dict[str, Any] = json.loads(raw)
+                    if message["type"] == "match_over":
+                        return
+                    if message["type"] != "state":
+                        if message["type"] == "error":
+                            sent_at = None
+                        continue
+                    version = message["version"]
+                    if role == "expert" and last_version >= 0 and version > last_version:
+                        # Moves of the expert bots, counted by the state the person sees.
+                        moved = version - last_version - (1 if sent_at is not None else 0)
+                        clock.expert_moves[clock.phase] += max(0, moved)
+                    last_version = version
+                    if sent_at is not None and version >= waiting_for:
+                        if sent_phase in clock.latencies:
+                            clock.latencies[sent_phase].append(time.perf_counter() - sent_at)
+                        sent_at = None
+                    if message["legal"] and sent_at is None:
+                        await asyncio.sleep(
+                            rng.uniform(0.2, 0.6) if role == "expert" else rng.uniform(1, 3)
+                        )
+                        action = rng.choice(message["legal"])
+                        sent_at, sent_phase = time.perf_counter(), clock.phase
+                        waiting_for = version + 1
+                        await ws.send(
+                            json.dumps({"type": "action", "action": action, "version": version})
+                        )
+        except (OSError, websockets.WebSocketException):
+            await asyncio.sleep(0.5)  # a page reconnects
+            sent_at = None
+
+
+async def seat_people(url: str, tables: int, clock: Clock) -> list[asyncio.Task[None]]:
+    ws_base = url.replace("http", "ws", 1)
+    tasks = []
+    for i in range(tables + 4):
+        address = f"127.0.1.{i + 1}"
+        expert = i >= tables
+        async with client(url, address) as http:
+            body = {
+                "variant": "italian",
+                "players": 2,
+                "target": 100000,
+                "name": f"P{i}",
+                "move_seconds": 0,
+                "bot": "expert" if expert else "greedy",
+            }
+            created = (await http.post("/api/tables", json=body)).raise_for_status().json()
+            table = created["table"]
+            rng = random.Random(i)
+            if expert:
+                await http.post(f"/api/tables/{table}/start", json={"token": created["token"]})
+                seats = [(created["token"], "expert")]
+            else:
+                joined = await http.post(f"/api/tables/{table}/join", json={"name": f"Q{i}"})
+                seats = [
+                    (created["token"], "person"),
+                    (joined.raise_for_status().json()["token"], "person"),
+                ]
+        for token, role in seats:
+            ws_url = f"{ws_base}/ws/{table}?token={token}"
+            tasks.append(asyncio.create_task(person(ws_url, address, rng, clock, role)))
+    return tasks
+
+
+# --- the abuser (a process of its own) ------------------------------------------------------------
+
+
+async def _tournaments(url: str, until: float, codes: Counter[str]) -> None:
+    async with client(url, ABUSER) as http:
+        while time.time() < until:
+            answer = await http.post("/api/tournaments", json={"name": "flood"})
+            codes[f"create {answer.status_code}"] += 1
+            if answer.status_code != 200:
+                await asyncio.sleep(0.2)
+                continue
+            made = answer.json()
+            path = f"/api/tournaments/{made['tournament']}"
+            padded = await http.post(f"{path}/pad", json={"token": made["token"], "size": 1000})
+            codes[f"pad {padded.status_code}"] += 1
+            started = await http.post(
+                f"{path}/rounds", json={"token": made["token"], "online": True}
+            )
+            codes[f"round {started.status_code}"] += 1
+
+
+async def _sockets(url: str, until: float, codes: Counter[str]) -> None:
+    async with client(url, ABUSER) as http:
+        made = await http.post("/api/tables", json={"name": "flood", "players": 4})
+        codes[f"create {made.status_code}"] += 1
+        if made.status_code != 200:
+            return
+        table, token = made.json()["table"], made.json()["token"]
+    ws_url = url.replace("http", "ws", 1) + f"/ws/{table}?token={token}"
+    held: list[Any] = []
+
+    async def one() -> None:
+        try:
+            ws = await connect(ws_url, ABUSER)
+            held.append(ws)
+            codes["socket opened"] += 1
+            with contextlib.suppress(websockets.WebSocketException):
+                async for _ in ws:
+                    pass
+            codes[f"socket closed {ws.close_code}"] += 1
+        except (OSError, websockets.WebSocketException) as error:
+            codes[f"socket refused {type(error).__name__}"] += 1
+
+    tasks = []
+    for _ in range(2000):
+        if time.time() > until:
+            break
+        tasks.append(asyncio.create_task(one()))
+        await asyncio.sleep(0.002)
+    await asyncio.sleep(max(0.0, until - time.time()))
+    for ws in held:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    for task in tasks:
+        task.cancel()
+
+
+async def _tables(url: str, until: float, codes: Counter[str]) -> None:
+    sizes: list[int] = []
+
+    async def lobby(i: int) -> None:
+        async with client(url, f"127.0.2.{i + 1}") as http:
+            while time.time() < until:
+                answer = await http.get("/api/tables")
+                codes[f"lobby {answer.status_code}"] += 1
+                sizes.append(len(answer.content))
+                await asyncio.sleep(0.5)
+
+    async def flood() -> None:
+        async with client(url, ABUSER) as http:
+            while time.time() < until:
+                answer = await http.post("/api/tables", json={"name": "flood"})
+                codes[f"create {answer.status_code}"] += 1
+                if answer.status_code == 429:
+                    await asyncio.sleep(0.01)
+
+    await asyncio.gather(flood(), *(lobby(i) for i in range(40)))
+    if sizes:
+        codes[f"lobby bytes max {max(sizes)}"] += 1
+
+
+async def _chunks(total: int) -> AsyncIterator[bytes]:
+    block = b"x" * (1 << 20)
+    for _ in range(total >> 20):
+        yield block
+
+
+async def _bodies(url: str, until: float, codes: Counter[str]) -> None:
+    async def post() -> None:
+        async with client(url, ABUSER) as http:
+            try:
+                answer = await http.post(
+                    "/api/tables",
+                    content=_chunks(200 << 20),
+                    headers={"content-type": "application/json"},
+                )
+                codes[f"post {answer.status_code}"] += 1
+            except httpx.HTTPError as error:
+                codes[f"post cut off ({type(error).__name__})"] += 1
+
+    await asyncio.gather(*(post() for _ in range(5)))
+    await asyncio.sleep(max(0.0, until - time.time()))
+
+
+async def _hints(url: str, until: float, codes: Counter[str]) -> None:
+    ws_base = url.replace("http", "ws", 1)
+
+    async def asker(i: int) -> None:
+        async with client(url, f"127.0.3.{i + 1}") as http:
+            made = await http.post("/api/tables", json={"name": "hinter", "move_seconds": 0})
+            codes[f"create {made.status_code}"] += 1
+            if made.status_code != 200:
+                return
+            table, token = made.json()["table"], made.json()["token"]
+            await http.post(f"/api/tables/{table}/start", json={"token": token})
+        async with connect(f"{ws_base}/ws/{table}?token={token}", f"127.0.3.{i + 1}") as ws:
+            while time.time() < until:
+                await ws.send(json.dumps({"type": "hint"}))
+                with contextlib.suppress(TimeoutError):
+                    while True:
+                        said = json.loads(await asyncio.wait_for(ws.recv(), 2))
+                        if said["type"] in ("hint", "error"):
+                            codes[f"hint {said.get('code', 'ok')}"] += 1
+                            break
+
+    await asyncio.gather(*(asker(i) for i in range(30)), return_exceptions=True)
+
+
+ATTACKS: dict[str, Callable[[str, float, Counter[str]], Any]] = {
+    "tournaments": _tournaments,
+    "sockets": _sockets,
+    "tables": _tables,
+    "bodies": _bodies,
+    "hints": _hints,
+}
+
+
+def abuse(url: str, phase: str, seconds: float, out: Any) -> None:
+    codes: Counter[str] = Counter()
+    with contextlib.suppress(Exception):
+        asyncio.run(
+            asyncio.wait_for(ATTACKS[phase](url, time.time() + seconds, codes), seconds + 60)
+        )
+    out.send(dict(codes))
+
+
+# --- the run ----------------------------------------------------------------------------------------
+
+
+def memory_mb(pid: int) -> float:
+    """Resident memory of the server and its children, in MB."""
+    total = 0
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        pids += [int(c) for c in children]
+    for p in pids:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
+
+
+async def drive(url: str, server: subprocess.Popen[bytes], tables: int, seconds: float) -> None:
+    clock = Clock()
+    people = await seat_people(url, tables, clock)
+    await asyncio.sleep(5)  # everyone seated and playing
+    rows = []
+    for phase in PHASES:
+        clock.phase = phase
+        began = time.time()
+        peak = memory_mb(server.pid)
+        codes: dict[str, int] = {}
+        if phase in ATTACKS:
+            receiver, sender = multiprocessing.Pipe(duplex=False)
+            worker = multiprocessing.Process(target=abuse, args=(url, phase, seconds, sender))
+            worker.start()
+            while worker.is_alive():
+                peak = max(peak, memory_mb(server.pid))
+                await asyncio.sleep(0.25)
+            codes = receiver.recv() if receiver.poll(5) else {"abuser": -1}
+        while time.time() < began + seconds:
+            peak = max(peak, memory_mb(server.pid))
+            await asyncio.sleep(0.25)
+        got = clock.latencies[phase]
+        rows.append(
+            (
+                phase,
+                len(got),
+                pct(got, 0.5),
+                pct(got, 0.9),
+                pct(got, 0.99),
+                clock.expert_moves[phase],
+                peak,
+                codes,
+            )
+        )
+        print(
+            f"{phase:12} {len(got):5} actions  p50 {pct(got, 0.5):6.1f}  p90 {pct(got, 0.9):6.1f}  "
+            f"p99 {pct(got, 0.99):7.1f} ms  expert moves {clock.expert_moves[phase]:4}  "
+            f"server {peak:6.0f} MB  abuser: {json.dumps(codes, sort_keys=True)}",
+            flush=True,
+        )
+    clock.stop = True
+    for task in people:
+        task.cancel()
+    await asyncio.gather(*people, return_exceptions=True)
+    worst = max(r[4] for r in rows if r[1])
+    print(f"\nworst phase p99: {worst:.1f} ms (goal: under 100 ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    port = args.port or free_port()
+    url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "burraco.cli", "serve", "--port", str(port)]
+        command += ["--database-url", f"sqlite:///{Path(folder) / 'abuse.db'}"]
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=_pin(0))
+        try:
+            deadline = time.time() + 60
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    httpx.get(f"{url}/api/variants", timeout=1)
+                    break
+                if time.time() > deadline or server.poll() is not None:
+                    raise SystemExit("the room did not start")
+                time.sleep(0.2)
+            _pin(1)()
+            asyncio.run(drive(url, server, args.tables, args.seconds))
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def _pin(core: int) -> Callable[[], None]:
+    def pin() -> None:
+        if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
+            os.sched_setaffinity(0, {core})
+
+    return pin
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""How much one room process takes on, and how it says "busy" instead of slowing down.
+
+The room serves every table from one event loop. A visitor who opens thousands of
+sockets or tables, or a crowd that outgrows the machine, would otherwise slow every
+table at once. So the room caps what any one seat holds, keeps only live tables in
+memory, and when the loop falls behind (or a hard cap is reached) turns *new* visitors
+away with a clear "busy" answer, while the players already seated play on.
+
+>>> Capacity().sockets_per_seat
+4
+>>> Capacity.from_env({"BURRACO_MAX_TABLES": "50"}).max_tables
+50
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = ["BUSY", "Capacity", "LoopLag"]
+
+#: What a visitor turned away hears.
+BUSY = "the room is full right now: try again in a minute (the tables in play go on)"
+
+
+@dataclass(frozen=True, slots=True)
+class Capacity:
+    """The room's capacity settings (``burraco serve`` options, or ``BURRACO_*`` variables).
+
+    The defaults suit this project's reference machine (2 cores): a club evening of a few
+    hundred tables is far below them; a script that floods the room meets them."""
+
+    #: Sockets open at once on one seat; a new one replaces the oldest (a reload, a phone).
+    sockets_per_seat: int = 4
+    #: Sockets open at once in the process; past it, new sockets are told "busy".
+    max_sockets: int = 5000
+    #: Tables in memory (waiting or playing); past it, new tables are refused as "busy".
+    max_tables: int = 2000
+    #: Seconds the event loop may fall behind before new visitors are told "busy".
+    busy_lag: float = 0.25
+    #: Seconds a finished match stays in memory (its players read the score sheet); it
+    #: stays in the database for ever, and loads again on demand.
+    finished_linger: float = 300.0
+    #: Seconds a table may wait for its players before it leaves the lobby ("expired").
+    waiting_expiry: float = 6 * 3600.0
+    #: Tables in one page of the lobby, and the most a page may ask for.
+    lobby_page: int = 50
+    lobby_page_max: int = 200
+    #: Seconds the lobby's list is kept before it is built again.
+    lobby_cache: float = 1.0
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Capacity:
+        """Defaults overridden by ``BURRACO_<FIELD>`` variables (``BURRACO_MAX_TABLES=500``)."""
+        environ = os.environ if environ is None else environ
+        changes: dict[str, float | int] = {}
+        for field in dataclasses.fields(cls):
+            raw = environ.get(f"BURRACO_{field.name.upper()}")
+            if raw is not None:
+                kind = int if field.type in ("int", int) else float
+                changes[field.name] = kind(raw)
+        return dataclasses.replace(cls(), **changes)  # type: ignore[arg-type]
+
+
+class LoopLag:
+    """How far the event loop falls behind: a task that asks to sleep ``period`` seconds
+    and measures how late it wakes up. ``lag`` is the latest measure, smoothed a little
+    so that one slow moment does not turn visitors away."""
+
+    def __init__(self, period: float = 0.05) -> None:
+        self.period = period
+        self.lag = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._watch())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _watch(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(self.period)
+            late = max(0.0, time.perf_counter() - before - self.period)
+            # A quick rise, a slower fall: "busy" ends once the loop keeps up again.
+            self.lag = late if late > self.lag else 0.8 * self.lag + 0.2 * late
