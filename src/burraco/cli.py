@@ -797,11 +797,23 @@ def serve(
         typer.Option(help="Redis URL: run as one process of a cluster (docs/cluster.md)."),
     ] = None,
     node: Annotated[str | None, typer.Option(help="This process's name in the cluster.")] = None,
+    search_workers: Annotated[
+        int, typer.Option(help="Processes that think for expert bots and hints.", min=1, max=64)
+    ] = 1,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Addresses of reverse proxies whose X-Forwarded-For is trusted (docs/operating.md)."
+        ),
+    ] = None,
 ) -> None:
-    """Start the web room: tables of people and bots in the browser."""
+    """Start the web room: tables of people and bots in the browser.
+
+    Its capacity settings come from BURRACO_* variables (docs/operating.md)."""
     import uvicorn
 
     from burraco.server.app import create_app
+    from burraco.server.thinking import ThinkingSettings
     from burraco.storage import Store
     from burraco.storage.store import StoreInUse
 
@@ -822,12 +834,23 @@ def serve(
         expert_seconds=expert_seconds,
         redis_url=redis_url,
         node=node,
+        thinking=ThinkingSettings(workers=search_workers),
     )
     Console().print(
         f"[bold green]Burraco room[/] at [bold]http://{host}:{port}/[/] "
         f"(database {database_url}); Ctrl+C stops it."
     )
-    uvicorn.run(application, host=host, port=port, log_level="warning")
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        # SIGTERM: sockets are told to go (the pages reconnect) and given this long to
+        # close, then the room stops its bots and searches; all in well under 5 s.
+        timeout_graceful_shutdown=2,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
 
 
 # --- the arena --------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
 from burraco.server.room import UNAVAILABLE, Room, RoomError, lobby_page, presets
+from burraco.server.thinking import ThinkingSettings
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
 
@@ -103,6 +104,7 @@ def create_app(
     redis_url: str | None = None,
     node: str | None = None,
     capacity: Capacity | None = None,
+    thinking: ThinkingSettings | None = None,
 ) -> FastAPI:
     """The web room's application over one database; with ``redis_url``, one process of
     a cluster (docs/cluster.md)."""
@@ -113,6 +115,7 @@ def create_app(
         hint_seconds=hint_seconds,
         expert_seconds=expert_seconds,
         capacity=capacity or Capacity.from_env(),
+        thinking=thinking,
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
     desk = Desk(room, store)

@@ -27,6 +27,7 @@ from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
 from burraco.server.capacity import BUSY, Capacity, LoopLag
 from burraco.server.messages import cards, score_json, view_json
+from burraco.server.thinking import Busy, Thinking, ThinkingSettings
 from burraco.storage import SeatRow, Store, TableRow
 from burraco.storage.store import SeatTaken, StaleVersion, StorageUnavailable
 from burraco.variants import PRESETS, Variant, variant
@@ -163,6 +164,7 @@ class Room:
         hint_seconds: float = 0.5,
         expert_seconds: float = 1.0,
         capacity: Capacity | None = None,
+        thinking: ThinkingSettings | None = None,
     ) -> None:
         self.store = store
         self.capacity = capacity or Capacity()
@@ -178,9 +180,10 @@ class Room:
         self.finish_listeners: list[Callable[[LiveTable], Awaitable[None]]] = []
         #: Tasks that wait for the database to accept writes again.
         self._retrying: set[asyncio.Future[None]] = set()
-        #: Processes for expert bots and hints (made when first needed).
-        self.search_workers = 1
-        self._pool: Any = None
+        #: Processes for expert bots and hints (started at the first search).
+        self.thinking = Thinking(thinking)
+        #: Set when the room stops: no new bot, clock or retry is started.
+        self.closing = False
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -284,22 +287,23 @@ class Room:
             "deal": 0,
         }
 
-    async def shutdown(self) -> None:
+    async def shutdown(self, seconds: float = 1.5) -> None:
+        """Stop every bot, clock and search at once, whatever the load, within about
+        ``seconds``. What was acknowledged is committed already: every action is stored
+        before anyone hears of it."""
+        self.closing = True
         await self.lag.stop()
+        tasks: list[asyncio.Future[Any]] = list(self._retrying)
         if self._reaper is not None:
-            self._reaper.cancel()
-        for retry in list(self._retrying):
-            retry.cancel()
-        self.store.release()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+            tasks.append(self._reaper)
         for table in self.tables.values():
-            for task in (table.clock_task, table.bot_task, table.deal_task):
-                if task is not None:
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
+            tasks += [t for t in (table.clock_task, table.bot_task, table.deal_task) if t]
+        for task in tasks:
+            task.cancel()
+        self.thinking.close()
+        if tasks:
+            await asyncio.wait(tasks, timeout=seconds)
+        self.store.release()
 
     def _load(self, row: TableRow) -> LiveTable:
         v = variant(row.variant, **json.loads(row.options))
@@ -660,7 +664,10 @@ class Room:
         view = match.view(seat)
         from burraco.bots.hints import suggest
 
-        hint = await self._think(suggest, view, self.hint_seconds)
+        try:
+            hint = await self.thinking.think(table.id, suggest, view, self.hint_seconds, hint=True)
+        except Busy as error:
+            raise RoomError("busy", f"no hint now: {error}; try again in a moment", 503) from error
         return {"type": "hint", "action": str(hint.action), "reason": hint.reason}
 
     async def _after_change(self, table: LiveTable) -> None:
@@ -731,7 +738,7 @@ class Room:
     def _schedule(self, table: LiveTable) -> None:
         """After any change: wake the bot on turn, and watch the clock of a person on turn."""
         match = table.match
-        if match is None or match.is_over or table.status != "playing":
+        if match is None or match.is_over or table.status != "playing" or self.closing:
             return
         seat = match.deal.turn
         running = table.bot_task
@@ -764,7 +771,7 @@ class Room:
             bot = self._bot(table, seat)
             view, legal = match.view(seat), match.legal_actions()
             if isinstance(bot, _Slow):
-                action = await self._think(_expert_choice, view, legal, self.expert_seconds, seat)
+                action = await self._expert(table, view, legal, seat)
             else:
                 action = bot.choose(view, legal)
             if table.version != version:
@@ -781,15 +788,20 @@ class Room:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("bot at %s failed", table.id)
+            if not self.closing:
+                log.exception("bot at %s failed", table.id)
 
-    async def _think(self, function: Callable[..., Any], *args: Any) -> Any:
-        """Run a search in a worker process, so it never holds up the other tables."""
-        if self._pool is None:
-            from concurrent.futures import ProcessPoolExecutor
-
-            self._pool = ProcessPoolExecutor(max_workers=self.search_workers)
-        return await asyncio.get_running_loop().run_in_executor(self._pool, function, *args)
+    async def _expert(self, table: LiveTable, view: Any, legal: Any, seat: int) -> Action:
+        """The expert's move, searched in a thinking process; when they are all busy, the
+        greedy bot's move, so that the table never waits for a place."""
+        try:
+            action: Action = await self.thinking.think(
+                table.id, _expert_choice, view, legal, self.expert_seconds, seat
+            )
+        except Busy as error:
+            log.info("table %s: the greedy bot plays for the expert (%s)", table.id, error)
+            return make_bot("greedy", seed=table.row.seed % 100000 + seat).choose(view, legal)
+        return action
 
     def _bot(self, table: LiveTable, seat: int) -> Bot:
         bot = table.bots.get(seat)
