@@ -15,6 +15,7 @@ import uvicorn
 import websockets
 
 from burraco.server.app import create_app
+from burraco.server.limits import Limits
 from burraco.server.room import Room
 
 
@@ -29,7 +30,15 @@ class RoomServer:
 
     def __init__(self, database_url: str, *, port: int | None = None, **options: Any) -> None:
         self.port = port or free_port()
-        self.app = create_app(database_url, **({"bot_delay": 0.0} | options))
+        # Tests make many tables from one address: rates are tested in test_limits.py.
+        generous = Limits(
+            create_table="10000/minute",
+            join_table="10000/minute",
+            create_tournament="10000/minute",
+            pad_tournament="10000/minute",
+            start_round="10000/minute",
+        )
+        self.app = create_app(database_url, **({"bot_delay": 0.0, "limits": generous} | options))
         self.server = uvicorn.Server(
             uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         )

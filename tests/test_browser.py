@@ -291,3 +291,41 @@ def test_reload_and_a_stale_click_in_deal_two_resume(browser: Any, tmp_path: Pat
         shot(page, "deal-two-after-stale")
         assert not errors, errors
         page.close()
+
+
+def test_the_pages_keep_to_their_content_security_policy(browser: Any, tmp_path: Path) -> None:
+    """Every page works under the room's Content-Security-Policy: no script, style or
+    connection of a page is refused by it."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        refused: list[str] = []
+        page.on(
+            "console",
+            lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None,
+        )
+        page.add_init_script(
+            "document.addEventListener('securitypolicyviolation', (e) =>"
+            " console.error('Content Security Policy: ' + e.violatedDirective + ' ' + e.blockedURI));"
+        )
+        table_id = create_table(page, server.url)
+        page.click("#start")
+        page.wait_for_selector("#hand [data-card]")
+        play_one_turn(page)
+        with server.http() as http:
+            made = http.post("/api/tournaments", json={"name": "CSP night"}).json()
+            path = f"/api/tournaments/{made['tournament']}"
+            http.post(f"{path}/pad", json={"token": made["token"], "size": 4})
+            http.post(f"{path}/rounds", json={"token": made["token"], "online": False})
+        for address in (
+            "/",
+            f"/desk/{made['tournament']}",
+            f"/tournament/{made['tournament']}",
+            f"{path}/cards.html",
+            f"{path}/standings.html",
+            f"/table/{table_id}",
+        ):
+            page.goto(f"{server.url}{address}")
+            page.wait_for_load_state("networkidle")
+        page.wait_for_selector("#hand [data-card]")
+        assert not refused, refused
+        page.close()

@@ -218,7 +218,7 @@ def test_after_kill_9_the_thinking_processes_end_and_the_room_restarts(tmp_path:
 def test_sigterm_under_load_stops_within_5_s(tmp_path: Path) -> None:
     """200 tables of bots playing as fast as they can, and sockets open on some of them."""
     database, port = tmp_path / "room.db", free_port()
-    room = Served(port, database, BURRACO_BUSY_LAG="100")
+    room = Served(port, database, BURRACO_BUSY_LAG="100", BURRACO_CREATE_TABLE="1000/second")
     try:
         tables = [room.table(bot="greedy", deals=50) for _ in range(200)]
 

@@ -615,6 +615,14 @@ def check_views(
             assert shaken.view(seat) == deal.view(seat), (
                 f"seat {seat}'s view changes with cards it cannot see: {where}"
             )
+        if not deal.is_over and rng.random() < 0.25:
+            # What the seat on turn may do depends only on what it can see (issue 8: a
+            # canasta take once depended on the cards buried under the pile).
+            seat = deal.turn
+            shaken = shake_hidden(deal, seat, rng)
+            assert shaken.legal_actions() == deal.legal_actions(), (
+                f"seat {seat}'s legal actions change with cards it cannot see: {where}"
+            )
 
 
 def check_view(deal: Deal, seat: int, where: str) -> None:
@@ -811,6 +819,42 @@ def test_views_hide_what_a_seat_cannot_see(
     setup: tuple[str, int, int | None], seed: int, policy: str
 ) -> None:
     check_views(setup, seed, policy)
+
+
+CANASTA_SETUPS = [s for s in SETUPS if s[0] == "canasta"]
+
+
+@pytest.mark.parametrize("setup", CANASTA_SETUPS, ids=[f"canasta-{s[1]}p" for s in CANASTA_SETUPS])
+@fast(40)
+@given(seed=SEEDS, policy=POLICIES)
+def test_canasta_takes_depend_only_on_what_the_seat_sees(
+    setup: tuple[str, int, int | None], seed: int, policy: str
+) -> None:
+    """Issue 8, RULES.md: a line that opens by taking the pile reaches the 50 with the top
+    card and its hand only; so whether a take is listed never depends on the buried cards
+    (seed 301 of a 2-player deal once listed `take 4H 4H` or not, as they varied)."""
+    for deal, _, side in playout(setup, seed, policy):
+        line = deal.line_of[deal.turn]
+        if deal.opened[line] and all(deal.opened):
+            break
+        if deal.phase != "draw" or not deal.pile or deal.opened[line]:
+            continue
+        legal = deal.legal_actions()
+        for _ in range(4):
+            shaken = shake_hidden(deal, deal.turn, side)
+            assert shaken.legal_actions() == legal, (
+                "the takes listed change with the buried cards: "
+                + describe(setup, seed, policy, deal)
+            )
+
+
+def test_seed_301_lists_the_same_takes_whatever_is_buried() -> None:
+    deal = Deal.new(make_variant(("canasta", 2, None)), seed=301)
+    found = {
+        tuple(map(str, shake_hidden(deal, deal.turn, random.Random(i)).legal_actions()))
+        for i in range(100)
+    }
+    assert found == {("draw",)}
 
 
 OPEN_SETUPS = [("online", 4, None), ("italian", 4, None), ("italian", 6, 3), ("italian", 6, 2)]

@@ -421,6 +421,33 @@ def test_a_take_that_cannot_reach_50_is_illegal():
     assert deal.view(0).opened == (True, False)
 
 
+def test_a_take_reaches_50_with_the_top_card_and_the_hand_only():
+    """RULES.md: «A line that opens by taking the pile reaches the 50 with the top card and
+    cards from the hand only, never with the rest of the pile»
+    """
+    hand = "4S 4H KS KH KC 6S 7H 8D 9C 10S JH AS 5D 6C 7D"
+    # 4C 4S 4H (15) and the kings (30) make 45: the queens buried under the pile would
+    # make it, but they are not the hand's, and nobody has seen them.
+    deal = new({0: hand}, turned="4C", buried="QD QH QC 8H")
+    assert texts(deal) == ["draw"]
+    illegal(deal, "take 4S 4H", "the rest of the pile")
+    # Whatever lies under the pile, the same hand may or may not take: the same answer.
+    other = new({0: hand}, turned="4C", buried="3S 9H 10H JD")
+    assert texts(other) == texts(deal)
+    # With fives the hand reaches 60 by itself: the take is legal, and the queens it brings
+    # do not count toward the 50.
+    hand = "4S 4H KS KH KC 5S 5H 5C 9C 10S JH AS 2C 6D 7H"
+    deal = new({0: hand}, turned="4C", buried="QD QH QC 8H")
+    legal(deal, "take 4S 4H")
+    legal(deal, "meld KS KH KC")
+    legal(deal, "meld QD QH QC")
+    assert deal.view(0).pending_value[0] == 45
+    illegal(deal, "discard 9C", "50")
+    legal(deal, "meld 5S 5H 5C")
+    legal(deal, "discard 9C")
+    assert deal.view(0).opened == (True, False)
+
+
 def test_the_pile_is_frozen_while_its_top_is_a_black_three():
     """seeds/003_0008042f6f6a3b44.txt: «- Pozzo congelato: non si può prendere il pozzo se
     l’ultima carta scartata è un 3 nero. Il pozzo ritorna ad essere prelevabile dopo che il

@@ -800,6 +800,9 @@ def serve(
     search_workers: Annotated[
         int, typer.Option(help="Processes that think for expert bots and hints.", min=1, max=64)
     ] = 1,
+    api_docs: Annotated[
+        bool, typer.Option("--api-docs", help="Serve the API's own pages at /docs.")
+    ] = False,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -835,6 +838,7 @@ def serve(
         redis_url=redis_url,
         node=node,
         thinking=ThinkingSettings(workers=search_workers),
+        api_docs=api_docs,
     )
     Console().print(
         f"[bold green]Burraco room[/] at [bold]http://{host}:{port}/[/] "
@@ -849,6 +853,9 @@ def serve(
         # close, then the room stops its bots and searches; all in well under 5 s.
         timeout_graceful_shutdown=2,
         proxy_headers=forwarded_allow_ips is not None,
+        # No WebSocket message of the protocol comes near this (the room refuses any over
+        # its own limit); uvicorn's default would let one take 16 MB.
+        ws_max_size=256 * 1024,
         forwarded_allow_ips=forwarded_allow_ips,
     )
 

@@ -106,6 +106,7 @@ class Deal:
 
     __slots__ = (
         "_first_turn",
+        "_from_pile",
         "_last_take_meld",
         "_melded_seat",
         "_partnerships_form",
@@ -186,6 +187,9 @@ class Deal:
     _progress: bool
     _partnerships_form: bool
     _last_take_meld: Meld | str
+    #: Canasta: the cards the rest of the pile brought to an unopened line's hand this
+    #: turn (counts per card kind), which never count toward the opening; else None.
+    _from_pile: list[int] | None
 
     # --- construction ---------------------------------------------------------------------
 
@@ -265,6 +269,7 @@ class Deal:
         self._first_turn = True
         self._melded_seat = [False] * v.players
         self._pending_melds = []
+        self._from_pile = None
         self._progress = False
         if v.opening_minimum:
             self.minimum = [v.opening_minimum] * v.players
@@ -448,6 +453,7 @@ class Deal:
         self._first_turn = view.first_turn
         self._melded_seat = list(view.melded_seats)
         self._pending_melds = list(view.pending_melds)
+        self._from_pile = list(view.from_pile) if view.from_pile else None
         self._progress = view.progress
         self._partnerships_form = view.partnerships_form
         self._last_take_meld = "no meld"
@@ -492,6 +498,7 @@ class Deal:
         other._first_turn = self._first_turn
         other._melded_seat = self._melded_seat[:]
         other._pending_melds = self._pending_melds[:]
+        other._from_pile = None if self._from_pile is None else self._from_pile[:]
         other._progress = self._progress
         other._partnerships_form = self._partnerships_form
         other._last_take_meld = self._last_take_meld
@@ -591,7 +598,7 @@ class Deal:
         slow = v.black_threes_only_out
         candidates = meld_candidates(hand, v)
         if not opened and v.opening_minimum:
-            reach = self.pending_value[line] + _best_set_lay(hand, v, melds)
+            reach = self.pending_value[line] + _best_set_lay(self._opening_hand(seat), v, melds)
             if reach < self.minimum[line]:
                 # Nothing this hand lays down can reach the opening: no meld, no extension.
                 candidates = {}
@@ -773,7 +780,8 @@ class Deal:
             return meld_or_reason
         if not trial.opened[line] and not trial._opening_reachable(seat, line):
             return (
-                f"the first melds of a line must be worth at least {self.minimum[line]} "
+                f"the first melds of a line must be worth at least {self.minimum[line]}, "
+                "reached with the top card and the hand: the rest of the pile never counts, "
                 "and this take cannot reach it"
             )
         stuck = trial._after_laying(seat, line, (), trial.sizes[seat], trial.melds[line], 0)
@@ -821,7 +829,9 @@ class Deal:
         melds_after = [*melds, meld]
         if v.black_threes_only_out and meld.kind == SET and meld.rank == 3:
             return self._black_threes_problem(seat, line, cards, melds_after)
-        value = meld_points(meld, v) if not self.opened[line] else 0
+        value = 0
+        if not self.opened[line]:
+            value = meld_points(meld, v) - self._pile_value(seat, cards)
         return self._after_laying(seat, line, cards, left, melds_after, value)
 
     def _extend_problem(self, seat: int, line: int, target: int, m: Meld, card: int) -> str | None:
@@ -840,7 +850,9 @@ class Deal:
             return self._black_threes_problem(seat, line, (card,), melds_after)
         melds_after = self.melds[line][:]
         melds_after[target] = result
-        value = v.value(card) if not self.opened[line] else 0
+        value = 0
+        if not self.opened[line]:
+            value = v.value(card) - self._pile_value(seat, (card,))
         return self._after_laying(seat, line, (card,), self.sizes[seat] - 1, melds_after, value)
 
     def _black_threes_problem(
@@ -854,7 +866,7 @@ class Deal:
             return rule
         if not self.opened[line]:
             value = self.pending_value[line] + sum(self.v.value(c) for c in cards)
-            if value < self.minimum[line]:
+            if value - self._pile_value(seat, cards) < self.minimum[line]:
                 return rule
         return None
 
@@ -874,9 +886,7 @@ class Deal:
         if left == 0:
             return self._empty_by_meld_problem(line, melds_after, short)
         if short and (v.opening_minimum or v.vulnerable_refuse):
-            hand = self.hands[seat][:]
-            for c in cards:
-                hand[c] -= 1
+            hand = self._opening_hand(seat, cards)
             need = self.minimum[line] - pending_after
             if v.opening_minimum:
                 reachable = _best_set_lay(hand, v, melds_after) >= need
@@ -1095,6 +1105,7 @@ class Deal:
             if known[c]:
                 known[c] -= 1
         rest = self.pile[:-1]
+        before = hand[:]
         for c in rest:
             hand[c] += 1
         for c in self.pile[self.pile_hidden : -1]:
@@ -1114,10 +1125,42 @@ class Deal:
         self._melded_seat[seat] = True
         if v.red_threes:
             self._lay_aside_red_threes(seat)
+        if not self.opened[line]:
+            # The opening is reached with the top card and the hand only (RULES.md): what
+            # the take brought (the rest of the pile, a card drawn for a red 3 in it) is set
+            # apart from the count.
+            self._from_pile = [max(0, n - b) for n, b in zip(hand, before, strict=True)]
 
     def _opening_reachable(self, seat: int, line: int) -> bool:
-        extra = _best_set_lay(self.hands[seat], self.v, self.melds[line])
+        extra = _best_set_lay(self._opening_hand(seat), self.v, self.melds[line])
         return self.pending_value[line] + extra >= self.minimum[line]
+
+    def _opening_hand(self, seat: int, cards: Sequence[int] = ()) -> list[int]:
+        """The cards of the hand that may count toward the opening, once ``cards`` are
+        laid: all of them, but in canasta those the rest of the pile just brought."""
+        hand = self.hands[seat][:]
+        share = self._from_pile
+        if share is not None:
+            for c in range(KINDS):
+                hand[c] -= share[c]
+        for c in cards:
+            if hand[c] > 0:
+                hand[c] -= 1
+        return hand
+
+    def _pile_value(self, seat: int, cards: Sequence[int]) -> int:
+        """The value in ``cards`` that must come from the rest of the pile just taken
+        (the hand's own copies of a card are laid first): it never counts toward the
+        opening."""
+        share = self._from_pile
+        if share is None:
+            return 0
+        hand = self.hands[seat]
+        wanted: dict[int, int] = {}
+        for c in cards:
+            wanted[c] = wanted.get(c, 0) + 1
+        own = self.v.value
+        return sum(max(0, k - (hand[c] - share[c])) * own(c) for c, k in wanted.items())
 
     def _lay(self, seat: int, cards: Sequence[int], target: int) -> None:
         v = self.v
@@ -1136,13 +1179,18 @@ class Deal:
             assert isinstance(result, Meld)
             melds[target] = result
         known = self.known[seat]
+        counted = 0
+        if not self.opened[line]:
+            counted = sum(v.value(c) for c in cards) - self._pile_value(seat, cards)
+        share = self._from_pile
         for c in cards:
+            if share is not None and share[c] and hand[c] - share[c] <= 0:
+                share[c] -= 1  # the hand's own copies are gone: this one came from the pile
             hand[c] -= 1
             if known[c]:
                 known[c] -= 1
         self.sizes[seat] -= len(cards)
-        if not self.opened[line]:
-            self.pending_value[line] += sum(v.value(c) for c in cards)
+        self.pending_value[line] += counted
         self._melded_seat[seat] = True
         self._progress = True
         if self.sizes[seat] == 0:
@@ -1169,6 +1217,7 @@ class Deal:
     def _settle_opening(self, line: int) -> None:
         self.opened[line] = True
         self._pending_melds = []
+        self._from_pile = None
 
     def _return_short_lay_down(self, seat: int, line: int) -> None:
         # 001: a vulnerable line's short lay-down goes back to the hand, and from then on
@@ -1245,6 +1294,7 @@ class Deal:
             self._settle_opening(line)
         self.quiet_turns = 0 if self._progress else self.quiet_turns + 1
         self._progress = False
+        self._from_pile = None
         self.taken_single = -1
         self.drawn = -1
         self._first_turn = False

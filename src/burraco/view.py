@@ -72,6 +72,9 @@ class DealView:
     #: The card the seat drew this turn (only in the view of the seat on turn).
     drawn: int = -1
     pending_value: tuple[int, ...] = ()
+    #: Canasta, the seat on turn only: the cards the rest of the pile just brought to its
+    #: unopened line's hand (counts per card kind); they never count toward the opening.
+    from_pile: tuple[int, ...] = ()
     pending_melds: tuple[int, ...] = ()
     melded_seats: tuple[bool, ...] = ()
     relancinhos: tuple[int, ...] = ()
@@ -131,6 +134,7 @@ def view_of(deal: Deal, seat: int) -> DealView:
         redrawn=deal.redrawn,
         drawn=deal.drawn if seat == deal.turn else -1,
         pending_value=tuple(deal.pending_value),
+        from_pile=tuple(deal._from_pile) if deal._from_pile and seat == deal.turn else (),
         pending_melds=tuple(deal._pending_melds),
         melded_seats=tuple(deal._melded_seat),
         relancinhos=tuple(deal.relancinhos),

@@ -14,7 +14,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
@@ -22,6 +23,9 @@ from pydantic import BaseModel, Field
 from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
+from burraco.server.guard import Guard
+from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
+from burraco.server.limits import Limits, Rates
 from burraco.server.room import UNAVAILABLE, Room, RoomError, lobby_page, presets
 from burraco.server.thinking import ThinkingSettings
 from burraco.storage import Store
@@ -42,11 +46,11 @@ class CreateTable(BaseModel):
     bot: Literal["random", "greedy", "expert"] = "greedy"
     open_hands: bool = False
     takeover: bool = True
-    name: str = Field(..., min_length=1, max_length=40)
+    name: PlayerName
 
 
 class JoinTable(BaseModel):
-    name: str = Field(..., min_length=1, max_length=40)
+    name: PlayerName
     seat: int | None = Field(None, ge=0, le=5)
 
 
@@ -55,7 +59,7 @@ class StartTable(BaseModel):
 
 
 class CreateTournament(BaseModel):
-    name: str = Field("Burraco tournament", min_length=1, max_length=120)
+    name: TournamentName = "Burraco tournament"
     format: Literal["danish", "mitchell", "round-robin", "knockout"] = "danish"
     kind: Literal["pairs", "individual"] = "pairs"
     rounds: int | None = Field(None, ge=1, le=99)
@@ -65,14 +69,14 @@ class CreateTournament(BaseModel):
 
 class Register(BaseModel):
     token: str = Field(..., min_length=1, max_length=200)
-    players: list[str] = Field(default_factory=list, max_length=2)
+    players: list[EntrantName] = Field(default_factory=list, max_length=2)
     bot: Literal["random", "greedy", "expert"] | None = None
 
 
 class Pad(BaseModel):
     token: str = Field(..., min_length=1, max_length=200)
     size: int = Field(..., ge=2, le=1000)
-    level: str = "greedy"
+    level: Literal["random", "greedy", "expert"] = "greedy"
 
 
 class StartRound(BaseModel):
@@ -82,13 +86,13 @@ class StartRound(BaseModel):
 
 class Result(BaseModel):
     token: str = Field(..., min_length=1, max_length=200)
-    table: int = Field(..., ge=1)
-    mp_first: int
-    mp_second: int
-    abandoned_by: int | None = None
-    last_mover: int | None = None
+    table: int = Field(..., ge=1, le=1000)
+    mp_first: int = Field(..., ge=-MP_LIMIT, le=MP_LIMIT)
+    mp_second: int = Field(..., ge=-MP_LIMIT, le=MP_LIMIT)
+    abandoned_by: int | None = Field(None, ge=0, le=1)
+    last_mover: int | None = Field(None, ge=0, le=1)
     correct: bool = False
-    round: int | None = None
+    round: int | None = Field(None, ge=1, le=999)
 
 
 def _seat_answer(table_id: str, seat: int, token: str) -> dict[str, Any]:
@@ -105,9 +109,15 @@ def create_app(
     node: str | None = None,
     capacity: Capacity | None = None,
     thinking: ThinkingSettings | None = None,
+    limits: Limits | None = None,
+    api_docs: bool = False,
 ) -> FastAPI:
     """The web room's application over one database; with ``redis_url``, one process of
-    a cluster (docs/cluster.md)."""
+    a cluster (docs/cluster.md). ``limits`` and ``capacity`` default to their documented
+    values and ``BURRACO_*`` variables (docs/operating.md); ``api_docs`` serves the API's
+    own pages at /docs."""
+    limits = limits or Limits.from_env()
+    rates = Rates(limits)
     store = Store(database_url)
     room = Room(
         store,
@@ -118,7 +128,7 @@ def create_app(
         thinking=thinking,
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
-    desk = Desk(room, store)
+    desk = Desk(room, store, limits)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -137,20 +147,55 @@ def create_app(
             return await _local(room, op, table_id, body)
         return await cluster.call(table_id, op, body)
 
-    app = FastAPI(title="Burraco", lifespan=lifespan)
+    docs = {} if api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
+    app = FastAPI(title="Burraco", lifespan=lifespan, **docs)  # type: ignore[arg-type]
     app.state.room = room
     app.state.desk = desk
+    app.add_middleware(
+        Guard,
+        body_bytes=limits.body_bytes,
+        open_paths=("/docs", "/redoc") if api_docs else (),
+    )
 
     @app.exception_handler(RoomError)
     async def room_error(_: Any, error: RoomError) -> JSONResponse:
-        return JSONResponse({"detail": error.message, "code": error.code}, error.status)
+        headers = {"Retry-After": f"{error.retry_after:.0f}"} if error.retry_after else None
+        return JSONResponse(
+            {"detail": error.message, "code": error.code}, error.status, headers=headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Any, error: RequestValidationError) -> JSONResponse:
+        # Say what is wrong and where, never echo the input: it may not even be
+        # encodable (a lone surrogate) or JSON (1e999 read as infinity).
+        problems: list[dict[str, Any]] = [
+            {"loc": [_printable(x) for x in e.get("loc", ())], "msg": _printable(e.get("msg"))}
+            for e in error.errors()
+        ]
+        detail = "; ".join(
+            f"{'.'.join(str(x) for x in p['loc'][1:]) or 'the body'}: {p['msg']}" for p in problems
+        )
+        return JSONResponse({"detail": detail, "code": "bad_message", "problems": problems}, 422)
+
+    def limit(request: Request, kind: str) -> None:
+        """Count this request against its address's rate; 429 past it."""
+        address = request.client.host if request.client else "unknown"
+        wait = rates.hit(kind, address)
+        if wait is not None:
+            raise RoomError(
+                "too_many",
+                f"too many {rates.what(kind)} from your address: try again in {wait:.0f} s",
+                429,
+                retry_after=wait,
+            )
 
     @app.exception_handler(StorageUnavailable)
     async def storage_unavailable(_: Any, error: StorageUnavailable) -> JSONResponse:
         return JSONResponse({"detail": UNAVAILABLE, "code": "unavailable"}, 503)
 
     @app.post("/api/tables")
-    async def create(body: CreateTable) -> dict[str, Any]:
+    async def create(body: CreateTable, request_: Request) -> dict[str, Any]:
+        limit(request_, "create_table")
         request = body.model_dump()
         if request["lines"] is None:
             request.pop("lines")
@@ -204,7 +249,8 @@ def create_app(
         return dict(await on_owner(table_id, "info", {}))
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: JoinTable) -> dict[str, Any]:
+    async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        limit(request, "join_table")
         _exists(table_id)
         return dict(await on_owner(table_id, "join", body.model_dump()))
 
@@ -232,7 +278,8 @@ def create_app(
     # --- the director's desk (docs/desk.md) -----------------------------------------------
 
     @app.post("/api/tournaments")
-    async def create_tournament(body: CreateTournament) -> dict[str, Any]:
+    async def create_tournament(body: CreateTournament, request: Request) -> dict[str, Any]:
+        limit(request, "create_tournament")
         live, token = desk.create(body.model_dump())
         return {"tournament": live.id, "token": token, "url": f"/desk/{live.id}"}
 
@@ -259,11 +306,14 @@ def create_app(
         return await desk.register(tournament_id, body.token, body.model_dump())
 
     @app.post("/api/tournaments/{tournament_id}/pad")
-    async def pad(tournament_id: str, body: Pad) -> dict[str, Any]:
+    async def pad(tournament_id: str, body: Pad, request: Request) -> dict[str, Any]:
+        limit(request, "pad_tournament")
         return await desk.pad(tournament_id, body.token, body.size, body.level)
 
     @app.post("/api/tournaments/{tournament_id}/rounds")
-    async def start_round(tournament_id: str, body: StartRound) -> dict[str, Any]:
+    async def start_round(tournament_id: str, body: StartRound, request: Request) -> dict[str, Any]:
+        if body.online:
+            limit(request, "start_round")
         return await desk.start_round(tournament_id, body.token, body.online)
 
     @app.post("/api/tournaments/{tournament_id}/results")
@@ -292,7 +342,9 @@ def create_app(
         return HTMLResponse(desk.standings_html(tournament_id))
 
     @app.get("/api/tournaments/{tournament_id}/cards.html", response_class=HTMLResponse)
-    async def table_cards(tournament_id: str, round: int | None = None) -> HTMLResponse:
+    async def table_cards(
+        tournament_id: str, round: int | None = Query(None, ge=1, le=999)
+    ) -> HTMLResponse:
         return HTMLResponse(desk.table_cards(tournament_id, round))
 
     @app.websocket("/ws/{table_id}")
@@ -328,6 +380,15 @@ def create_app(
         try:
             while True:
                 raw = await socket.receive_text()
+                if len(raw) > limits.message_bytes:
+                    await send(
+                        {
+                            "type": "error",
+                            "code": "bad_message",
+                            "message": f"a message has at most {limits.message_bytes} bytes",
+                        }
+                    )
+                    continue
                 await room.message(table, seat, send, raw)
         except (WebSocketDisconnect, RuntimeError):
             pass  # the player closed the page or lost the connection
@@ -372,6 +433,13 @@ def create_app(
         return page("replay.html")
 
     return app
+
+
+def _printable(value: object) -> object:
+    """``value`` as JSON can carry it: text with unpaired surrogates escaped."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    return value if isinstance(value, int) else str(value)
 
 
 async def _local(room: Room, op: str, table_id: str, body: dict[str, Any]) -> Any:

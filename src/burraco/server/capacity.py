@@ -21,8 +21,11 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
-__all__ = ["BUSY", "Capacity", "LoopLag"]
+__all__ = ["BUSY", "Capacity", "LoopLag", "from_env"]
+
+T = TypeVar("T")
 
 #: What a visitor turned away hears.
 BUSY = "the room is full right now: try again in a minute (the tables in play go on)"
@@ -41,6 +44,8 @@ class Capacity:
     max_sockets: int = 5000
     #: Tables in memory (waiting or playing); past it, new tables are refused as "busy".
     max_tables: int = 2000
+    #: Tables where no person sits (a tournament's bot lines) playing at once.
+    max_bot_tables: int = 100
     #: Seconds the event loop may fall behind before new visitors are told "busy".
     busy_lag: float = 0.25
     #: Seconds a finished match stays in memory (its players read the score sheet); it
@@ -57,14 +62,24 @@ class Capacity:
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Capacity:
         """Defaults overridden by ``BURRACO_<FIELD>`` variables (``BURRACO_MAX_TABLES=500``)."""
-        environ = os.environ if environ is None else environ
-        changes: dict[str, float | int] = {}
-        for field in dataclasses.fields(cls):
-            raw = environ.get(f"BURRACO_{field.name.upper()}")
-            if raw is not None:
-                kind = int if field.type in ("int", int) else float
+        return from_env(cls, environ)
+
+
+def from_env(cls: type[T], environ: Mapping[str, str] | None = None) -> T:
+    """The settings ``cls()`` with each field overridden by its ``BURRACO_<FIELD>``
+    variable, read as the field's type (int, float or str)."""
+    environ = os.environ if environ is None else environ
+    changes: dict[str, object] = {}
+    for field in dataclasses.fields(cls):  # type: ignore[arg-type]
+        raw = environ.get(f"BURRACO_{field.name.upper()}")
+        if raw is not None:
+            kind = {"int": int, "float": float}.get(str(field.type), str)
+            try:
                 changes[field.name] = kind(raw)
-        return dataclasses.replace(cls(), **changes)  # type: ignore[arg-type]
+            except ValueError:
+                name = f"BURRACO_{field.name.upper()}"
+                raise ValueError(f"{name}={raw!r} is not {kind.__name__}") from None
+    return dataclasses.replace(cls(), **changes)  # type: ignore[type-var]
 
 
 class LoopLag:

@@ -20,6 +20,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from burraco.server.capacity import BUSY
+from burraco.server.inputs import clean_name
+from burraco.server.limits import Limits
 from burraco.server.room import LiveTable, Room, RoomError
 from burraco.storage import Store, TournamentRow
 from burraco.tournament import Settings, Tournament, TournamentError
@@ -50,9 +53,10 @@ class LiveTournament:
 class Desk:
     """Every tournament of the server."""
 
-    def __init__(self, room: Room, store: Store) -> None:
+    def __init__(self, room: Room, store: Store, limits: Limits | None = None) -> None:
         self.room = room
         self.store = store
+        self.limits = limits or Limits()
         self.tournaments: dict[str, LiveTournament] = {}
         room.finish_listeners.append(self._table_finished)
 
@@ -92,6 +96,7 @@ class Desk:
     # --- the director ---------------------------------------------------------------------
 
     def create(self, request: dict[str, Any]) -> tuple[LiveTournament, str]:
+        self.room.admit()
         fields = {
             k: request[k]
             for k in ("name", "format", "kind", "rounds", "deals", "deal_minutes", "seeding")
@@ -137,11 +142,15 @@ class Desk:
                     size = len(live.tournament.entrants) + 1
                     entrant = live.tournament.pad_with_bots(size, bot)[0]
                 else:
-                    clean = [n.strip() for n in names if isinstance(n, str) and n.strip()]
+                    clean = [
+                        clean_name(n, what="an entrant's name")
+                        for n in names
+                        if isinstance(n, str) and n.strip()
+                    ]
                     entrant = live.tournament.register(
                         clean[0] if len(clean) == 1 else tuple(clean)
                     )
-            except TournamentError as error:
+            except (TournamentError, ValueError) as error:
                 raise RoomError("bad_message", str(error)) from error
             tokens = [] if entrant.bot else [secrets.token_urlsafe(24) for _ in entrant.players]
             live.players[entrant.id] = [_hash(t) for t in tokens]
@@ -150,6 +159,10 @@ class Desk:
 
     async def pad(self, tournament_id: str, token: str, size: int, level: str) -> dict[str, Any]:
         live = self._director(tournament_id, token)
+        if size > self.limits.pad_size:
+            raise RoomError(
+                "bad_message", f"a tournament is padded to at most {self.limits.pad_size} entrants"
+            )
         async with live.lock:
             try:
                 added = live.tournament.pad_with_bots(size, level)
@@ -164,6 +177,8 @@ class Desk:
         live = self._director(tournament_id, token)
         async with live.lock:
             t = live.tournament
+            if online:
+                self._admit_round(t)
             try:
                 assignments = t.start_round()
             except TournamentError as error:
@@ -177,6 +192,22 @@ class Desk:
                 t.start_play()
             self._save(live)
         return self.public(live)
+
+    def _admit_round(self, t: Tournament) -> None:
+        """Refuse an online round the room cannot play now: too many tables for one round,
+        or more tables of bots alone than the room runs at once."""
+        self.room.admit()
+        tables = len(t.entrants) // 2
+        if tables > self.limits.round_tables:
+            raise RoomError(
+                "forbidden",
+                f"an online round seats at most {self.limits.round_tables} tables, "
+                f"this one would need {tables}: play it at physical tables",
+                409,
+            )
+        bots = sum(1 for e in t.entrants if e.bot) // 2
+        if self.room.bot_tables() + bots > self.room.capacity.max_bot_tables:
+            raise RoomError("busy", BUSY, 503)
 
     async def _seat(
         self, live: LiveTournament, round_: int, number: int, first: int, second: int
@@ -394,4 +425,7 @@ class Desk:
         return standings_html(self.get(tournament_id).tournament)
 
     def table_cards(self, tournament_id: str, round_number: int | None = None) -> str:
-        return table_cards_html(self.get(tournament_id).tournament, round_number)
+        try:
+            return table_cards_html(self.get(tournament_id).tournament, round_number)
+        except TournamentError as error:
+            raise RoomError("not_found", str(error), 404) from error

@@ -26,6 +26,7 @@ from burraco.bots.arena import make_bot
 from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
 from burraco.server.capacity import BUSY, Capacity, LoopLag
+from burraco.server.inputs import clean_name
 from burraco.server.messages import cards, score_json, view_json
 from burraco.server.thinking import Busy, Thinking, ThinkingSettings
 from burraco.storage import SeatRow, Store, TableRow
@@ -59,11 +60,15 @@ TABLE_OPTIONS = ("players", "lines", "deals", "target", "open_hands")
 class RoomError(Exception):
     """A request the room refuses; ``code`` is the protocol's error code."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, *, retry_after: float | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        #: Seconds before the same request may succeed (a rate limit).
+        self.retry_after = retry_after
 
 
 def _hash(token: str) -> str:
@@ -248,6 +253,14 @@ class Room:
         if len(self.tables) >= self.capacity.max_tables:
             return BUSY
         return None
+
+    def bot_tables(self) -> int:
+        """Tables in play where no person sits."""
+        return sum(
+            1
+            for t in self.tables.values()
+            if t.status == "playing" and all(s.kind == "bot" for s in t.seats)
+        )
 
     def admit(self) -> None:
         """Raise a "busy" :class:`RoomError` (503) when :meth:`busy` says so."""
@@ -668,6 +681,9 @@ class Room:
             hint = await self.thinking.think(table.id, suggest, view, self.hint_seconds, hint=True)
         except Busy as error:
             raise RoomError("busy", f"no hint now: {error}; try again in a moment", 503) from error
+        except Exception as error:
+            log.exception("a hint at %s failed", table.id)
+            raise RoomError("busy", "no hint now: try again in a moment", 503) from error
         return {"type": "hint", "action": str(hint.action), "reason": hint.reason}
 
     async def _after_change(self, table: LiveTable) -> None:
@@ -800,8 +816,11 @@ class Room:
             )
         except Busy as error:
             log.info("table %s: the greedy bot plays for the expert (%s)", table.id, error)
-            return make_bot("greedy", seed=table.row.seed % 100000 + seat).choose(view, legal)
-        return action
+        except Exception:
+            log.exception("table %s: the expert's search failed; the greedy bot plays", table.id)
+        else:
+            return action
+        return make_bot("greedy", seed=table.row.seed % 100000 + seat).choose(view, legal)
 
     def _bot(self, table: LiveTable, seat: int) -> Bot:
         bot = table.bots.get(seat)
@@ -1091,10 +1110,10 @@ def _error(code: str, message: str) -> dict[str, Any]:
 def _name(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise RoomError("bad_message", "a player needs a name")
-    name = " ".join(value.split())
-    if len(name) > 40:
-        raise RoomError("bad_message", "a name has at most 40 characters")
-    return name
+    try:
+        return clean_name(value, what="a player's name")
+    except ValueError as error:
+        raise RoomError("bad_message", str(error)) from error
 
 
 def _new_row(

@@ -31,6 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +94,12 @@ class Thinking:
             try:
                 pool = self._ensure_pool()
                 return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): the next search starts a new pool.
+                if self._pool is pool:
+                    self._pool = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+                raise Busy("a thinking process stopped; it is being replaced") from None
             finally:
                 self._hand_on_the_worker()
         finally:

@@ -30,7 +30,9 @@ from burraco.tournament.standings import Standing
 from burraco.tournament.tournament import Phase, Round, Tournament
 
 __all__ = [
+    "PAGE_STYLE",
     "STANDINGS_COLUMNS",
+    "spreadsheet_cell",
     "standings_csv",
     "standings_html",
     "standings_text",
@@ -52,7 +54,7 @@ STANDINGS_COLUMNS: Final = (
     "losses",
 )
 
-_STYLE: Final = """
+PAGE_STYLE: Final = """
 body { font-family: sans-serif; margin: 2em; color: #111; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin: 0 0 .4em; }
 table { border-collapse: collapse; }
@@ -155,8 +157,23 @@ def standings_csv(standings: Sequence[Standing]) -> str:
     writer.writerow(STANDINGS_COLUMNS)
     for s in standings:
         data = s.to_dict()
-        writer.writerow([data[column] for column in STANDINGS_COLUMNS])
+        writer.writerow([spreadsheet_cell(data[column]) for column in STANDINGS_COLUMNS])
     return buffer.getvalue()
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A CSV cell that a spreadsheet shows as text, never runs as a formula: text that
+    begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading
+    ``'`` (OWASP's advice on CSV injection). Numbers stay numbers.
+
+    >>> spreadsheet_cell("=HYPERLINK(1)"), spreadsheet_cell("-2+3"), spreadsheet_cell(-300)
+    ("'=HYPERLINK(1)", "'-2+3", -300)
+    >>> spreadsheet_cell("Anna / Bruno")
+    'Anna / Bruno'
+    """
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
 
 
 def standings_html(t: Tournament, standings: Sequence[Standing] | None = None) -> str:
@@ -191,6 +208,6 @@ def _page(title: str, content: str) -> str:
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n"
+        f"<title>{escape(title)}</title>\n<style>{PAGE_STYLE}</style>\n</head>\n"
         f"<body>\n{content}\n</body>\n</html>\n"
     )

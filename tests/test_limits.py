@@ -1,0 +1,76 @@
+"""Rate limits per client address, through the real server: one address that floods the
+room is told to wait (429, Retry-After), another address is not; padding and online
+rounds are bounded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from roomserver import RoomServer
+
+from burraco.server.capacity import Capacity
+from burraco.server.limits import Limits
+
+
+def _from(server: RoomServer, address: str) -> httpx.Client:
+    transport = httpx.HTTPTransport(local_address=address)
+    return httpx.Client(base_url=server.url, transport=transport, timeout=20)
+
+
+def test_each_address_has_its_own_rates(tmp_path: Path) -> None:
+    limits = Limits(
+        create_table="3/minute",
+        join_table="2/minute",
+        create_tournament="2/minute",
+        pad_tournament="1/minute",
+        start_round="1/minute",
+    )
+    server = RoomServer(f"sqlite:///{tmp_path / 'room.db'}", limits=limits)
+    with server, _from(server, "127.0.0.1") as flood, _from(server, "127.0.0.2") as person:
+        made = [flood.post("/api/tables", json={"name": "F", "players": 4}) for _ in range(4)]
+        assert [m.status_code for m in made] == [200, 200, 200, 429]
+        refused = made[-1]
+        assert int(refused.headers["retry-after"]) >= 1
+        assert "too many new tables from your address" in refused.json()["detail"]
+        assert refused.json()["code"] == "too_many"
+        # Another visitor is not held back by the flood.
+        assert person.post("/api/tables", json={"name": "P"}).status_code == 200
+        table = made[0].json()["table"]
+        joins = [flood.post(f"/api/tables/{table}/join", json={"name": f"J{i}"}) for i in range(3)]
+        assert [j.status_code for j in joins] == [200, 200, 429]
+        tournaments = [flood.post("/api/tournaments", json={"name": "T"}) for _ in range(3)]
+        assert [t.status_code for t in tournaments] == [200, 200, 429]
+        made_t = tournaments[0].json()
+        path = f"/api/tournaments/{made_t['tournament']}"
+        pads = [
+            flood.post(f"{path}/pad", json={"token": made_t["token"], "size": n}) for n in (4, 6)
+        ]
+        assert [p.status_code for p in pads] == [200, 429]
+        rounds = [
+            flood.post(f"{path}/rounds", json={"token": made_t["token"], "online": True})
+            for _ in range(2)
+        ]
+        assert [r.status_code for r in rounds] == [200, 429]
+
+
+def test_online_rounds_are_bounded(tmp_path: Path) -> None:
+    limits = Limits(round_tables=4, pad_size=16)
+    capacity = Capacity(max_bot_tables=3)
+    with (
+        RoomServer(f"sqlite:///{tmp_path / 'room.db'}", limits=limits, capacity=capacity) as server,
+        server.http() as http,
+    ):
+        big = http.post("/api/tournaments", json={"name": "Big"}).json()
+        path = f"/api/tournaments/{big['tournament']}"
+        assert http.post(f"{path}/pad", json={"token": big["token"], "size": 10}).status_code == 200
+        wide = http.post(f"{path}/rounds", json={"token": big["token"], "online": True})
+        assert wide.status_code == 409 and "at most 4 tables" in wide.json()["detail"]
+        # The round was not started: it can still be played at physical tables.
+        physical = http.post(f"{path}/rounds", json={"token": big["token"], "online": False})
+        assert physical.status_code == 200, physical.text
+        bots = http.post("/api/tournaments", json={"name": "Bots"}).json()
+        path = f"/api/tournaments/{bots['tournament']}"
+        http.post(f"{path}/pad", json={"token": bots["token"], "size": 8})
+        busy = http.post(f"{path}/rounds", json={"token": bots["token"], "online": True})
+        assert busy.status_code == 503 and busy.json()["code"] == "busy"
