@@ -122,3 +122,176 @@ def test_two_processes_share_a_table_over_redis(tmp_path: Path, redis_url: str) 
         for server in servers:
             server.terminate()
             server.wait(timeout=20)
+
+
+class PagePlayer:
+    """A player whose client behaves like the table page: when its socket closes or cannot
+    open, it reconnects after a short pause, to one process or the other (as a load
+    balancer would send it), and asks for what it missed; on its turn it plays."""
+
+    def __init__(self, urls: list[str], table: str, token: str, seed: int) -> None:
+        self.urls = urls
+        self.table = table
+        self.token = token
+        self.rng = random.Random(seed)
+        self.played_at: list[float] = []
+        self.states_at: list[float] = []
+        self.closes: list[int | None] = []
+        self.stop = False
+
+    async def run(self, first: int) -> None:
+        at = first
+        seen = 0
+        while not self.stop:
+            url = f"{self.urls[at]}/ws/{self.table}?token={self.token}"
+            try:
+                async with websockets.connect(url, open_timeout=5) as ws:
+                    await ws.send(json.dumps({"type": "sync", "since": seen}))
+                    while not self.stop:
+                        try:
+                            raw = await asyncio.wait_for(ws.recv(), 0.5)
+                        except TimeoutError:
+                            continue
+                        message = json.loads(raw)
+                        if message["type"] == "match_over":
+                            self.stop = True
+                        if message["type"] != "state":
+                            continue
+                        self.states_at.append(time.time())
+                        if message["version"] > seen and seen and self.mine(message):
+                            self.played_at.append(time.time())
+                        seen = max(seen, message["version"])
+                        if message["legal"]:
+                            action = self.rng.choice(message["legal"])
+                            self.pending = message["version"] + 1
+                            await ws.send(
+                                json.dumps({"type": "action", "action": action, "version": seen})
+                            )
+            except (OSError, websockets.WebSocketException) as error:
+                self.closes.append(getattr(getattr(error, "rcvd", None), "code", None))
+            await asyncio.sleep(0.5)
+            at = 1 - at  # the next try goes to the other process
+
+    pending = -1
+
+    def mine(self, message: dict[str, Any]) -> bool:
+        """The state shows the action this player sent."""
+        last = message.get("last") or {}
+        return message["version"] == self.pending and last.get("seat") is not None
+
+
+def test_when_the_owner_dies_every_player_plays_on_within_the_lease(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """kill -9 of the table's owner: the player connected to it and the player relayed
+    through the other process are both playing again within lease + 5 s, without any
+    help (their clients reconnect as the page does)."""
+    from burraco.server.cluster import OWNER_SECONDS
+
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    ports = [free_port(), free_port()]
+    servers = [
+        _serve(ports[0], database, redis_url, "one"),
+        _serve(ports[1], database, redis_url, "two"),
+    ]
+    try:
+        urls = [f"http://127.0.0.1:{p}" for p in ports]
+        ws_urls = [u.replace("http", "ws") for u in urls]
+        body = {"players": 2, "deals": 20, "name": "Anna", "move_seconds": 0}
+        created = httpx.post(f"{urls[0]}/api/tables", json=body).json()
+        table = created["table"]
+        bruno = httpx.post(f"{urls[1]}/api/tables/{table}/join", json={"name": "Bruno"}).json()
+        anna = PagePlayer(ws_urls, table, created["token"], 1)
+        bruno_page = PagePlayer(ws_urls, table, bruno["token"], 2)
+
+        async def evening() -> float:
+            tasks = [
+                asyncio.create_task(anna.run(first=0)),  # straight to the owner
+                asyncio.create_task(bruno_page.run(first=1)),  # relayed by the other
+            ]
+            await asyncio.sleep(3)
+            assert anna.played_at and bruno_page.played_at, "the table did not get going"
+            servers[0].kill()
+            killed = time.time()
+            deadline = killed + OWNER_SECONDS + 5
+            while time.time() < deadline:
+                if any(t > killed for t in anna.played_at) and any(
+                    t > killed for t in bruno_page.played_at
+                ):
+                    break
+                await asyncio.sleep(0.2)
+            anna.stop = bruno_page.stop = True
+            await asyncio.gather(*tasks, return_exceptions=True)
+            return killed
+
+        killed = asyncio.run(evening())
+        back = [
+            min((t for t in p.played_at if t > killed), default=None) for p in (anna, bruno_page)
+        ]
+        assert None not in back, f"a player never played again after the kill: {back}"
+        took = max(back) - killed  # type: ignore[type-var,operator]
+        print(f"both players played again {took:.1f} s after the owner was killed")
+        assert took < OWNER_SECONDS + 5, f"playing again took {took:.1f} s"
+    finally:
+        for server in servers:
+            if server.poll() is None:
+                server.terminate()
+                server.wait(timeout=20)
+
+
+def test_a_relay_closes_a_bad_token_and_keeps_hints_from_holding_up_others(
+    tmp_path: Path, redis_url: str
+) -> None:
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    ports = [free_port(), free_port()]
+    servers = [
+        _serve(ports[0], database, redis_url, "one"),
+        _serve(ports[1], database, redis_url, "two"),
+    ]
+    try:
+        one, two = (f"http://127.0.0.1:{p}" for p in ports)
+        tables = []
+        for name in ("Anna", "Carla"):
+            made = httpx.post(f"{one}/api/tables", json={"name": name, "move_seconds": 0}).json()
+            httpx.post(f"{one}/api/tables/{made['table']}/start", json={"token": made["token"]})
+            tables.append(made)
+        relay = two.replace("http", "ws")
+
+        async def scenario() -> None:
+            bad = await websockets.connect(f"{relay}/ws/{tables[0]['table']}?token=nope")
+            said = json.loads(await asyncio.wait_for(bad.recv(), 10))
+            assert said["code"] == "forbidden"
+            with pytest.raises(websockets.ConnectionClosed):
+                await asyncio.wait_for(bad.recv(), 10)
+            assert bad.close_code == 4403
+            urls = [f"{relay}/ws/{t['table']}?token={t['token']}" for t in tables]
+            async with websockets.connect(urls[0]) as asker, websockets.connect(urls[1]) as other:
+                for ws in (asker, other):
+                    while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "state":
+                        pass
+                order: list[str] = []
+
+                async def ask() -> None:
+                    await asker.send(json.dumps({"type": "hint"}))
+                    while json.loads(await asyncio.wait_for(asker.recv(), 20))["type"] not in (
+                        "hint",
+                        "error",
+                    ):
+                        pass
+                    order.append("hint")
+
+                async def ping() -> None:
+                    await asyncio.sleep(0.05)
+                    await other.send(json.dumps({"type": "ping"}))
+                    while json.loads(await asyncio.wait_for(other.recv(), 20))["type"] != "pong":
+                        pass
+                    order.append("pong")
+
+                await asyncio.gather(ask(), ping())
+                assert order == ["pong", "hint"], order
+
+        asyncio.run(scenario())
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=20)

@@ -352,10 +352,17 @@ def create_app(
         await socket.accept()
         token = socket.query_params.get("token", "")
         known = cluster is not None and store.table(table_id) is not None
-        if cluster is not None and known and await cluster.owner(table_id) != cluster.node:
-            # Another process holds the table: carry this socket there and back.
+        owner = await cluster.owner(table_id) if cluster is not None and known else None
+        if cluster is not None and owner is not None and owner != cluster.node:
+            # Another process holds the table: carry this socket there and back, and close
+            # it as the owner says (or with 1012 if the owner dies: the page reconnects).
+            code = 1000
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-                await cluster.relay(table_id, token, socket.send_json, socket.receive_text)
+                code = await cluster.relay(
+                    table_id, owner, token, socket.send_json, socket.receive_text
+                )
+            with contextlib.suppress(Exception):
+                await socket.close(code=code)
             return
         try:
             table = room.table(table_id)

@@ -5,9 +5,17 @@ claim it when its owner is gone (``SET burraco:owner:{table} NODE NX EX 15``,
 kept alive by a heartbeat). Only the owner holds the table's match; every
 process shares the database. A process that receives a request for a table it
 does not own asks the owner over Redis (a request on ``burraco:rpc:{node}``,
-the answer on ``burraco:reply:{id}``); a WebSocket that reaches another process
-is relayed: what the player sends goes to ``burraco:in:{table}``, what the
-owner says goes to ``burraco:out:{connection}``.
+the answer on ``burraco:reply:{asking node}:{id}``); a WebSocket that reaches another
+process is relayed: what the player sends goes to ``burraco:in:{table}``, what the
+owner says goes to ``burraco:out:{relaying node}:{connection}``. Each process reads
+all of its channels through one subscription, and hands each message to the request
+or the socket it is for.
+
+Every process also says it is alive every second (``burraco:alive:{node}``, which
+lapses after :data:`ALIVE_SECONDS`). A process that dies is known dead within those
+seconds, before its tables' leases run out: its tables are taken over at once by the
+next process that needs them or finds them, and the sockets relayed to it are closed
+with 1012 (service restart), so that the pages reconnect, to a living process.
 """
 
 from __future__ import annotations
@@ -29,6 +37,16 @@ log = logging.getLogger("burraco.cluster")
 OWNER_SECONDS = 15
 HEARTBEAT_SECONDS = 5
 RPC_SECONDS = 10
+#: A process says it is alive this often, and is taken for dead this long after.
+ALIVE_EVERY, ALIVE_SECONDS = 1.0, 4
+#: Close codes: the table's server is gone (reconnect), and the token holds no seat.
+RESTART, FORBIDDEN = 1012, 4403
+
+# Delete a table's owner key only if it still names the dead owner (atomic in Redis).
+_RELEASE_DEAD = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
 
 
 class Cluster:
@@ -45,13 +63,23 @@ class Cluster:
         self._relays: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
         self._remote: dict[str, tuple[str, int]] = {}
         self._answering: set[asyncio.Task[None]] = set()
+        #: Per relayed connection, its messages in order, handled by a task of its own.
+        self._inboxes: dict[str, asyncio.Queue[dict[str, Any] | None]] = {}
+        #: Per socket this process relays, what its table's owner says to it.
+        self._outboxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        #: Per request this process sent to another, the future of its answer.
+        self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
     async def start(self) -> None:
+        await self._say_alive()
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(f"burraco:rpc:{self.node}")
-        await pubsub.psubscribe("burraco:in:*")
+        await pubsub.psubscribe("burraco:in:*", f"burraco:out:{self.node}:*")
+        await pubsub.psubscribe(f"burraco:reply:{self.node}:*")
         self._tasks.append(asyncio.create_task(self._listen(pubsub)))
         self._tasks.append(asyncio.create_task(self._heartbeat()))
+        self._tasks.append(asyncio.create_task(self._alive_forever()))
+        self.room.start_watching()
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -62,7 +90,35 @@ class Cluster:
             with contextlib.suppress(Exception):
                 if await self.redis.get(self._key(table)) == self.node:
                     await self.redis.delete(self._key(table))
+        with contextlib.suppress(Exception):
+            await self.redis.delete(self._alive(self.node))
         await self.redis.aclose()
+
+    # --- being alive ----------------------------------------------------------------------
+
+    @staticmethod
+    def _alive(node: str) -> str:
+        return f"burraco:alive:{node}"
+
+    async def _say_alive(self) -> None:
+        await self.redis.set(self._alive(self.node), "1", ex=ALIVE_SECONDS)
+
+    async def _alive_forever(self) -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                await self._say_alive()
+            await asyncio.sleep(ALIVE_EVERY)
+
+    async def is_alive(self, node: str) -> bool:
+        return node == self.node or bool(await self.redis.exists(self._alive(node)))
+
+    async def _take_from_the_dead(self, table: str, owner: str) -> bool:
+        """If ``owner`` is dead, end its lease on ``table`` and claim it here."""
+        if await self.is_alive(owner):
+            return False
+        await self.redis.eval(_RELEASE_DEAD, 1, self._key(table), owner)
+        log.warning("node %s is gone: %s takes table %s over", owner, self.node, table)
+        return await self.claim(table)
 
     # --- ownership ------------------------------------------------------------------------
 
@@ -84,11 +140,13 @@ class Cluster:
         return False
 
     async def owner(self, table: str) -> str:
-        """The node that owns the table, claiming it here if nobody does."""
+        """The living node that owns the table, claiming it here if nobody (alive) does."""
         if table in self.owned:
             return self.node
         current = await self.redis.get(self._key(table))
         if current is None and await self.claim(table):
+            return self.node
+        if current is not None and await self._take_from_the_dead(table, str(current)):
             return self.node
         return str(current) if current else await self.owner(table)
 
@@ -99,11 +157,16 @@ class Cluster:
                     await self.redis.expire(self._key(table), OWNER_SECONDS)
                 else:
                     self.owned.discard(table)
-            # Tables in play that nobody holds (their process stopped) are taken over here.
+            # Tables in play that nobody (alive) holds are taken over here.
             for row in self.room.store.tables(("playing",)):
-                if row.id not in self.owned and await self.redis.get(self._key(row.id)) is None:
-                    with contextlib.suppress(Exception):
+                if row.id in self.owned:
+                    continue
+                with contextlib.suppress(Exception):
+                    current = await self.redis.get(self._key(row.id))
+                    if current is None:
                         await self.claim(row.id)
+                    else:
+                        await self._take_from_the_dead(row.id, str(current))
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     # --- requests to the owner ------------------------------------------------------------
@@ -114,30 +177,28 @@ class Cluster:
         if node == self.node:
             return await self._run(op, table, body)
         request_id = secrets.token_hex(8)
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(f"burraco:reply:{request_id}")
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[request_id] = answer
         try:
-            message = {"id": request_id, "op": op, "table": table, "body": body}
+            message = {
+                "id": request_id,
+                "op": op,
+                "table": table,
+                "body": body,
+                "reply": f"burraco:reply:{self.node}:{request_id}",
+            }
             await self.redis.publish(f"burraco:rpc:{node}", json.dumps(message))
-            reply = await asyncio.wait_for(self._first(pubsub), RPC_SECONDS)
+            reply = await asyncio.wait_for(answer, RPC_SECONDS)
         except TimeoutError:
-            # The owner is gone: its lease runs out, and the next request claims the table.
+            # The owner is gone: the next request finds it dead and takes the table.
             raise RoomError(
                 "unavailable", "the table's server does not answer; retry", 503
             ) from None
         finally:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            self._replies.pop(request_id, None)
         if not reply["ok"]:
             raise RoomError(reply["code"], reply["detail"], reply["status"])
         return reply["result"]
-
-    @staticmethod
-    async def _first(pubsub: Any) -> dict[str, Any]:
-        while True:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            if message is not None:
-                answer: dict[str, Any] = json.loads(message["data"])
-                return answer
 
     async def _run(self, op: str, table_id: str, body: dict[str, Any]) -> Any:
         from burraco.server.app import _local
@@ -149,38 +210,65 @@ class Cluster:
     async def relay(
         self,
         table: str,
+        owner: str,
         token: str,
         send: Callable[[dict[str, Any]], Awaitable[None]],
         receive: Callable[[], Awaitable[str]],
-    ) -> None:
-        """Carry one player's socket to the table's owner and back, until it closes."""
+    ) -> int:
+        """Carry one player's socket to the table's owner and back, until either side ends
+        it. The close code for the player's socket: :data:`RESTART` when the owner died
+        (the page reconnects), the owner's own code (:data:`FORBIDDEN` for a bad token,
+        a replaced socket), or 1000 when the player left."""
         connection = secrets.token_hex(8)
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(f"burraco:out:{connection}")
+        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._outboxes[connection] = outbox
+        ended: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        def end(code: int) -> None:
+            if not ended.done():
+                ended.set_result(code)
 
         async def pump() -> None:
             while True:
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                if message is not None:
-                    await send(json.loads(message["data"]))
+                said = await outbox.get()
+                if said.get("type") == "_close":  # the owner closes this socket
+                    end(int(said.get("code", 1000)))
+                    return
+                await send(said)
 
-        pumping = asyncio.create_task(pump())
-        inbox = f"burraco:in:{table}"
-        hello = {"conn": connection, "kind": "connect", "token": token}
-        try:
-            await self.redis.publish(inbox, json.dumps(hello))
+        async def watch_owner() -> None:
+            while await self.is_alive(owner):
+                await asyncio.sleep(ALIVE_EVERY)
+            end(RESTART)
+
+        async def forward() -> None:
             while True:
                 raw = await receive()
                 note = {"conn": connection, "kind": "message", "raw": raw}
                 await self.redis.publish(inbox, json.dumps(note))
+
+        inbox = f"burraco:in:{table}"
+        out = f"burraco:out:{self.node}:{connection}"
+        hello = {"conn": connection, "kind": "connect", "token": token, "out": out}
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            await self.redis.publish(inbox, json.dumps(hello))
+            tasks = [asyncio.create_task(job()) for job in (pump, watch_owner, forward)]
+            for task in tasks:
+                # A task that stops (the player left, or a failure) ends the relay too.
+                task.add_done_callback(lambda _: end(1000))
+            return await ended
         finally:
-            pumping.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pumping
+            for task in tasks:
+                task.cancel()
+            if tasks:
+                # Not awaited one by one: a read of the player's socket may not end on
+                # cancellation until the socket closes, which the caller does next.
+                await asyncio.wait(tasks, timeout=0.5)
             bye = {"conn": connection, "kind": "disconnect"}
             with contextlib.suppress(Exception):
                 await self.redis.publish(inbox, json.dumps(bye))
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            self._outboxes.pop(connection, None)
 
     async def _listen(self, pubsub: Any) -> None:
         while True:
@@ -190,14 +278,22 @@ class Cluster:
                     continue
                 channel: str = message["channel"]
                 data = json.loads(message["data"])
-                if channel.startswith("burraco:rpc:"):
+                if channel.startswith("burraco:out:"):
+                    outbox = self._outboxes.get(channel.rsplit(":", 1)[1])
+                    if outbox is not None:
+                        outbox.put_nowait(data)
+                elif channel.startswith("burraco:reply:"):
+                    waiting = self._replies.get(channel.rsplit(":", 1)[1])
+                    if waiting is not None and not waiting.done():
+                        waiting.set_result(data)
+                elif channel.startswith("burraco:rpc:"):
                     task = asyncio.create_task(self._answer(data))
                     self._answering.add(task)
                     task.add_done_callback(self._answering.discard)
                 else:
                     table = channel.removeprefix("burraco:in:")
                     if table in self.owned:
-                        await self._relayed(table, data)
+                        self._deliver(table, data)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -215,32 +311,67 @@ class Cluster:
                 "detail": error.message,
                 "status": error.status,
             }
-        await self.redis.publish(f"burraco:reply:{request['id']}", json.dumps(reply))
+        await self.redis.publish(request["reply"], json.dumps(reply))
 
-    async def _relayed(self, table_id: str, data: dict[str, Any]) -> None:
-        connection = data["conn"]
-        room = self.room
-        table = room.table(table_id)
-        if data["kind"] == "connect":
-            out = f"burraco:out:{connection}"
-
-            async def publish(message: dict[str, Any]) -> None:
-                await self.redis.publish(out, json.dumps(message))
-
-            send: Callable[[dict[str, Any]], Awaitable[None]] = publish
-
-            try:
-                seat = room.seat_of(table, data["token"])
-            except RoomError as error:
-                await send({"type": "error", "code": "forbidden", "message": error.message})
+    def _deliver(self, table_id: str, data: dict[str, Any]) -> None:
+        """Queue a relayed connection's note for its own task: the listener never waits
+        on a table (a hint, a search, a lock), so one slow request holds up no other."""
+        connection = str(data.get("conn", ""))
+        inbox = self._inboxes.get(connection)
+        if inbox is None:
+            if data.get("kind") != "connect":
                 return
-            self._relays[connection] = send
-            self._remote[connection] = (table_id, seat)
-            await room.connect(table, seat, send)
-        elif data["kind"] == "message" and connection in self._relays:
-            _, seat = self._remote[connection]
-            await room.message(table, seat, self._relays[connection], data["raw"])
-        elif data["kind"] == "disconnect" and connection in self._relays:
-            send = self._relays.pop(connection)
-            _, seat = self._remote.pop(connection)
-            await room.disconnect(table, seat, send)
+            inbox = self._inboxes[connection] = asyncio.Queue()
+            task = asyncio.create_task(self._serve_relayed(table_id, connection, inbox))
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
+        inbox.put_nowait(data)
+
+    async def _serve_relayed(
+        self, table_id: str, connection: str, inbox: asyncio.Queue[dict[str, Any] | None]
+    ) -> None:
+        first = await inbox.get()
+        if first is None or first.get("kind") != "connect":
+            return
+        out = str(first["out"])
+
+        async def send(message: dict[str, Any]) -> None:
+            await self.redis.publish(out, json.dumps(message))
+
+        async def close(code: int, reason: str) -> None:
+            await self.redis.publish(out, json.dumps({"type": "_close", "code": code}))
+
+        room = self.room
+        seat: int | None = None
+        table = None
+        data: dict[str, Any] | None = first
+        try:
+            while True:
+                if data is None or data["kind"] == "disconnect":
+                    return
+                try:
+                    if data["kind"] == "connect":
+                        table = room.table(table_id)
+                        try:
+                            seat = room.seat_of(table, data["token"])
+                        except RoomError as error:
+                            await send(
+                                {"type": "error", "code": "forbidden", "message": error.message}
+                            )
+                            await close(FORBIDDEN, error.message)
+                            return
+                        self._relays[connection] = send
+                        self._remote[connection] = (table_id, seat)
+                        await room.connect(table, seat, send, close)
+                    elif data["kind"] == "message" and table is not None and seat is not None:
+                        await room.message(table, seat, send, data["raw"])
+                except Exception:
+                    log.exception("relayed connection %s at %s", connection, table_id)
+                data = await inbox.get()
+        finally:
+            self._inboxes.pop(connection, None)
+            self._relays.pop(connection, None)
+            self._remote.pop(connection, None)
+            if table is not None and seat is not None:
+                with contextlib.suppress(Exception):
+                    await room.disconnect(table, seat, send)

@@ -198,9 +198,27 @@ class Store:
         config = Config()
         config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
         config.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
-        with self.engine.begin() as connection:
+        # Processes of a cluster start together: one migrates, the others wait for it.
+        with self._migrating(), self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(4711002)"))
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+    @contextlib.contextmanager
+    def _migrating(self) -> Iterator[None]:
+        if not self.url.startswith("sqlite:///"):
+            yield
+            return
+        import fcntl
+
+        path = Path(self.url.split("///", 1)[1]).expanduser()
+        with open(f"{path}.migrate-lock", "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     # --- tables and seats -----------------------------------------------------------------
 
