@@ -110,3 +110,30 @@ class Player:
             message = await self.next(timeout)
             if message["type"] == kind:
                 return message
+
+
+def create_table(server: RoomServer, **body: Any) -> dict[str, Any]:
+    """A table made over the API (two players, one deal, by Anna unless told)."""
+    request = {"variant": "italian", "players": 2, "deals": 1, "name": "Anna"} | body
+    with server.http() as http:
+        answer = http.post("/api/tables", json=request)
+        assert answer.status_code == 200, answer.text
+        return dict(answer.json())
+
+
+def start_table(server: RoomServer, table: dict[str, Any]) -> None:
+    """Start a table made by :func:`create_table` (bots take the empty seats)."""
+    with server.http() as http:
+        answer = http.post(f"/api/tables/{table['table']}/start", json={"token": table["token"]})
+        assert answer.status_code == 200, answer.text
+
+
+def port_is_free(port: int) -> bool:
+    """Nothing holds ``port`` on 127.0.0.1 (a stopped server let it go)."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True

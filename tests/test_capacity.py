@@ -7,27 +7,13 @@ import asyncio
 import contextlib
 import json
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 import websockets
-from roomserver import Player, RoomServer
+from roomserver import Player, RoomServer, create_table
 
 from burraco.server.capacity import Capacity
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'room.db'}"
-
-
-def _create(server: RoomServer, **body: Any) -> dict[str, Any]:
-    request = {"variant": "italian", "players": 2, "deals": 1, "name": "Anna"} | body
-    with server.http() as http:
-        answer = http.post("/api/tables", json=request)
-        assert answer.status_code == 200, answer.text
-        return dict(answer.json())
 
 
 def test_a_new_socket_on_a_seat_replaces_the_oldest_past_the_cap(db: str) -> None:
@@ -63,7 +49,7 @@ def test_a_new_socket_on_a_seat_replaces_the_oldest_past_the_cap(db: str) -> Non
 
     capacity = Capacity(sockets_per_seat=2)
     with RoomServer(db, capacity=capacity) as server:
-        table = _create(server, players=4)
+        table = create_table(server, players=4)
         with server.http() as http:
             bruno = http.post(f"/api/tables/{table['table']}/join", json={"name": "Bruno"}).json()
         asyncio.run(scenario(server, table, bruno))
@@ -72,8 +58,8 @@ def test_a_new_socket_on_a_seat_replaces_the_oldest_past_the_cap(db: str) -> Non
 
 def test_the_lobby_comes_in_pages_with_filters(db: str) -> None:
     with RoomServer(db, capacity=Capacity(lobby_page=3)) as server, server.http() as http:
-        made = [_create(server, players=2)["table"] for _ in range(4)]
-        made += [_create(server, variant="buraco", players=4)["table"] for _ in range(2)]
+        made = [create_table(server, players=2)["table"] for _ in range(4)]
+        made += [create_table(server, variant="buraco", players=4)["table"] for _ in range(2)]
         first = http.get("/api/tables").json()
         assert (first["total"], first["pages"], len(first["tables"])) == (6, 2, 3)
         second = http.get("/api/tables", params={"page": 2}).json()
@@ -105,10 +91,10 @@ def test_finished_and_forgotten_tables_leave_memory_and_the_lobby(db: str) -> No
     capacity = Capacity(finished_linger=0, waiting_expiry=3600)
     with RoomServer(db, capacity=capacity) as server, server.http() as http:
         room = server.room
-        played = _create(server, move_seconds=0)
+        played = create_table(server, move_seconds=0)
         http.post(f"/api/tables/{played['table']}/start", json={"token": played["token"]})
         asyncio.run(play_out(server, played))
-        waiting = _create(server)["table"]
+        waiting = create_table(server)["table"]
         assert room.reap(now=room.tables[waiting].row.created_at + 10) == [played["table"]]
         assert waiting in room.tables
         assert room.reap(now=room.tables[waiting].row.created_at + 3601) == [waiting]
@@ -123,7 +109,7 @@ def test_finished_and_forgotten_tables_leave_memory_and_the_lobby(db: str) -> No
 def test_new_visitors_hear_busy_when_the_room_is_full(db: str) -> None:
     with RoomServer(db, capacity=Capacity(max_tables=2, max_sockets=1)) as server:
         with server.http() as http:
-            first, _ = _create(server), _create(server)
+            first, _ = create_table(server), create_table(server)
             third = http.post("/api/tables", json={"name": "Carla"})
             assert third.status_code == 503 and third.json()["code"] == "busy"
             assert "try again" in third.json()["detail"]

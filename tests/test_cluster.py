@@ -71,6 +71,30 @@ def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Po
     raise RuntimeError(f"server {node} did not start")
 
 
+@pytest.fixture
+def rooms(tmp_path: Path, redis_url: str) -> Iterator[list[str]]:
+    """Two `burraco serve` processes, "one" and "two", on one SQLite file and one Redis:
+    their base URLs. Stopped at the end (a test may kill one first)."""
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    ports = [free_port(), free_port()]
+    processes = [
+        _serve(ports[0], database, redis_url, "one"),
+        _serve(ports[1], database, redis_url, "two"),
+    ]
+    ROOMS[:] = processes
+    try:
+        yield [f"http://127.0.0.1:{p}" for p in ports]
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+                process.wait(timeout=20)
+
+
+#: The processes of the running ``rooms`` fixture (for a test that kills one).
+ROOMS: list[subprocess.Popen[bytes]] = []
+
+
 async def _play(url: str, table: str, token: str, rng: random.Random) -> dict[str, Any]:
     async with websockets.connect(f"{url}/ws/{table}?token={token}") as ws:
         while True:
@@ -84,44 +108,33 @@ async def _play(url: str, table: str, token: str, rng: random.Random) -> dict[st
                 )
 
 
-def test_two_processes_share_a_table_over_redis(tmp_path: Path, redis_url: str) -> None:
-    database = f"sqlite:///{tmp_path / 'room.db'}"
-    ports = [free_port(), free_port()]
-    servers = [
-        _serve(ports[0], database, redis_url, "one"),
-        _serve(ports[1], database, redis_url, "two"),
-    ]
-    try:
-        one, two = (f"http://127.0.0.1:{p}" for p in ports)
-        body = {"variant": "italian", "players": 2, "deals": 1, "name": "Anna", "move_seconds": 0}
-        created = httpx.post(f"{one}/api/tables", json=body).json()
-        table = created["table"]
-        listed = httpx.get(f"{two}/api/tables").json()["tables"]
-        assert [t["table"] for t in listed] == [table]
-        joined = httpx.post(f"{two}/api/tables/{table}/join", json={"name": "Bruno"})
-        assert joined.status_code == 200, joined.text
-        bruno = joined.json()
-        info = httpx.get(f"{two}/api/tables/{table}").json()
-        assert info["status"] == "playing"  # both seats taken: the owner started the match
+def test_two_processes_share_a_table_over_redis(rooms: list[str]) -> None:
+    one, two = rooms
+    body = {"variant": "italian", "players": 2, "deals": 1, "name": "Anna", "move_seconds": 0}
+    created = httpx.post(f"{one}/api/tables", json=body).json()
+    table = created["table"]
+    listed = httpx.get(f"{two}/api/tables").json()["tables"]
+    assert [t["table"] for t in listed] == [table]
+    joined = httpx.post(f"{two}/api/tables/{table}/join", json={"name": "Bruno"})
+    assert joined.status_code == 200, joined.text
+    bruno = joined.json()
+    info = httpx.get(f"{two}/api/tables/{table}").json()
+    assert info["status"] == "playing"  # both seats taken: the owner started the match
 
-        async def both() -> list[dict[str, Any]]:
-            return list(
-                await asyncio.gather(
-                    _play(one.replace("http", "ws"), table, created["token"], random.Random(1)),
-                    _play(two.replace("http", "ws"), table, bruno["token"], random.Random(2)),
-                )
+    async def both() -> list[dict[str, Any]]:
+        return list(
+            await asyncio.gather(
+                _play(one.replace("http", "ws"), table, created["token"], random.Random(1)),
+                _play(two.replace("http", "ws"), table, bruno["token"], random.Random(2)),
             )
+        )
 
-        first, second = asyncio.run(both())
-        assert first["totals"] == second["totals"]
-        record = httpx.get(f"{two}/api/tables/{table}/record")
-        assert record.status_code == 200 and '[Seat1 "Bruno"]' in record.text
-        refused = httpx.post(f"{two}/api/tables/{table}/join", json={"name": "Carla"})
-        assert refused.status_code == 409
-    finally:
-        for server in servers:
-            server.terminate()
-            server.wait(timeout=20)
+    first, second = asyncio.run(both())
+    assert first["totals"] == second["totals"]
+    record = httpx.get(f"{two}/api/tables/{table}/record")
+    assert record.status_code == 200 and '[Seat1 "Bruno"]' in record.text
+    refused = httpx.post(f"{two}/api/tables/{table}/join", json={"name": "Carla"})
+    assert refused.status_code == 409
 
 
 class PagePlayer:
@@ -180,118 +193,91 @@ class PagePlayer:
         return message["version"] == self.pending and last.get("seat") is not None
 
 
-def test_when_the_owner_dies_every_player_plays_on_within_the_lease(
-    tmp_path: Path, redis_url: str
-) -> None:
+def test_when_the_owner_dies_every_player_plays_on_within_the_lease(rooms: list[str]) -> None:
     """kill -9 of the table's owner: the player connected to it and the player relayed
     through the other process are both playing again within lease + 5 s, without any
     help (their clients reconnect as the page does)."""
     from burraco.server.cluster import OWNER_SECONDS
 
-    database = f"sqlite:///{tmp_path / 'room.db'}"
-    ports = [free_port(), free_port()]
-    servers = [
-        _serve(ports[0], database, redis_url, "one"),
-        _serve(ports[1], database, redis_url, "two"),
-    ]
-    try:
-        urls = [f"http://127.0.0.1:{p}" for p in ports]
-        ws_urls = [u.replace("http", "ws") for u in urls]
-        body = {"players": 2, "deals": 20, "name": "Anna", "move_seconds": 0}
-        created = httpx.post(f"{urls[0]}/api/tables", json=body).json()
-        table = created["table"]
-        bruno = httpx.post(f"{urls[1]}/api/tables/{table}/join", json={"name": "Bruno"}).json()
-        anna = PagePlayer(ws_urls, table, created["token"], 1)
-        bruno_page = PagePlayer(ws_urls, table, bruno["token"], 2)
+    urls = rooms
+    ws_urls = [u.replace("http", "ws") for u in urls]
+    body = {"players": 2, "deals": 20, "name": "Anna", "move_seconds": 0}
+    created = httpx.post(f"{urls[0]}/api/tables", json=body).json()
+    table = created["table"]
+    bruno = httpx.post(f"{urls[1]}/api/tables/{table}/join", json={"name": "Bruno"}).json()
+    anna = PagePlayer(ws_urls, table, created["token"], 1)
+    bruno_page = PagePlayer(ws_urls, table, bruno["token"], 2)
 
-        async def evening() -> float:
-            tasks = [
-                asyncio.create_task(anna.run(first=0)),  # straight to the owner
-                asyncio.create_task(bruno_page.run(first=1)),  # relayed by the other
-            ]
-            await asyncio.sleep(3)
-            assert anna.played_at and bruno_page.played_at, "the table did not get going"
-            servers[0].kill()
-            killed = time.time()
-            deadline = killed + OWNER_SECONDS + 5
-            while time.time() < deadline:
-                if any(t > killed for t in anna.played_at) and any(
-                    t > killed for t in bruno_page.played_at
-                ):
-                    break
-                await asyncio.sleep(0.2)
-            anna.stop = bruno_page.stop = True
-            await asyncio.gather(*tasks, return_exceptions=True)
-            return killed
-
-        killed = asyncio.run(evening())
-        back = [
-            min((t for t in p.played_at if t > killed), default=None) for p in (anna, bruno_page)
+    async def evening() -> float:
+        tasks = [
+            asyncio.create_task(anna.run(first=0)),  # straight to the owner
+            asyncio.create_task(bruno_page.run(first=1)),  # relayed by the other
         ]
-        assert None not in back, f"a player never played again after the kill: {back}"
-        took = max(back) - killed  # type: ignore[type-var,operator]
-        print(f"both players played again {took:.1f} s after the owner was killed")
-        assert took < OWNER_SECONDS + 5, f"playing again took {took:.1f} s"
-    finally:
-        for server in servers:
-            if server.poll() is None:
-                server.terminate()
-                server.wait(timeout=20)
+        await asyncio.sleep(3)
+        assert anna.played_at and bruno_page.played_at, "the table did not get going"
+        ROOMS[0].kill()
+        killed = time.time()
+        deadline = killed + OWNER_SECONDS + 5
+        while time.time() < deadline:
+            if any(t > killed for t in anna.played_at) and any(
+                t > killed for t in bruno_page.played_at
+            ):
+                break
+            await asyncio.sleep(0.2)
+        anna.stop = bruno_page.stop = True
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return killed
+
+    killed = asyncio.run(evening())
+    back = [min((t for t in p.played_at if t > killed), default=None) for p in (anna, bruno_page)]
+    assert None not in back, f"a player never played again after the kill: {back}"
+    took = max(back) - killed  # type: ignore[type-var,operator]
+    print(f"both players played again {took:.1f} s after the owner was killed")
+    assert took < OWNER_SECONDS + 5, f"playing again took {took:.1f} s"
 
 
 def test_a_relay_closes_a_bad_token_and_keeps_hints_from_holding_up_others(
-    tmp_path: Path, redis_url: str
+    rooms: list[str],
 ) -> None:
-    database = f"sqlite:///{tmp_path / 'room.db'}"
-    ports = [free_port(), free_port()]
-    servers = [
-        _serve(ports[0], database, redis_url, "one"),
-        _serve(ports[1], database, redis_url, "two"),
-    ]
-    try:
-        one, two = (f"http://127.0.0.1:{p}" for p in ports)
-        tables = []
-        for name in ("Anna", "Carla"):
-            made = httpx.post(f"{one}/api/tables", json={"name": name, "move_seconds": 0}).json()
-            httpx.post(f"{one}/api/tables/{made['table']}/start", json={"token": made["token"]})
-            tables.append(made)
-        relay = two.replace("http", "ws")
+    one, two = rooms
+    tables = []
+    for name in ("Anna", "Carla"):
+        made = httpx.post(f"{one}/api/tables", json={"name": name, "move_seconds": 0}).json()
+        httpx.post(f"{one}/api/tables/{made['table']}/start", json={"token": made["token"]})
+        tables.append(made)
+    relay = two.replace("http", "ws")
 
-        async def scenario() -> None:
-            bad = await websockets.connect(f"{relay}/ws/{tables[0]['table']}?token=nope")
-            said = json.loads(await asyncio.wait_for(bad.recv(), 10))
-            assert said["code"] == "forbidden"
-            with pytest.raises(websockets.ConnectionClosed):
-                await asyncio.wait_for(bad.recv(), 10)
-            assert bad.close_code == 4403
-            urls = [f"{relay}/ws/{t['table']}?token={t['token']}" for t in tables]
-            async with websockets.connect(urls[0]) as asker, websockets.connect(urls[1]) as other:
-                for ws in (asker, other):
-                    while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "state":
-                        pass
-                order: list[str] = []
+    async def scenario() -> None:
+        bad = await websockets.connect(f"{relay}/ws/{tables[0]['table']}?token=nope")
+        said = json.loads(await asyncio.wait_for(bad.recv(), 10))
+        assert said["code"] == "forbidden"
+        with pytest.raises(websockets.ConnectionClosed):
+            await asyncio.wait_for(bad.recv(), 10)
+        assert bad.close_code == 4403
+        urls = [f"{relay}/ws/{t['table']}?token={t['token']}" for t in tables]
+        async with websockets.connect(urls[0]) as asker, websockets.connect(urls[1]) as other:
+            for ws in (asker, other):
+                while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "state":
+                    pass
+            order: list[str] = []
 
-                async def ask() -> None:
-                    await asker.send(json.dumps({"type": "hint"}))
-                    while json.loads(await asyncio.wait_for(asker.recv(), 20))["type"] not in (
-                        "hint",
-                        "error",
-                    ):
-                        pass
-                    order.append("hint")
+            async def ask() -> None:
+                await asker.send(json.dumps({"type": "hint"}))
+                while json.loads(await asyncio.wait_for(asker.recv(), 20))["type"] not in (
+                    "hint",
+                    "error",
+                ):
+                    pass
+                order.append("hint")
 
-                async def ping() -> None:
-                    await asyncio.sleep(0.05)
-                    await other.send(json.dumps({"type": "ping"}))
-                    while json.loads(await asyncio.wait_for(other.recv(), 20))["type"] != "pong":
-                        pass
-                    order.append("pong")
+            async def ping() -> None:
+                await asyncio.sleep(0.05)
+                await other.send(json.dumps({"type": "ping"}))
+                while json.loads(await asyncio.wait_for(other.recv(), 20))["type"] != "pong":
+                    pass
+                order.append("pong")
 
-                await asyncio.gather(ask(), ping())
-                assert order == ["pong", "hint"], order
+            await asyncio.gather(ask(), ping())
+            assert order == ["pong", "hint"], order
 
-        asyncio.run(scenario())
-    finally:
-        for server in servers:
-            server.terminate()
-            server.wait(timeout=20)
+    asyncio.run(scenario())

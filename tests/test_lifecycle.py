@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from roomserver import Player, RoomServer, free_port
+from roomserver import Player, RoomServer, free_port, port_is_free
 
 from burraco.server.thinking import Busy, Thinking, ThinkingSettings
 
@@ -65,16 +64,6 @@ def _listening_inode(port: int) -> str:
             if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
                 return fields[9]
     raise AssertionError(f"nothing listens on {port}")
-
-
-def _port_is_free(port: int) -> bool:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
 
 
 class Served:
@@ -179,7 +168,7 @@ def test_sigterm_stops_the_room_and_its_thinking_within_5_s_and_it_restarts(
         took = time.time() - began
         assert took < 5, f"SIGTERM took {took:.1f} s"
         assert not _alive(workers), "a thinking process outlived the room"
-        assert _port_is_free(port)
+        assert port_is_free(port)
         assert _stored_versions(database, table["table"])[:acknowledged] == list(
             range(1, acknowledged + 1)
         )
@@ -205,7 +194,7 @@ def test_after_kill_9_the_thinking_processes_end_and_the_room_restarts(tmp_path:
         while _alive(workers) and time.time() < deadline:
             time.sleep(0.05)
         assert not _alive(workers), "a thinking process outlived the killed room"
-        assert _port_is_free(port)
+        assert port_is_free(port)
     finally:
         room.stop()
     again = Served(port, database)
@@ -240,7 +229,7 @@ def test_sigterm_under_load_stops_within_5_s(tmp_path: Path) -> None:
         for ws in sockets:
             loop.run_until_complete(ws.close())
         loop.close()
-        assert _port_is_free(port)
+        assert port_is_free(port)
     finally:
         room.stop()
 

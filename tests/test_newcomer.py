@@ -23,6 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 import websockets
+from roomserver import port_is_free
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "italian-2p-2l-seed1.txt"
@@ -82,16 +83,6 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _port_is_free(port: int) -> bool:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
-
-
 async def _play_a_few_moves(url: str, table: str, token: str, moves: int) -> int:
     played = 0
     async with websockets.connect(f"{url}/ws/{table}?token={token}") as ws:
@@ -144,7 +135,7 @@ def test_the_room_starts_plays_and_stops_on_sigterm(fresh: Path, tmp_path: Path)
         began = time.time()
         server.wait(timeout=20)
         assert time.time() - began < 5, f"SIGTERM took {time.time() - began:.1f} s"
-        assert _port_is_free(port)
+        assert port_is_free(port)
     finally:
         if server.poll() is None:
             server.kill()

@@ -20,31 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from roomserver import Player, RoomServer, free_port
+from roomserver import Player, RoomServer, create_table, free_port, start_table
 from sqlalchemy import create_engine, delete, select, update
 
 from burraco.record import read_record, replay
 from burraco.storage import SeatRow, Store, TableRow, models
 from burraco.storage.store import SeatTaken, StoreInUse
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'room.db'}"
-
-
-def _create(server: RoomServer, **body: Any) -> dict[str, Any]:
-    request = {"variant": "italian", "players": 2, "deals": 1, "name": "Anna"} | body
-    with server.http() as http:
-        answer = http.post("/api/tables", json=request)
-        assert answer.status_code == 200, answer.text
-        return dict(answer.json())
-
-
-def _start(server: RoomServer, table: dict[str, Any]) -> None:
-    with server.http() as http:
-        answer = http.post(f"/api/tables/{table['table']}/start", json={"token": table["token"]})
-        assert answer.status_code == 200, answer.text
 
 
 async def _drain(player: Player) -> None:
@@ -106,8 +87,8 @@ def test_sync_after_a_deal_has_ended_replays_its_score_and_keeps_the_socket(db: 
             return int(seen["version"])
 
     with RoomServer(db) as server:
-        table = _create(server, deals=3, move_seconds=0)
-        _start(server, table)
+        table = create_table(server, deals=3, move_seconds=0)
+        start_table(server, table)
         version = asyncio.run(deal_two(server, table))
 
     async def after_restart(server: RoomServer) -> None:
@@ -129,8 +110,8 @@ def test_sync_after_a_deal_has_ended_replays_its_score_and_keeps_the_socket(db: 
 
 
 def _finish_a_match(server: RoomServer, rng: random.Random) -> dict[str, Any]:
-    table = _create(server, deals=1, move_seconds=0)
-    _start(server, table)
+    table = create_table(server, deals=1, move_seconds=0)
+    start_table(server, table)
 
     async def play() -> None:
         async with Player(server, table["table"], table["token"]) as anna:
@@ -259,11 +240,13 @@ def _small_disk(path: Path, size: str = "3m") -> Iterator[Path]:
 
 
 def _fill(disk: Path) -> Path:
+    """Fill the disk to its last byte (unbuffered, so nothing is left to flush)."""
     filler = disk / "filler"
-    with filler.open("wb") as f, contextlib.suppress(OSError):
-        while True:
-            f.write(b"\0" * 65536)
-            f.flush()
+    with filler.open("wb", buffering=0) as f:
+        for size in (65536, 4096, 512, 1):
+            with contextlib.suppress(OSError):
+                while True:
+                    f.write(b"\0" * size)
     return filler
 
 
@@ -275,10 +258,10 @@ def test_a_full_disk_pauses_the_tables_and_they_go_on_by_themselves(tmp_path: Pa
         database = f"sqlite:///{disk / 'room.db'}"
         with RoomServer(database, bot_delay=0.02) as server:
             # A table where bots play on: the person never moves and a bot takes over.
-            idle = _create(server, deals=5, move_seconds=1)
-            _start(server, idle)
-            busy = _create(server, deals=5, move_seconds=0, name="Bruno")
-            _start(server, busy)
+            idle = create_table(server, deals=5, move_seconds=1)
+            start_table(server, idle)
+            busy = create_table(server, deals=5, move_seconds=0, name="Bruno")
+            start_table(server, busy)
             room = server.room
             deadline = time.time() + 30
             while room.tables[idle["table"]].version < 5 and time.time() < deadline:

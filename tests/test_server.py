@@ -12,8 +12,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pytest
-from roomserver import Player, RoomServer
+from roomserver import Player, RoomServer, create_table, start_table
 
 from burraco.record import read_record, replay
 from burraco.server.messages import view_json
@@ -24,25 +23,6 @@ STATE_KEYS = {
     "pozzetto_face_down", "red_threes", "opened", "minimum", "taken_single", "final_turn",
     "end_reason",
 }  # fmt: skip
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'room.db'}"
-
-
-def _create(server: RoomServer, **body: Any) -> dict[str, Any]:
-    request = {"variant": "italian", "players": 2, "deals": 1, "name": "Anna"} | body
-    with server.http() as http:
-        answer = http.post("/api/tables", json=request)
-        assert answer.status_code == 200, answer.text
-        return dict(answer.json())
-
-
-def _start(server: RoomServer, table: dict[str, Any]) -> None:
-    with server.http() as http:
-        answer = http.post(f"/api/tables/{table['table']}/start", json={"token": table["token"]})
-        assert answer.status_code == 200, answer.text
 
 
 async def _my_turn(player: Player) -> dict[str, Any]:
@@ -56,7 +36,7 @@ async def _my_turn(player: Player) -> dict[str, Any]:
 
 def test_lobby_creates_lists_joins_and_refuses_bad_requests(db: str) -> None:
     with RoomServer(db) as server, server.http() as http:
-        created = _create(server, players=4)
+        created = create_table(server, players=4)
         table = created["table"]
         listed = http.get("/api/tables").json()["tables"]
         assert [t["table"] for t in listed] == [table]
@@ -84,13 +64,13 @@ def test_lobby_creates_lists_joins_and_refuses_bad_requests(db: str) -> None:
 
 def test_bad_messages_get_errors_and_change_nothing(db: str) -> None:
     async def scenario(server: RoomServer) -> None:
-        table = _create(server, move_seconds=0)
+        table = create_table(server, move_seconds=0)
         async with Player(server, table["table"], "not-a-token") as stranger:
             refused = await stranger.next()
             assert refused["type"] == "error" and refused["code"] == "forbidden"
         async with Player(server, table["table"], table["token"]) as anna:
             await anna.until("state")
-            _start(server, table)
+            start_table(server, table)
             state = await _my_turn(anna)
             version = state["version"]
             room_table = server.room.table(table["table"])
@@ -126,7 +106,7 @@ def test_bad_messages_get_errors_and_change_nothing(db: str) -> None:
 
 def test_out_of_turn_and_replayed_actions_are_refused(db: str) -> None:
     async def scenario(server: RoomServer) -> None:
-        table = _create(server, move_seconds=0)
+        table = create_table(server, move_seconds=0)
         with server.http() as http:
             bruno = http.post(f"/api/tables/{table['table']}/join", json={"name": "Bruno"}).json()
         async with (
@@ -183,7 +163,7 @@ async def _play_to_the_end(server: RoomServer, players: list[Player], table_id: 
 
 def test_two_people_play_a_match_hearing_only_their_own_views(db: str) -> None:
     async def scenario(server: RoomServer) -> None:
-        table = _create(server, players=4, move_seconds=0)
+        table = create_table(server, players=4, move_seconds=0)
         with server.http() as http:
             joined = [
                 http.post(f"/api/tables/{table['table']}/join", json={"name": n}).json()
@@ -212,10 +192,10 @@ def test_two_people_play_a_match_hearing_only_their_own_views(db: str) -> None:
 
 def test_a_reconnection_replays_the_missed_events(db: str) -> None:
     async def scenario(server: RoomServer) -> None:
-        table = _create(server, move_seconds=0)
+        table = create_table(server, move_seconds=0)
         async with Player(server, table["table"], table["token"]) as anna:
             await anna.until("state")
-            _start(server, table)
+            start_table(server, table)
             state = await _my_turn(anna)
             seen = state["version"]
             await anna.send({"type": "action", "action": "draw", "version": seen})
@@ -243,10 +223,10 @@ def test_a_restarted_server_resumes_the_deal_exactly(db: str, tmp_path: Path) ->
     before: dict[str, Any] = {}
 
     async def first_half(server: RoomServer) -> None:
-        table.update(_create(server, move_seconds=0))
+        table.update(create_table(server, move_seconds=0))
         async with Player(server, table["table"], table["token"]) as anna:
             await anna.until("state")
-            _start(server, table)
+            start_table(server, table)
             for _ in range(3):
                 state = await _my_turn(anna)
                 phase = state["view"]["phase"]
@@ -272,10 +252,10 @@ def test_a_restarted_server_resumes_the_deal_exactly(db: str, tmp_path: Path) ->
 
 def test_a_clock_that_runs_out_lets_a_bot_take_over_or_ends_the_match(db: str) -> None:
     async def scenario(server: RoomServer, takeover: bool) -> dict[str, Any]:
-        table = _create(server, move_seconds=1, takeover=takeover)
+        table = create_table(server, move_seconds=1, takeover=takeover)
         async with Player(server, table["table"], table["token"]) as anna:
             await anna.until("state")
-            _start(server, table)
+            start_table(server, table)
             state = await _my_turn(anna)
             assert state["clock"]["seat"] == 0 and 0 < state["clock"]["seconds"] <= 1
             if takeover:
@@ -295,10 +275,10 @@ def test_a_clock_that_runs_out_lets_a_bot_take_over_or_ends_the_match(db: str) -
 
 def test_abandon_ends_the_match_by_the_rule_of_002(db: str) -> None:
     async def scenario(server: RoomServer) -> dict[str, Any]:
-        table = _create(server, move_seconds=0)
+        table = create_table(server, move_seconds=0)
         async with Player(server, table["table"], table["token"]) as anna:
             await anna.until("state")
-            _start(server, table)
+            start_table(server, table)
             await _my_turn(anna)
             await anna.send({"type": "abandon"})
             return await anna.until("match_over")
@@ -311,10 +291,10 @@ def test_abandon_ends_the_match_by_the_rule_of_002(db: str) -> None:
 
 def test_a_hint_names_a_legal_action_with_its_reason(db: str) -> None:
     async def scenario(server: RoomServer) -> None:
-        table = _create(server, move_seconds=0)
+        table = create_table(server, move_seconds=0)
         async with Player(server, table["table"], table["token"]) as anna:
             await anna.until("state")
-            _start(server, table)
+            start_table(server, table)
             state = await _my_turn(anna)
             await anna.send({"type": "hint"})
             hint = await anna.until("hint", timeout=60)

@@ -26,7 +26,7 @@ from burraco.server.desk import Desk
 from burraco.server.guard import Guard
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
 from burraco.server.limits import Limits, Rates
-from burraco.server.room import UNAVAILABLE, Room, RoomError, lobby_page, presets
+from burraco.server.room import UNAVAILABLE, LobbyQuery, Room, RoomError, lobby_page, presets
 from burraco.server.thinking import ThinkingSettings
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
@@ -217,10 +217,9 @@ def create_app(
         if ids is not None:
             wanted = [i for i in ids.split(",") if i][:300]
             return {"tables": room.infos(wanted)}
+        query = LobbyQuery(variant, players, free, page, per_page)
         if cluster is None:
-            return room.lobby(
-                variant_name=variant, players=players, free=free, page=page, per_page=per_page
-            )
+            return room.lobby(query)
         listed = []
         for row in store.tables():
             if row.tournament:
@@ -229,15 +228,7 @@ def create_app(
                 listed.append(room.table(row.id).info())
             elif (info := room.light_info(row.id)) is not None:
                 listed.append(info)
-        return lobby_page(
-            listed,
-            room.capacity,
-            variant_name=variant,
-            players=players,
-            free=free,
-            page=page,
-            per_page=per_page,
-        )
+        return lobby_page(listed, room.capacity, query)
 
     @app.get("/api/variants")
     async def variants() -> dict[str, Any]:

@@ -33,7 +33,7 @@ from burraco.storage import SeatRow, Store, TableRow
 from burraco.storage.store import SeatTaken, StaleVersion, StorageUnavailable
 from burraco.variants import PRESETS, Variant, variant
 
-__all__ = ["LiveTable", "Room", "RoomError"]
+__all__ = ["LiveTable", "LobbyQuery", "Room", "RoomError", "lobby_page"]
 
 log = logging.getLogger("burraco.room")
 
@@ -430,25 +430,9 @@ class Room:
         self._lobby = (now, listed)
         return listed
 
-    def lobby(
-        self,
-        *,
-        variant_name: str | None = None,
-        players: int | None = None,
-        free: bool | None = None,
-        page: int = 1,
-        per_page: int | None = None,
-    ) -> dict[str, Any]:
+    def lobby(self, query: LobbyQuery) -> dict[str, Any]:
         """One page of the lobby, filtered by game, players and free seats."""
-        return lobby_page(
-            self.open_tables(),
-            self.capacity,
-            variant_name=variant_name,
-            players=players,
-            free=free,
-            page=page,
-            per_page=per_page,
-        )
+        return lobby_page(self.open_tables(), self.capacity, query)
 
     def infos(self, table_ids: list[str]) -> list[dict[str, Any]]:
         """What the lobby says of these tables (a player's own, a round's), those that exist."""
@@ -1067,33 +1051,37 @@ async def _safe(send: Send, message: dict[str, Any]) -> None:
         await send(message)
 
 
+@dataclass(frozen=True, slots=True)
+class LobbyQuery:
+    """What a lobby asks for: filters (None: any) and a page."""
+
+    variant: str | None = None
+    players: int | None = None
+    free: bool | None = None
+    page: int = 1
+    per_page: int | None = None
+
+
 def lobby_page(
-    listed: list[dict[str, Any]],
-    capacity: Capacity,
-    *,
-    variant_name: str | None = None,
-    players: int | None = None,
-    free: bool | None = None,
-    page: int = 1,
-    per_page: int | None = None,
+    listed: list[dict[str, Any]], capacity: Capacity, query: LobbyQuery
 ) -> dict[str, Any]:
     """Filter the lobby's tables and cut out one page.
 
     >>> tables = [{"variant": "italian", "players": 2, "seats": [{"kind": "empty"}]}] * 3
-    >>> answer = lobby_page(tables, Capacity(), per_page=2, page=2)
+    >>> answer = lobby_page(tables, Capacity(), LobbyQuery(per_page=2, page=2))
     >>> answer["total"], answer["pages"], len(answer["tables"])
     (3, 2, 1)
     """
-    size = max(1, min(per_page or capacity.lobby_page, capacity.lobby_page_max))
+    size = max(1, min(query.per_page or capacity.lobby_page, capacity.lobby_page_max))
     chosen = [
         info
         for info in listed
-        if (variant_name is None or info["variant"] == variant_name)
-        and (players is None or info["players"] == players)
-        and (free is None or any(s["kind"] == "empty" for s in info["seats"]) == free)
+        if (query.variant is None or info["variant"] == query.variant)
+        and (query.players is None or info["players"] == query.players)
+        and (query.free is None or any(s["kind"] == "empty" for s in info["seats"]) == query.free)
     ]
     pages = max(1, -(-len(chosen) // size))
-    page = max(1, min(page, pages))
+    page = max(1, min(query.page, pages))
     return {
         "tables": chosen[(page - 1) * size : page * size],
         "total": len(chosen),
