@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from roomserver import RoomServer, free_port
-from test_server import _create, _my_turn, _play_to_the_end, _start
+from roomserver import RoomServer, create_table, free_port, start_table
+from test_server import _my_turn, _play_to_the_end
 
 BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
 pytestmark = [
@@ -67,12 +67,12 @@ def test_a_match_is_played_and_resumed_on_postgresql(postgres_url: str) -> None:
     table: dict[str, object] = {}
 
     async def first_half(server: RoomServer) -> None:
-        table.update(_create(server, move_seconds=0))
+        table.update(create_table(server, move_seconds=0))
         from roomserver import Player
 
         async with Player(server, str(table["table"]), str(table["token"])) as anna:
             await anna.until("state")
-            _start(server, table)
+            start_table(server, table)
             state = await _my_turn(anna)
             await anna.send({"type": "action", "action": "draw", "version": state["version"]})
             await anna.until("state")
