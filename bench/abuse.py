@@ -105,6 +105,11 @@ async def person(ws_url: str, address: str, rng: random.Random, clock: Clock, ro
                         if sent_phase in clock.latencies:
                             clock.latencies[sent_phase].append(time.perf_counter() - sent_at)
                         sent_at = None
+                    pause = message.get("pause")
+                    if pause and message["seat"] not in pause["ready"]:
+                        # Between two deals: read the score a moment, then "next deal".
+                        await asyncio.sleep(rng.uniform(1, 3))
+                        await ws.send(json.dumps({"type": "next_deal"}))
                     if message["legal"] and sent_at is None:
                         await asyncio.sleep(
                             rng.uniform(0.2, 0.6) if role == "expert" else rng.uniform(1, 3)

@@ -68,6 +68,10 @@ async def player(
                 if sent_at >= WARM[0]:
                     latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
+            pause = message.get("pause")
+            if pause and message["seat"] not in pause["ready"]:
+                # Between two deals: every player presses "next deal" at once.
+                await ws.send(json.dumps({"type": "next_deal"}))
             if message["legal"] and sent_at is None:
                 if think:
                     # A bot's thinking time, spread so the tables do not move in lockstep.

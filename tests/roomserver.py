@@ -80,13 +80,19 @@ class RoomServer:
 
 
 class Player:
-    """One seat's socket: sends actions, collects what the server says."""
+    """One seat's socket: sends actions, collects what the server says.
 
-    def __init__(self, server: RoomServer, table: str, token: str) -> None:
+    Between two deals it presses "next deal" at once, as a player who has read the score
+    would, unless ``next_deal`` is False (tests of the pause itself)."""
+
+    def __init__(
+        self, server: RoomServer, table: str, token: str, *, next_deal: bool = True
+    ) -> None:
         self.url = f"{server.ws_url}/ws/{table}?token={token}"
         self.socket: Any = None
         self.received: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.next_deal = next_deal
 
     async def __aenter__(self) -> Player:
         self.socket = await websockets.connect(self.url)
@@ -103,6 +109,9 @@ class Player:
         self.received.append(message)
         if message["type"] == "state":
             self.state = message
+            pause = message.get("pause")
+            if self.next_deal and pause and message["seat"] not in pause["ready"]:
+                await self.send({"type": "next_deal"})
         return message
 
     async def until(self, kind: str, timeout: float = 20) -> dict[str, Any]:

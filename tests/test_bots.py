@@ -6,13 +6,14 @@ import random
 
 import pytest
 
-from burraco import Deal, variant
+from burraco import Action, Deal, parse_cards, variant
 from burraco.bots import Bot, RandomBot
 from burraco.bots.arena import make_bot, play_board, run_arena
 from burraco.bots.expert import ExpertBot
 from burraco.bots.greedy import GreedyBot
 from burraco.bots.hints import suggest
 from burraco.bots.search import Budget, pimc
+from burraco.cards import CARDS
 from burraco.variants import SETUPS
 
 
@@ -123,6 +124,43 @@ def test_hint_gives_a_legal_action_and_a_reason() -> None:
         assert hint.action in deal.legal_actions()
         assert hint.reason
         deal.apply(hint.action)
+
+
+def test_a_hint_says_when_the_last_discard_takes_the_pozzetto_not_closes() -> None:
+    """002: a line that empties its hand without its pozzetto takes it; only a line that
+    has taken it closes (issue 9: the hint said "discard 9S and close")."""
+    import dataclasses
+
+    from burraco.bots.hints import WHY, _why
+
+    deal = Deal.new(variant("italian"), 3)
+    deal.apply(Action.parse("draw"))
+    view = deal.view(deal.turn)
+    last = view.hand[0]
+    discard = Action.parse(f"discard {CARDS[last]}")
+    alone = dataclasses.replace(view, hand=(last,))
+    assert _why(alone, discard) == ("discard_pozzetto", {"card": str(CARDS[last])})
+    taken = dataclasses.replace(alone, has_pozzetto=(True,) * len(view.has_pozzetto))
+    assert _why(taken, discard)[0] == "discard_close"
+    assert "pozzetto" in WHY["discard_pozzetto"] and "close" not in WHY["discard_pozzetto"]
+
+
+def test_a_hint_to_take_the_pile_counts_the_cards_that_fit_truly() -> None:
+    """A pile card fits when it makes a meld with two cards of the hand (a sequence too),
+    extends a meld, or is a wildcard; a take with none that fit says so plainly."""
+    import dataclasses
+
+    from burraco.bots.hints import _fits, _why
+
+    deal = Deal.new(variant("italian"), 3)
+    view = deal.view(deal.turn)
+    hand = tuple(parse_cards("5H 6H KS KD"))
+    pile = tuple(parse_cards("7H QC 2D 9S"))
+    position = dataclasses.replace(view, hand=hand, pile=pile, melds=((), ()))
+    assert [_fits(c, position) for c in pile] == [True, False, True, False]
+    assert _why(position, Action.parse("take")) == ("take_fits", {"fit": 2, "size": 4})
+    none = dataclasses.replace(position, pile=tuple(parse_cards("QC 9S")))
+    assert _why(none, Action.parse("take")) == ("take_fits_none", {"size": 2})
 
 
 def test_pimc_prefers_the_better_action_on_average() -> None:

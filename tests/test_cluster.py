@@ -174,6 +174,9 @@ class PagePlayer:
                         if message["version"] > seen and seen and self.mine(message):
                             self.played_at.append(time.time())
                         seen = max(seen, message["version"])
+                        pause = message.get("pause")
+                        if pause and message["seat"] not in pause["ready"]:
+                            await ws.send(json.dumps({"type": "next_deal"}))
                         if message["legal"]:
                             action = self.rng.choice(message["legal"])
                             self.pending = message["version"] + 1

@@ -19,8 +19,8 @@ from burraco.server.messages import view_json
 
 STATE_KEYS = {
     "phase", "turn", "dealer", "deal", "hand", "partner_hands", "hand_sizes", "line_of",
-    "line", "melds", "pile", "pile_hidden", "stock", "pozzetti", "has_pozzetto",
-    "pozzetto_face_down", "red_threes", "opened", "minimum", "taken_single", "final_turn",
+    "line", "melds", "grades", "line_points", "pile", "pile_hidden", "stock", "pozzetti",
+    "has_pozzetto", "pozzetto_face_down", "red_threes", "opened", "minimum", "taken_single", "final_turn",
     "end_reason",
 }  # fmt: skip
 

@@ -792,6 +792,15 @@ def serve(
         float, typer.Option(help="Seconds a bot waits before it plays, so people can follow.")
     ] = 0.6,
     expert_seconds: Annotated[float, typer.Option(help="Thinking time of expert bots.")] = 1.0,
+    next_deal_seconds: Annotated[
+        float,
+        typer.Option(
+            help="Seconds the score of a deal stays up before the next deal begins by itself "
+            "(sooner when every person at the table presses next deal).",
+            min=0,
+            max=600,
+        ),
+    ] = 30.0,
     redis_url: Annotated[
         str | None,
         typer.Option(help="Redis URL: run as one process of a cluster (docs/cluster.md)."),
@@ -835,6 +844,7 @@ def serve(
         database_url,
         bot_delay=bot_delay,
         expert_seconds=expert_seconds,
+        next_deal_seconds=next_deal_seconds,
         redis_url=redis_url,
         node=node,
         thinking=ThinkingSettings(workers=search_workers),

@@ -24,8 +24,10 @@ burraco.errors.IllegalMove: meld 5H 6H 7H: the hand does not hold 5H 6H 7H
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
+from types import MappingProxyType
 from typing import Final
 
 from burraco.actions import (
@@ -49,10 +51,12 @@ from burraco.melds import (
     grade_of,
     is_wild,
     meld_candidates,
+    meld_or_refusal,
     meld_points,
     read_meld,
     wild_limit,
 )
+from burraco.refusals import Refusal, nested
 from burraco.scoring import DealScore, score_deal
 from burraco.variants import Variant
 from burraco.view import DealView, view_of
@@ -62,6 +66,82 @@ __all__ = ["DRAW_PHASE", "OVER", "PLAY_PHASE", "Deal"]
 DRAW_PHASE: Final = "draw"
 PLAY_PHASE: Final = "play"
 OVER: Final = "over"
+
+# The refusals without params, built once (codes of burraco.refusals).
+_DEAL_OVER: Final = Refusal("deal_over")
+_TIME_OUT_CALLED: Final = Refusal("time_out_called")
+_NOT_A_CARD: Final = Refusal("not_a_card")
+_NOT_DRAWN_YET: Final = Refusal("not_drawn_yet")
+_ALREADY_DRAWN: Final = Refusal("already_drawn")
+_STOCK_EMPTY: Final = Refusal("stock_empty")
+_PASS_NEEDS_EMPTY_STOCK: Final = Refusal("pass_needs_empty_stock")
+_MUST_TAKE_PILE: Final = Refusal("must_take_pile")
+_OPENED_DRAWS_FROM_STOCK: Final = Refusal("opened_draws_from_stock")
+_OPEN_BEFORE_DRAW: Final = Refusal("open_before_draw")
+_NO_REDRAW: Final = Refusal("no_redraw")
+_REDRAW_DEALER_FIRST_TURN: Final = Refusal("redraw_dealer_first_turn")
+_REDRAW_ONCE: Final = Refusal("redraw_once")
+_PILE_EMPTY: Final = Refusal("pile_empty")
+_TAKE_NAMES_NO_CARDS: Final = Refusal("take_names_no_cards")
+_ONE_CARD_NO_SINGLE_PILE: Final = Refusal("one_card_no_single_pile")
+_PILE_FROZEN_BLACK_THREE: Final = Refusal("pile_frozen_black_three")
+_WILD_PILE_NEEDS_THREE: Final = Refusal("wild_pile_needs_three")
+_EXTEND_ONE_CARD: Final = Refusal("extend_one_card")
+_LINE_NOT_OPENED: Final = Refusal("line_not_opened")
+_TWO_SETS_SAME_RANK: Final = Refusal("two_sets_same_rank")
+_ONE_MELD_PER_RANK: Final = Refusal("one_meld_per_rank")
+_ONE_WILD_MELD: Final = Refusal("one_wild_meld")
+_BLACK_THREES_GOING_OUT: Final = Refusal("black_threes_going_out")
+_DISCARD_ONE_CARD: Final = Refusal("discard_one_card")
+_DISCARD_BACK_SINGLE: Final = Refusal("discard_back_single")
+_LEAVES_TAKEN_CARD: Final = Refusal("leaves_taken_card")
+_LEAVES_ONLY_WILDCARD: Final = Refusal("leaves_only_wildcard")
+_LEAVES_DEAD_END: Final = Refusal("leaves_dead_end")
+_GO_OUT_BY_DISCARD: Final = Refusal("go_out_by_discard")
+_GO_OUT_NEEDS_CANASTRA: Final = Refusal("go_out_needs_canastra")
+_GO_OUT_TWO_CANASTAS: Final = Refusal("go_out_two_canastas")
+_CLOSE_BY_DISCARD: Final = Refusal("close_by_discard")
+_BURRACO_BEFORE_POZZETTO: Final = Refusal("burraco_before_pozzetto")
+_CLOSE_NEEDS_BURRACO: Final = Refusal("close_needs_burraco")
+_CLOSING_DISCARD_WILDCARD: Final = Refusal("closing_discard_wildcard")
+
+
+# The refusals with params, built once per params where legal_actions() and is_legal() meet
+# them often; shared, so their params are read-only.
+
+
+@functools.lru_cache(maxsize=1024)
+def _lacks(cards: tuple[int, ...]) -> Refusal:
+    return Refusal("hand_lacks_cards", MappingProxyType({"cards": format_cards(cards)}))
+
+
+@functools.cache
+def _minimum(code: str, minimum: int) -> Refusal:
+    """``meld_minimum_not_reached``, ``meld_minimum_unreachable``, ``take_cannot_open``,
+    ``vulnerable_minimum``: the minimum a line's first melds must reach."""
+    return Refusal(code, MappingProxyType({"minimum": minimum}))
+
+
+@functools.cache
+def _laid_so_far(minimum: int, laid: int) -> Refusal:
+    return Refusal("meld_minimum_laid_so_far", MappingProxyType({"minimum": minimum, "laid": laid}))
+
+
+@functools.cache
+def _pile_needs_pair(top: int) -> Refusal:
+    return Refusal("pile_needs_pair", MappingProxyType({"top": str(CARDS[top])}))
+
+
+@functools.lru_cache(maxsize=256)
+def _no_such_meld(target: int, last: int) -> Refusal:
+    return Refusal("no_such_meld", MappingProxyType({"target": target, "last": last}))
+
+
+@functools.lru_cache(maxsize=1024)
+def _cannot_add(card: int, meld: Meld, reason: Refusal) -> Refusal:
+    params = {**reason.params, "card": str(CARDS[card]), "meld": str(meld), "reason": reason.code}
+    return Refusal("cannot_add", MappingProxyType(params))
+
 
 # Interned actions: legal_actions() builds no new objects for the ones seen before.
 _DRAW: Final = Action(DRAW)
@@ -186,7 +266,7 @@ class Deal:
     _pending_melds: list[int]
     _progress: bool
     _partnerships_form: bool
-    _last_take_meld: Meld | str
+    _last_take_meld: Meld | Refusal | None
     #: Canasta: the cards the rest of the pile brought to an unopened line's hand this
     #: turn (counts per card kind), which never count toward the opening; else None.
     _from_pile: list[int] | None
@@ -292,7 +372,7 @@ class Deal:
                         p.append(top[stock_bottom])
             self.pozzetti = piles
         self._partnerships_form = v.players in (3, 5) and phase == 1 and v.pozzetti
-        self._last_take_meld = "no meld"
+        self._last_take_meld = None
         position = 0
         first = (dealer + 1) % v.players
         for _ in range(v.hand_size):
@@ -456,7 +536,7 @@ class Deal:
         self._from_pile = list(view.from_pile) if view.from_pile else None
         self._progress = view.progress
         self._partnerships_form = view.partnerships_form
-        self._last_take_meld = "no meld"
+        self._last_take_meld = None
         return self
 
     def clone(self) -> Deal:
@@ -631,7 +711,11 @@ class Deal:
                     continue
                 elif not wild and card % 13 + 1 != m.rank:
                     continue
-                if self._extend_problem(seat, line, target, m, card) is None:
+                grown = extended(m, card, v)
+                if (
+                    isinstance(grown, Meld)
+                    and self._grown_problem(seat, line, target, card, grown) is None
+                ):
                     actions.append(_extend_action(target, card))
         return actions
 
@@ -657,75 +741,75 @@ class Deal:
         """Raise :class:`IllegalMove` naming the rule if ``action`` is illegal now."""
         problem = self._problem(action)
         if problem is not None:
-            raise IllegalMove(f"{action}: {problem}")
+            raise IllegalMove(problem, str(action))
 
-    def _problem(self, action: Action) -> str | None:
+    def _problem(self, action: Action) -> Refusal | None:
         if self.phase == OVER:
-            return "the deal is over"
+            return _DEAL_OVER
         kind = action.kind
         seat = self.turn
         line = self.line_of[seat]
         hand = self.hands[seat]
         if self.phase == DRAW_PHASE:
             if kind == DRAW:
-                return None if self.stock else "the stock is empty"
+                return None if self.stock else _STOCK_EMPTY
             if kind == TAKE:
                 if self._pending_melds:
-                    return "a player who opened before drawing draws one card from the stock"
+                    return _OPENED_DRAWS_FROM_STOCK
                 if self.v.pile_needs_pair:
                     return self._pair_take_problem(seat, action.cards)
                 if action.cards:
-                    return "take takes the whole pile; name no cards"
+                    return _TAKE_NAMES_NO_CARDS
                 return self._take_problem(seat)
             if kind == PASS:
                 if self.stock:
-                    return "a player passes only when the stock is empty"
+                    return _PASS_NEEDS_EMPTY_STOCK
                 if not self.v.pile_needs_pair and self._take_problem(seat) is None:
-                    return "with the stock empty a player must take the pile"
+                    return _MUST_TAKE_PILE
                 return None
             if kind not in (MELD, EXTEND) or not self._opens_before_drawing(seat):
-                return "first draw from the stock or take the pile"
+                return _NOT_DRAWN_YET
         elif kind in (DRAW, TAKE, PASS):
-            return "the player has already drawn this turn"
+            return _ALREADY_DRAWN
         elif kind in (MELD, EXTEND) and self._drew_before_opening(seat):
-            return "a player who opens draws one card: the opening comes before the draw"
+            return _OPEN_BEFORE_DRAW
         if kind == REDRAW:
             return None if self._may_redraw() else self._redraw_problem()
         cards = action.cards
         need = [0] * KINDS
         for c in cards:
             if not 0 <= c < KINDS:
-                return "not a card"
+                return _NOT_A_CARD
             need[c] += 1
         if any(need[c] > hand[c] for c in cards):
-            return f"the hand does not hold {format_cards(cards)}"
+            return _lacks(tuple(cards))
         size = self.sizes[seat]
         if kind == MELD:
-            found = _read_or_reason(cards, self.v)
-            if isinstance(found, str):
-                return f"not a meld: {found}"
+            found = meld_or_refusal(cards, self.v)
+            if isinstance(found, Refusal):
+                return nested("not_a_meld", found)
             return self._meld_problem(seat, line, tuple(sorted(cards)), size, found)
         if kind == EXTEND:
             melds = self.melds[line]
             if not 0 <= action.target < len(melds) or len(cards) != 1:
                 if len(cards) != 1:
-                    return "extend adds one card to one meld"
-                return f"the line has no meld {action.target} (its melds are 0 to {len(melds) - 1})"
+                    return _EXTEND_ONE_CARD
+                return _no_such_meld(action.target, len(melds) - 1)
             return self._extend_problem(seat, line, action.target, melds[action.target], cards[0])
         if kind == DISCARD:
             if len(cards) != 1:
-                return "discard one card"
+                return _DISCARD_ONE_CARD
             return self._discard_problem(seat, line, cards[0])
-        return f"unknown action {kind!r}"
+        return Refusal("unknown_kind", {"kind": kind})
 
     # Each _problem helper returns None when legal, else the rule that forbids it.
 
-    def _take_problem(self, seat: int) -> str | None:
+    def _take_problem(self, seat: int) -> Refusal | None:
         if not self.pile:
-            return "the discard pile is empty"
+            return _PILE_EMPTY
         v = self.v
         if v.single_card_no_single_pile and self.sizes[seat] == 1 and len(self.pile) == 1:
-            return "a player holding one card may not take a pile of one card"
+            return _ONE_CARD_NO_SINGLE_PILE
         return None
 
     def _pair_takes(self, seat: int) -> list[tuple[int, ...]]:
@@ -746,12 +830,12 @@ class Deal:
                 options.append(combo)
         return options
 
-    def _pair_take_problem(self, seat: int, cards: Sequence[int]) -> str | None:
+    def _pair_take_problem(self, seat: int, cards: Sequence[int]) -> Refusal | None:
         if not self.pile:
-            return "the discard pile is empty"
+            return _PILE_EMPTY
         top = self.pile[-1]
         if top % 13 == 2 and top != JOKER and top // 13 in (0, 3):
-            return "the pile is frozen while its top is a black 3"
+            return _PILE_FROZEN_BLACK_THREE
         hand = self.hands[seat]
         wild_top = top == JOKER or top % 13 == 1
         if wild_top:
@@ -761,47 +845,40 @@ class Deal:
                 else all(c != JOKER and c % 13 == 1 for c in cards)
             )
             if len(cards) != 3 or not same:
-                return "a pile topped by a wildcard is taken only with three cards equal to it"
+                return _WILD_PILE_NEEDS_THREE
         elif len(cards) != 2 or any(c == JOKER or c % 13 != top % 13 for c in cards):
-            return (
-                f"the pile is taken only with two naturals equal to its top ({CARDS[top]}), "
-                "melded with it at once"
-            )
+            return _pile_needs_pair(top)
         need = [0] * KINDS
         for c in cards:
             need[c] += 1
         if any(need[c] > hand[c] for c in cards):
-            return f"the hand does not hold {format_cards(cards)}"
+            return _lacks(tuple(cards))
         line = self.line_of[seat]
         trial = self.clone()
         trial._do_pair_take(seat, tuple(cards))
         meld_or_reason = trial._last_take_meld
-        if isinstance(meld_or_reason, str):
+        if isinstance(meld_or_reason, Refusal):
             return meld_or_reason
         if not trial.opened[line] and not trial._opening_reachable(seat, line):
-            return (
-                f"the first melds of a line must be worth at least {self.minimum[line]}, "
-                "reached with the top card and the hand: the rest of the pile never counts, "
-                "and this take cannot reach it"
-            )
+            return _minimum("take_cannot_open", self.minimum[line])
         stuck = trial._after_laying(seat, line, (), trial.sizes[seat], trial.melds[line], 0)
         if stuck is not None:
-            return f"after this take the turn could not end legally ({stuck})"
+            return nested("take_leaves_dead_end", stuck)
         return None
 
     def _may_redraw(self) -> bool:
         return self._redraw_problem() is None
 
-    def _redraw_problem(self) -> str | None:
+    def _redraw_problem(self) -> Refusal | None:
         v = self.v
         if not v.dealer_redraw:
-            return "there is no second draw in this game"
+            return _NO_REDRAW
         if not (self._first_turn and self.turn == self.dealer and self.turns == 0):
-            return "only the dealer, on the first turn of the deal, may draw again"
+            return _REDRAW_DEALER_FIRST_TURN
         if self.redrawn or self.pile or not self.history or self.history[-1].kind != DRAW:
-            return "the dealer may draw again only once, right after the first draw"
+            return _REDRAW_ONCE
         if not self.stock:
-            return "the stock is empty"
+            return _STOCK_EMPTY
         return None
 
     def _meld_problem(
@@ -811,20 +888,20 @@ class Deal:
         cards: tuple[int, ...],
         size: int,
         meld: Meld | None = None,
-    ) -> str | None:
+    ) -> Refusal | None:
         v = self.v
         if meld is None:
-            found = _read_or_reason(cards, v)
-            if isinstance(found, str):
+            found = meld_or_refusal(cards, v)
+            if isinstance(found, Refusal):
                 return found
             meld = found
         melds = self.melds[line]
         if meld.kind == SET and any(m.kind == SET and m.rank == meld.rank for m in melds):
             if v.sequences:
-                return "a line may not hold two separate sets of the same rank"
-            return "a line holds one meld of each rank: extend it"
+                return _TWO_SETS_SAME_RANK
+            return _ONE_MELD_PER_RANK
         if meld.kind == WILD and any(m.kind == WILD for m in melds):
-            return "a line holds one meld of wildcards: extend it"
+            return _ONE_WILD_MELD
         left = size - len(cards)
         melds_after = [*melds, meld]
         if v.black_threes_only_out and meld.kind == SET and meld.rank == 3:
@@ -834,13 +911,21 @@ class Deal:
             value = meld_points(meld, v) - self._pile_value(seat, cards)
         return self._after_laying(seat, line, cards, left, melds_after, value)
 
-    def _extend_problem(self, seat: int, line: int, target: int, m: Meld, card: int) -> str | None:
+    def _extend_problem(
+        self, seat: int, line: int, target: int, m: Meld, card: int
+    ) -> Refusal | None:
+        result = extended(m, card, self.v)
+        if isinstance(result, Refusal):
+            return _cannot_add(card, m, result)
+        return self._grown_problem(seat, line, target, card, result)
+
+    def _grown_problem(
+        self, seat: int, line: int, target: int, card: int, result: Meld
+    ) -> Refusal | None:
+        """:meth:`_extend_problem` once the meld has taken the card: the line's rules."""
         v = self.v
-        result = extended(m, card, v)
-        if isinstance(result, str):
-            return f"cannot add {CARDS[card]} to {m}: {result}"
         if not self.opened[line] and target not in self._pending_melds:
-            return "the line has not opened yet"
+            return _LINE_NOT_OPENED
         opened = self.opened[line]
         if opened and self.sizes[seat] >= 3 and not v.black_threes_only_out:
             return None
@@ -857,9 +942,9 @@ class Deal:
 
     def _black_threes_problem(
         self, seat: int, line: int, cards: Sequence[int], melds_after: list[Meld]
-    ) -> str | None:
+    ) -> Refusal | None:
         # Canasta (decision): black 3s are melded only as the last meld before going out.
-        rule = "black 3s may be melded only by a player going out"
+        rule = _BLACK_THREES_GOING_OUT
         if self.sizes[seat] - len(cards) != 1:
             return rule
         if self._go_out_problem(line, melds_after) is not None:
@@ -878,7 +963,7 @@ class Deal:
         left: int,
         melds_after: list[Meld],
         value: int,
-    ) -> str | None:
+    ) -> Refusal | None:
         """The no-dead-end rule: after laying ``cards`` the turn must still end legally."""
         v = self.v
         pending_after = self.pending_value[line] + value
@@ -896,10 +981,7 @@ class Deal:
                 ]
                 reachable = _can_lay(hand, pending, need, v)
             if not reachable:
-                return (
-                    f"the first melds of a line must be worth at least {self.minimum[line]}; "
-                    "the hand cannot reach it after this"
-                )
+                return _minimum("meld_minimum_unreachable", self.minimum[line])
         if left >= 2:
             return None
         # One card left: it must leave by a legal discard or a legal last extension.
@@ -916,87 +998,74 @@ class Deal:
                 if self._empty_by_meld_problem(line, after, short) is None:
                     return None
         if last == self.taken_single and v.discard_back_rule:
-            return (
-                "this would leave only the card taken from a one-card pile, which may not "
-                "be discarded back"
-            )
+            return _LEAVES_TAKEN_CARD
         if v.close_no_wild_discard and is_wild(last) and self.has_pozzetto[line]:
-            return "this would leave only a wildcard, and the closing discard may not be a wildcard"
-        return "this would leave a hand that cannot end the turn legally"
+            return _LEAVES_ONLY_WILDCARD
+        return _LEAVES_DEAD_END
 
-    def _empty_by_meld_problem(self, line: int, melds_after: list[Meld], short: bool) -> str | None:
+    def _empty_by_meld_problem(
+        self, line: int, melds_after: list[Meld], short: bool
+    ) -> Refusal | None:
         v = self.v
         if v.family == "canasta":
-            return "going out is a final discard; the hand may not be emptied by melding"
+            return _GO_OUT_BY_DISCARD
         if v.family == "buraco":
             if short:
-                return f"the first lay-down of a vulnerable line is worth at least {v.vulnerable_minimum}"
+                return _minimum("vulnerable_minimum", v.vulnerable_minimum)
             if v.go_out_needs_canastra and not any(grade_of(m, v) for m in melds_after):
-                return "to go out the line needs a canastra"
+                return _GO_OUT_NEEDS_CANASTRA
             return None
         if self.has_pozzetto[line]:
-            return (
-                "a line that has its pozzetto empties the hand only by closing, "
-                "and the last card always leaves as a discard"
-            )
+            return _CLOSE_BY_DISCARD
         if v.burraco_before_pozzetto and not any(grade_of(m, v) for m in melds_after):
-            return "with 6 players a line needs a burraco before it takes its pozzetto"
+            return _BURRACO_BEFORE_POZZETTO
         return None
 
     def _empty_by_discard_problem(
         self, line: int, card: int, melds_after: list[Meld], short: bool, held: int
-    ) -> str | None:
+    ) -> Refusal | None:
         v = self.v
         if card == self.taken_single and v.discard_back_rule and held < 2:
-            return (
-                "the card taken from a one-card pile may not be discarded in the same turn, "
-                "unless the hand holds two equal to it"
-            )
+            return _DISCARD_BACK_SINGLE
         if v.family == "canasta":
             if short:
-                return f"the first melds of a line must be worth at least {self.minimum[line]}"
+                return _minimum("meld_minimum_not_reached", self.minimum[line])
             return self._go_out_problem(line, melds_after)
         if v.family == "buraco":
             if short:
                 return None  # the short lay-down goes back to the hand first
             if v.go_out_needs_canastra and not any(grade_of(m, v) for m in melds_after):
-                return "to go out the line needs a canastra"
+                return _GO_OUT_NEEDS_CANASTRA
             return None
         if not self.has_pozzetto[line]:
             if v.burraco_before_pozzetto and not any(grade_of(m, v) for m in melds_after):
-                return "with 6 players a line needs a burraco before it takes its pozzetto"
+                return _BURRACO_BEFORE_POZZETTO
             return None
         if v.close_needs_burraco and not any(grade_of(m, v) for m in melds_after):
-            return "to close the line needs at least one burraco"
+            return _CLOSE_NEEDS_BURRACO
         if v.close_no_wild_discard and is_wild(card):
-            return "the closing discard may not be a wildcard"
+            return _CLOSING_DISCARD_WILDCARD
         return None
 
-    def _go_out_problem(self, line: int, melds: list[Meld]) -> str | None:
+    def _go_out_problem(self, line: int, melds: list[Meld]) -> Refusal | None:
         v = self.v
         if v.go_out_needs_two_canastas:
             total = sum(1 for m in melds if grade_of(m, v) is not None)
             clean = sum(1 for m in melds if grade_of(m, v) == "clean")
             if total < 2 or clean < 1:
-                return "to go out a line needs two canastas, one of them clean"
+                return _GO_OUT_TWO_CANASTAS
         return None
 
-    def _discard_problem(self, seat: int, line: int, card: int) -> str | None:
+    def _discard_problem(self, seat: int, line: int, card: int) -> Refusal | None:
         v = self.v
         held = self.hands[seat][card]
         short = not self.opened[line] and self.pending_value[line] < self.minimum[line]
         if short and (v.opening_minimum or v.vulnerable_refuse) and self.pending_value[line] > 0:
-            return (
-                f"the first melds of a line must be worth at least {self.minimum[line]} "
-                f"(laid so far: {self.pending_value[line]})"
-            )
+            return _laid_so_far(self.minimum[line], self.pending_value[line])
         if self.sizes[seat] == 1:
             return self._empty_by_discard_problem(line, card, self.melds[line], short, held)
         if card == self.taken_single and v.discard_back_rule and held < 2:
-            return (
-                "the card taken from a one-card pile may not be discarded in the same turn, "
-                "unless the hand holds two equal to it"
-            )
+            return _DISCARD_BACK_SINGLE
         return None
 
     # --- applying actions -----------------------------------------------------------------
@@ -1007,7 +1076,7 @@ class Deal:
             action = Action.parse(action)
         problem = self._problem(action)
         if problem is not None:
-            raise IllegalMove(f"{action}: {problem}")
+            raise IllegalMove(problem, str(action))
         self._perform(action)
 
     def _perform(self, action: Action) -> None:
@@ -1081,7 +1150,7 @@ class Deal:
         line = self.line_of[seat]
         top = self.pile[-1]
         melds = self.melds[line]
-        self._last_take_meld = "no meld"
+        self._last_take_meld = None
         target = -1
         if top == JOKER or top % 13 == 1:
             target = next((i for i, m in enumerate(melds) if m.kind == WILD), -1)
@@ -1089,14 +1158,14 @@ class Deal:
             rank = top % 13 + 1
             target = next((i for i, m in enumerate(melds) if m.kind == SET and m.rank == rank), -1)
         if target >= 0:
-            result: Meld | str = melds[target]
+            result: Meld | Refusal = melds[target]
             for c in (top, *cards):
                 if isinstance(result, Meld):
                     result = extended(result, c, v)
         else:
-            result = _read_or_reason((top, *cards), v)
+            result = meld_or_refusal((top, *cards), v)
         self._last_take_meld = result
-        if isinstance(result, str):
+        if isinstance(result, Refusal):
             return
         hand = self.hands[seat]
         known = self.known[seat]
@@ -1338,9 +1407,9 @@ class Deal:
         on turn, plays one more turn.
         """
         if self.phase == OVER:
-            raise IllegalMove("time-out: the deal is over")
+            raise IllegalMove(_DEAL_OVER, "time-out")
         if self.timeout_turns >= 0:
-            raise IllegalMove("time-out: it has already been called")
+            raise IllegalMove(_TIME_OUT_CALLED, "time-out")
         self.timeout_turns = self.v.players
         self.history.append(Action("time-out"))
 
@@ -1361,13 +1430,6 @@ class Deal:
             f"<Deal {self.v.name} {self.v.players}p turn={self.turn} phase={self.phase} "
             f"stock={len(self.stock)} pile={len(self.pile)}>"
         )
-
-
-def _read_or_reason(cards: Sequence[int], v: Variant) -> Meld | str:
-    try:
-        return read_meld(cards, v)
-    except IllegalMove as error:
-        return str(error).split(": ", 1)[-1]
 
 
 def _combos(hand: Sequence[int], kinds: list[int], need: int) -> list[tuple[int, ...]]:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from burraco.refusals import Refusal
+
 __all__ = ["IllegalMove", "RuleError", "SetupError"]
 
 
@@ -12,8 +16,29 @@ class RuleError(ValueError):
 class IllegalMove(RuleError):
     """An action the rules do not allow in this state; the message names the rule.
 
-    The state is left exactly as it was.
+    ``refusal`` is the rule as a code and its params (:mod:`burraco.refusals`);
+    ``action`` the text of the action refused, if any. The message is
+    ``"{action}: {refusal}"`` (or the refusal's text alone). The state is left
+    exactly as it was.
     """
+
+    def __init__(self, refusal: Refusal, action: str | None = None) -> None:
+        super().__init__(str(refusal) if action is None else f"{action}: {refusal}")
+        self.refusal = refusal
+        self.action = action
+
+    @property
+    def code(self) -> str:
+        """The refusal's code, a key of :data:`burraco.refusals.TEXTS`."""
+        return self.refusal.code
+
+    @property
+    def params(self) -> Mapping[str, str | int]:
+        return self.refusal.params
+
+    def __reduce__(self) -> tuple[type[IllegalMove], tuple[Refusal, str | None]]:
+        # Pickled across processes (the thinking pool) with its refusal, not its text.
+        return type(self), (self.refusal, self.action)
 
 
 class SetupError(RuleError):

@@ -21,16 +21,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from burraco.actions import Action
 from burraco.deal import Deal
 from burraco.errors import IllegalMove, RuleError
+from burraco.refusals import Refusal
 from burraco.scoring import DealScore
 from burraco.variants import Variant
 from burraco.view import DealView
 from burraco.vp import Abandonment, abandonment, knockout_winner, victory_points
 
 __all__ = ["Match"]
+
+_MATCH_OVER: Final = Refusal("match_over")
 
 
 class Match:
@@ -81,13 +85,13 @@ class Match:
 
     def check(self, action: Action) -> None:
         if self._over:
-            raise IllegalMove(f"{action}: the match is over")
+            raise IllegalMove(_MATCH_OVER, str(action))
         self.deal.check(action)
 
     def apply(self, action: Action | str) -> None:
         """Apply an action to the deal in play; when the deal ends, score it and deal again."""
         if self._over:
-            raise IllegalMove(f"{action}: the match is over")
+            raise IllegalMove(_MATCH_OVER, str(action))
         deal = self.deal
         deal.apply(action)
         if deal.is_over:
@@ -191,7 +195,7 @@ class Match:
     def abandon(self, seat: int) -> Abandonment:
         """The seat abandons or runs out of time (002): the match ends, lost by its line."""
         if self._over:
-            raise IllegalMove("abandon: the match is over")
+            raise IllegalMove(_MATCH_OVER, "abandon")
         if self.v.lines != 2:
             raise RuleError("the abandonment rule is for two lines")
         leaver = self.v.line_of[seat]

@@ -29,13 +29,16 @@ burraco.errors.IllegalMove: KH AH 3H is not a meld: the cards of a sequence must
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
+from types import MappingProxyType
 from typing import Final, NamedTuple
 
 from burraco.cards import CARDS, JOKER, Card, format_cards, parse_cards
 from burraco.errors import IllegalMove
+from burraco.refusals import Refusal, nested
 from burraco.variants import Variant
 
 __all__ = [
@@ -50,6 +53,7 @@ __all__ = [
     "is_wild",
     "meld_bonus",
     "meld_candidates",
+    "meld_or_refusal",
     "meld_points",
     "read_meld",
     "wild_limit",
@@ -126,6 +130,44 @@ def _set(rank: int, naturals: Iterable[int], wilds: tuple[int, ...]) -> Meld:
     return Meld(kind, -1, rank, 0, 0, 0, tuple(sorted(wilds)), cards)
 
 
+# --- the reasons cards are not a meld (codes of burraco.refusals) -------------------------
+
+_NO_CARDS: Final = Refusal("no_cards")
+_TOO_SHORT: Final = Refusal("meld_too_short")
+_TWO_NATURALS: Final = Refusal("meld_needs_two_naturals")
+_WILDCARDS_ONLY: Final = Refusal("wildcards_only")
+_CANASTA_WILD_LIMIT: Final = Refusal("canasta_wildcard_limit")
+_SET_ONE_RANK: Final = Refusal("set_one_rank")
+_SET_WRONG_CARD: Final = Refusal("set_wrong_card")
+_WILD_MELD_WILDCARDS: Final = Refusal("wild_meld_takes_wildcards")
+_BLACK_THREES: Final = Refusal("black_threes_no_wildcards")
+_RED_THREES: Final = Refusal("red_threes_not_melded")
+_ONE_SUIT: Final = Refusal("sequence_one_suit")
+_WRONG_SUIT: Final = Refusal("sequence_wrong_suit")
+_REPEATS_RANK: Final = Refusal("sequence_repeats_rank")
+_HOLDS_CARD: Final = Refusal("sequence_holds_card")
+_ONE_ACE: Final = Refusal("sequence_one_ace")
+_TOO_LONG: Final = Refusal("sequence_too_long")
+_NO_ROOM: Final = Refusal("sequence_no_room_for_wildcard")
+_NOT_CONSECUTIVE: Final = Refusal("sequence_not_consecutive")
+_GAP: Final = Refusal("sequence_gap")
+_GAPS: Final = Refusal("sequence_gaps")
+_NO_FIT: Final = Refusal("card_does_not_fit")
+_NEVER_MOVED: Final = Refusal("wildcard_never_moved")
+
+
+@functools.cache
+def _wildcard_limit(most: int) -> Refusal:
+    if most == 1:
+        return Refusal("wildcard_limit_one")
+    return Refusal("wildcard_limit", MappingProxyType({"most": most}))
+
+
+@functools.cache
+def _set_too_long(most: int) -> Refusal:
+    return Refusal("set_too_long", MappingProxyType({"most": most}))
+
+
 def wild_limit(naturals: int, v: Variant) -> int:
     """The most wildcards a set with so many naturals may hold."""
     if v.canasta_wild_limit:
@@ -136,26 +178,26 @@ def wild_limit(naturals: int, v: Variant) -> int:
 # --- reading a meld laid down -------------------------------------------------------------
 
 
-def _read_sequence(cards: Sequence[int], v: Variant) -> Meld | str:
+def _read_sequence(cards: Sequence[int], v: Variant) -> Meld | Refusal:
     naturals = [c for c in cards if not is_wild(c)]
     if not naturals:
-        return "a meld needs at least two natural cards"
+        return _TWO_NATURALS
     suit = naturals[0] // 13
     if any(c // 13 != suit for c in naturals):
-        return "a sequence is of one suit"
+        return _ONE_SUIT
     own_twos = sum(1 for c in cards if c == suit * 13 + 1)
     others = [c for c in cards if is_wild(c) and c != suit * 13 + 1]
-    error = "the cards of a sequence must be consecutive"
+    error = _NOT_CONSECUTIVE
     # The reading with no wildcard comes first: an own 2 in its natural place.
     for natural_two in (True, False) if own_twos else (False,):
         positions = [c % 13 + 1 for c in naturals] + ([2] if natural_two else [])
         wilds = tuple(others + [suit * 13 + 1] * (own_twos - (1 if natural_two else 0)))
         if len(wilds) > v.max_wildcards:
-            error = f"a meld holds at most {_one(v.max_wildcards)} wildcard"
+            error = _wildcard_limit(v.max_wildcards)
             continue
         aces = positions.count(1)
         if aces > 2 or (aces == 2 and not v.canastra_real):
-            error = "a sequence holds one natural ace at most"
+            error = _ONE_ACE
             continue
         if aces == 2:
             choices = [sorted([1, 14] + [p for p in positions if p != 1])]
@@ -172,40 +214,33 @@ def _read_sequence(cards: Sequence[int], v: Variant) -> Meld | str:
     return error
 
 
-def _one(n: int) -> str:
-    return "one" if n == 1 else str(n)
-
-
-def _place(suit: int, pos: list[int], wilds: tuple[int, ...], v: Variant) -> Meld | str:
+def _place(suit: int, pos: list[int], wilds: tuple[int, ...], v: Variant) -> Meld | Refusal:
     if len(wilds) > 1:
         return _place_many(suit, pos, wilds)
     if len(set(pos)) != len(pos):
-        return "a sequence holds one card of each rank"
+        return _REPEATS_RANK
     if len(pos) < 2:
-        return "a meld needs at least two natural cards"
+        return _TWO_NATURALS
     if len(pos) + len(wilds) < 3:
-        return "a meld has at least three cards"
+        return _TOO_SHORT
     lo, hi = pos[0], pos[-1]
     missing = hi - lo + 1 - len(pos)
     if missing > len(wilds):
-        return (
-            "the cards of a sequence must be consecutive, with at most one wildcard filling a gap"
-            " (the ace goes below the 2 or above the K, never round the corner)"
-        )
+        return _GAP
     if missing == 1:
         gap = next(p for p in range(lo, hi + 1) if p not in pos)
         return _sequence(suit, lo, hi, gap, wilds)
     if not wilds:
         return _sequence(suit, lo, hi, 0, ())
     if (lo == 1 and hi == 14) or len(pos) + 1 > 14:
-        return "a sequence has no room for the wildcard"
+        return _NO_ROOM
     if v.wildcard_displacement:
         return _sequence(suit, lo, hi, 0, wilds)
     # Buraco: the wildcard keeps the place it is read in, the low end when there is one.
     return _sequence(suit, lo, hi, lo - 1 if lo > 1 else hi + 1, wilds)
 
 
-def _read_set(cards: Sequence[int], v: Variant) -> Meld | str:
+def _read_set(cards: Sequence[int], v: Variant) -> Meld | Refusal:
     jokers = tuple(c for c in cards if c == JOKER)
     others = [c for c in cards if c != JOKER]
     if v.sets_of_twos and len(others) >= 2 and all(c % 13 == 1 for c in others):
@@ -216,25 +251,25 @@ def _read_set(cards: Sequence[int], v: Variant) -> Meld | str:
     if not naturals:
         if v.wild_melds and len(cards) >= 3:
             return _set(0, (), tuple(cards))
-        return "a meld of wildcards only is not allowed" if cards else "no cards"
+        return _WILDCARDS_ONLY if cards else _NO_CARDS
     rank = naturals[0] % 13 + 1
     if any(c % 13 + 1 != rank for c in naturals):
-        return "a set is of one rank"
+        return _SET_ONE_RANK
     if len(naturals) < 2:
-        return "a meld needs at least two natural cards"
+        return _TWO_NATURALS
     limit = wild_limit(len(naturals), v)
     if len(wilds) > limit:
         if v.canasta_wild_limit:
-            return "two naturals take at most one wildcard, three or more take two"
-        return f"a meld holds at most {_one(limit)} wildcard"
+            return _CANASTA_WILD_LIMIT
+        return _wildcard_limit(limit)
     if len(cards) < 3:
-        return "a meld has at least three cards"
+        return _TOO_SHORT
     if v.set_max and len(cards) > v.set_max:
-        return f"a set holds at most {v.set_max} cards"
+        return _set_too_long(v.set_max)
     if v.black_threes_only_out and rank == 3 and wilds:
-        return "black 3s are melded without wildcards"
+        return _BLACK_THREES
     if v.red_threes and rank == 3 and any(c // 13 in (1, 2) for c in naturals):
-        return "red 3s are laid aside, never melded"
+        return _RED_THREES
     return _set(rank, naturals, wilds)
 
 
@@ -245,14 +280,19 @@ def read_meld(cards: Sequence[int], v: Variant) -> Meld:
     the wildcard at the low end.
     """
     result = _read(sorted(cards), v)
-    if isinstance(result, str):
-        raise IllegalMove(f"{format_cards(cards)} is not a meld: {result}")
+    if isinstance(result, Refusal):
+        raise IllegalMove(nested("cards_not_a_meld", result, cards=format_cards(cards)))
     return result
 
 
-def _read(cards: Sequence[int], v: Variant) -> Meld | str:
+def meld_or_refusal(cards: Sequence[int], v: Variant) -> Meld | Refusal:
+    """:func:`read_meld`'s reading, or the reason the cards are not a meld."""
+    return _read(sorted(cards), v)
+
+
+def _read(cards: Sequence[int], v: Variant) -> Meld | Refusal:
     if len(cards) < 3:
-        return "a meld has at least three cards"
+        return _TOO_SHORT
     naturals = [c for c in cards if not is_wild(c)]
     if v.sequences and len({c % 13 for c in naturals}) > 1:
         return _read_sequence(cards, v)
@@ -282,37 +322,37 @@ def extend_meld(meld: Meld, card: int, v: Variant) -> Meld:
     2H 3H 4H 5H
     """
     result = extended(meld, card, v)
-    if isinstance(result, str):
-        raise IllegalMove(f"cannot add {CARDS[card]} to {meld}: {result}")
+    if isinstance(result, Refusal):
+        raise IllegalMove(nested("cannot_add", result, card=str(CARDS[card]), meld=str(meld)))
     return result
 
 
-def extended(meld: Meld, card: int, v: Variant) -> Meld | str:
+def extended(meld: Meld, card: int, v: Variant) -> Meld | Refusal:
     """The meld with one more card, or the reason it cannot take it."""
     if meld.kind == SEQUENCE:
         return _extend_sequence(meld, card, v)
     if meld.kind == WILD:
         if not is_wild(card):
-            return "a meld of wildcards takes only wildcards"
+            return _WILD_MELD_WILDCARDS
         return _set(0, (), (*meld.wilds, card))
     naturals = [c for c in meld.cards if c not in meld.wilds or not is_wild(c)]
     naturals = list(meld.cards[: len(meld.cards) - len(meld.wilds)])
     if v.set_max and meld.size >= v.set_max:
-        return f"a set holds at most {v.set_max} cards"
+        return _set_too_long(v.set_max)
     if card != JOKER and card % 13 + 1 == meld.rank:
         return _set(meld.rank, (*naturals, card), meld.wilds)
     if is_wild(card):
         if len(meld.wilds) >= wild_limit(len(naturals), v):
             if v.canasta_wild_limit:
-                return "two naturals take at most one wildcard, three or more take two"
-            return f"a meld holds at most {_one(wild_limit(len(naturals), v))} wildcard"
+                return _CANASTA_WILD_LIMIT
+            return _wildcard_limit(wild_limit(len(naturals), v))
         if v.black_threes_only_out and meld.rank == 3:
-            return "black 3s are melded without wildcards"
+            return _BLACK_THREES
         return _set(meld.rank, naturals, (*meld.wilds, card))
-    return "a set takes only cards of its rank and wildcards"
+    return _SET_WRONG_CARD
 
 
-def _extend_sequence(m: Meld, card: int, v: Variant) -> Meld | str:
+def _extend_sequence(m: Meld, card: int, v: Variant) -> Meld | Refusal:
     own_two_home = card == m.suit * 13 + 1 and m.lo == 3
     if m.fixed or (v.max_wildcards > 1 and m.wilds and is_wild(card) and not own_two_home):
         return _extend_many(m, card, v)
@@ -325,32 +365,32 @@ def _extend_sequence(m: Meld, card: int, v: Variant) -> Meld | str:
             return natural
     if is_wild(card):
         if len(wilds) >= v.max_wildcards:
-            return f"a meld holds at most {_one(v.max_wildcards)} wildcard"
+            return _wildcard_limit(v.max_wildcards)
         if wilds:  # a second wildcard (buraco's option): both keep their places
             return _extend_many(m, card, v)
         if hi - lo + 2 > 14 or (lo == 1 and hi == 14):
-            return "a sequence has at most 14 cards"
+            return _TOO_LONG
         if v.wildcard_displacement:
             return _sequence(suit, lo, hi, 0, (card,))
         return _sequence(suit, lo, hi, lo - 1 if lo > 1 else hi + 1, (card,))
     if card // 13 != suit:
-        return "a sequence takes only cards of its suit and wildcards"
-    reason = "the card does not fit at either end of the sequence"
+        return _WRONG_SUIT
+    reason = _NO_FIT
     for p in _positions(card):
         result = _add_natural(m, p, v)
         if isinstance(result, Meld):
             return result
-        if p != 14 or reason.startswith("the card does not"):
-            reason = result if not result.startswith("the card does not") else reason
+        if (p != 14 or reason.code == _NO_FIT.code) and result.code != _NO_FIT.code:
+            reason = result
     return reason
 
 
-def _add_natural(m: Meld, p: int, v: Variant) -> Meld | str:
+def _add_natural(m: Meld, p: int, v: Variant) -> Meld | Refusal:
     suit, lo, hi, gap, wilds = m.suit, m.lo, m.hi, m.gap, m.wilds
     if p in (1, 14) and (lo == 1 or hi == 14) and not v.canastra_real:
-        return "a sequence holds one natural ace at most"
+        return _ONE_ACE
     if lo <= p <= hi and p != gap:
-        return "the sequence already holds that card"
+        return _HOLDS_CARD
     if gap and p == gap:
         return _displace(m, v)
     if gap and not lo <= gap <= hi:
@@ -361,17 +401,17 @@ def _add_natural(m: Meld, p: int, v: Variant) -> Meld | str:
             return _fit(suit, lo, p, gap, wilds, v)
         if (gap == lo - 1 and p == hi + 1) or (gap == hi + 1 and p == lo - 1):
             return _fit(suit, min(lo, p), max(hi, p), gap, wilds, v)
-        return "the card does not fit at either end of the sequence"
+        return _NO_FIT
     if p == lo - 1 or p == hi + 1:
         return _fit(suit, min(lo, p), max(hi, p), gap, wilds, v)
     if wilds and not gap and (p == lo - 2 or p == hi + 2):
         # The wildcard at an end moves into the gap the new card leaves.
         hole = p + 1 if p == lo - 2 else p - 1
         return _fit(suit, min(lo, p), max(hi, p), hole, wilds, v)
-    return "the card does not fit at either end of the sequence"
+    return _NO_FIT
 
 
-def _displace(m: Meld, v: Variant) -> Meld | str:
+def _displace(m: Meld, v: Variant) -> Meld | Refusal:
     suit, lo, hi, gap, wilds = m.suit, m.lo, m.hi, m.gap, m.wilds
     own_two = suit * 13 + 1
     new_lo, new_hi = min(lo, gap), max(hi, gap)
@@ -383,22 +423,24 @@ def _displace(m: Meld, v: Variant) -> Meld | str:
     # Buraco: a 2 moves only to its natural place, cleaning the canastra.
     if wilds[0] == own_two and new_lo == 3 and m.size + 1 >= v.burraco_length:
         return _sequence(suit, 2, new_hi, 0, ())
-    return "a wildcard is never moved, except a 2 going back to its natural place in a canastra"
+    return _NEVER_MOVED
 
 
-def _fit(suit: int, lo: int, hi: int, gap: int, wilds: tuple[int, ...], v: Variant) -> Meld | str:
+def _fit(
+    suit: int, lo: int, hi: int, gap: int, wilds: tuple[int, ...], v: Variant
+) -> Meld | Refusal:
     if lo < 1 or hi > 14:
-        return "the card does not fit at either end of the sequence"
+        return _NO_FIT
     if lo == 1 and hi == 14 and not v.canastra_real:
-        return "a sequence holds one natural ace at most"
+        return _ONE_ACE
     span = hi - lo + 1 + (1 if wilds and (gap == 0 or not lo <= gap <= hi) else 0)
     if span > 14:
-        return "a sequence has at most 14 cards"
+        return _TOO_LONG
     if wilds and gap == 0:
         if lo == 3 and wilds[0] == suit * 13 + 1:
             return _sequence(suit, 2, hi, 0, ())
         if lo == 1 and hi == 14:
-            return "a sequence has no room for the wildcard"
+            return _NO_ROOM
     return _sequence(suit, lo, hi, gap, wilds)
 
 
@@ -424,18 +466,15 @@ def _many(suit: int, naturals: list[int], fixed: list[int], wilds: tuple[int, ..
     )
 
 
-def _place_many(suit: int, pos: list[int], wilds: tuple[int, ...]) -> Meld | str:
+def _place_many(suit: int, pos: list[int], wilds: tuple[int, ...]) -> Meld | Refusal:
     if len(set(pos)) != len(pos):
-        return "a sequence holds one card of each rank"
+        return _REPEATS_RANK
     if len(pos) < 2:
-        return "a meld needs at least two natural cards"
+        return _TWO_NATURALS
     lo, hi = pos[0], pos[-1]
     holes = [p for p in range(lo, hi + 1) if p not in pos]
     if len(holes) > len(wilds):
-        return (
-            "the cards of a sequence must be consecutive, wildcards filling its gaps"
-            " (the ace goes below the 2 or above the K, never round the corner)"
-        )
+        return _GAPS
     fixed = list(holes)
     low, high = lo, hi
     # The wildcards left over go to the low end, then to the high end.
@@ -447,11 +486,11 @@ def _place_many(suit: int, pos: list[int], wilds: tuple[int, ...]) -> Meld | str
             high += 1
             fixed.append(high)
         else:
-            return "a sequence has at most 14 cards"
+            return _TOO_LONG
     return _many(suit, pos, fixed, tuple(sorted(wilds)))
 
 
-def _extend_many(m: Meld, card: int, v: Variant) -> Meld | str:
+def _extend_many(m: Meld, card: int, v: Variant) -> Meld | Refusal:
     suit = m.suit
     fixed = list(m.fixed) or ([m.gap] if m.gap else [])
     if m.wilds and not fixed:  # a floating wildcard: give it its place first
@@ -464,23 +503,23 @@ def _extend_many(m: Meld, card: int, v: Variant) -> Meld | str:
         return _many(suit, [2, *naturals], fixed, wilds)
     if is_wild(card):
         if len(wilds) >= v.max_wildcards:
-            return f"a meld holds at most {_one(v.max_wildcards)} wildcards"
+            return _wildcard_limit(v.max_wildcards)
         place = low - 1 if low > 1 else high + 1
         if place > 14:
-            return "a sequence has at most 14 cards"
+            return _TOO_LONG
         return _many(suit, naturals, [*fixed, place], (*wilds, card))
     if card // 13 != suit:
-        return "a sequence takes only cards of its suit and wildcards"
+        return _WRONG_SUIT
     for p in _positions(card):
         if p in naturals:
-            return "the sequence already holds that card"
+            return _HOLDS_CARD
         if p in fixed:
-            return "a wildcard is never moved, except a 2 going back to its natural place in a canastra"
+            return _NEVER_MOVED
         if p in (low - 1, high + 1):
             if p in (1, 14) and (1 in naturals or 14 in naturals) and not v.canastra_real:
-                return "a sequence holds one natural ace at most"
+                return _ONE_ACE
             return _many(suit, [*naturals, p], fixed, wilds)
-    return "the card does not fit at either end of the sequence"
+    return _NO_FIT
 
 
 # --- grades and points --------------------------------------------------------------------

@@ -9,27 +9,65 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 
 from burraco.actions import DISCARD, DRAW, EXTEND, MELD, TAKE, Action
 from burraco.bots.expert import ExpertBot
 from burraco.bots.greedy import pile_worth
-from burraco.cards import CARDS, counts_of
+from burraco.cards import CARDS
 from burraco.deal import Deal
-from burraco.melds import Meld, extended, grade_of, read_meld
+from burraco.melds import Meld, extended, grade_of, is_wild, meld_or_refusal, read_meld
 from burraco.view import DealView
 
 __all__ = ["Hint", "suggest"]
 
 
+#: Why a hint suggests its action: a code, and its English text with ``{param}`` places
+#: (the web page says each in the player's language).
+WHY: dict[str, str] = {
+    "take_fits": "take the pile: {fit} of its {size} cards fit your game",
+    "take_fits_none": "take the pile: {size} cards to build with, worth more than the stock",
+    "draw_little": "draw from the stock: the pile would give you little",
+    "draw_not_worth": "draw from the stock: the pile is not worth its cards",
+    "meld_pozzetto": "lay down {meld}: it empties your hand and takes your pozzetto",
+    "meld_empties": "lay down {meld}: it empties your hand",
+    "meld_burraco": "lay down {meld}: it is a {grade} burraco",
+    "meld_towards": "lay down {meld}: {size} cards towards a burraco",
+    "extend_burraco": "add {card} to {meld}: it makes a burraco",
+    "extend": "add {card} to {meld}",
+    "discard_pozzetto": "discard {card}: your last card, and you take your pozzetto",
+    "discard_close": "discard {card} and close",
+    "discard_safe": "discard {card}: no opponent meld can take it",
+    "discard_least": "discard {card}: the least useful card to keep",
+    "other": "{action}",
+}
+#: How much better the suggested action scored than the next best.
+MARGIN = " (about {margin:+d} points over the next best)"
+
+
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A suggested action, why, and the searched candidates' mean values."""
+    """A suggested action, why (a code of :data:`WHY` and its parameters), and the
+    searched candidates' mean values.
+
+    >>> Hint(Action.parse("draw"), "draw_little").reason
+    'draw from the stock: the pile would give you little'
+    """
 
     action: Action
-    reason: str
+    why: str
+    params: dict[str, str | int] = field(default_factory=dict)
     values: dict[Action, float] = field(default_factory=dict)
+
+    @property
+    def reason(self) -> str:
+        """The reason in English, with the margin over the next best when it is known."""
+        text = WHY[self.why].format(**self.params)
+        if "margin" in self.params:
+            text += MARGIN.format(margin=self.params["margin"])
+        return text
 
 
 def suggest(view: DealView, seconds: float = 0.5, seed: int = 0) -> Hint:
@@ -40,52 +78,66 @@ def suggest(view: DealView, seconds: float = 0.5, seed: int = 0) -> Hint:
     legal = Deal.resample(view, random.Random(seed)).legal_actions()
     expert = ExpertBot(seconds=seconds, seed=seed)
     action = expert.choose(view, legal)
-    return Hint(action, _reason(view, action, expert.last_values), dict(expert.last_values))
-
-
-def _reason(view: DealView, action: Action, values: dict[Action, float]) -> str:
-    v = view.rules
-    assert v is not None
-    margin = ""
+    values = dict(expert.last_values)
+    why, params = _why(view, action)
     if len(values) > 1 and action in values:
         rest = [x for a, x in values.items() if a != action]
-        margin = f" (about {values[action] - max(rest):+.0f} points over the next best)"
+        params["margin"] = round(values[action] - max(rest))
+    return Hint(action, why, params, values)
+
+
+def _why(view: DealView, action: Action) -> tuple[str, dict[str, str | int]]:
+    v = view.rules
+    assert v is not None
+    # Emptying the hand takes the pozzetto where the line has not taken it yet.
+    to_pozzetto = v.family == "burraco" and v.pozzetti and not view.has_pozzetto[view.line]
     if action.kind == TAKE:
-        fit = [c for c in view.pile if _fits(c, view)]
-        return f"take the pile: {len(fit)} of its {len(view.pile)} cards fit your game{margin}"
+        fit = sum(1 for c in view.pile if _fits(c, view))
+        size = len(view.pile)
+        return (
+            ("take_fits", {"fit": fit, "size": size}) if fit else ("take_fits_none", {"size": size})
+        )
     if action.kind == DRAW:
         worth = pile_worth(view, v) if view.pile else 0.0
-        why = "the pile would give you little" if worth <= 0 else "the pile is not worth its cards"
-        return f"draw from the stock: {why}{margin}"
+        return ("draw_little" if worth <= 0 else "draw_not_worth"), {}
     if action.kind == MELD:
         meld = read_meld(action.cards, v)
+        text = str(meld)
         if len(action.cards) == len(view.hand):
-            return f"lay down {meld}: it empties your hand{margin}"
-        if grade_of(meld, v) is not None:
-            return f"lay down {meld}: it is a {grade_of(meld, v)} burraco{margin}"
-        return f"lay down {meld}: {meld.size} cards towards a burraco{margin}"
+            return ("meld_pozzetto" if to_pozzetto else "meld_empties"), {"meld": text}
+        grade = grade_of(meld, v)
+        if grade is not None:
+            return "meld_burraco", {"meld": text, "grade": grade}
+        return "meld_towards", {"meld": text, "size": meld.size}
     if action.kind == EXTEND:
         before = view.own_melds[action.target]
         after = extended(before, action.cards[0], v)
+        params: dict[str, str | int] = {"card": str(action.cards[0]), "meld": str(before)}
         if isinstance(after, Meld) and grade_of(before, v) is None and grade_of(after, v):
-            return f"add {action.cards[0]} to {before}: it makes a burraco{margin}"
-        return f"add {action.cards[0]} to {before}{margin}"
+            return "extend_burraco", params
+        return "extend", params
     if action.kind == DISCARD:
         card = action.cards[0]
         if len(view.hand) == 1:
-            return f"discard {card} and close{margin}"
+            return ("discard_pozzetto" if to_pozzetto else "discard_close"), {"card": str(card)}
         opponents = [m for line, ms in enumerate(view.melds) if line != view.line for m in ms]
         if not any(isinstance(extended(m, card, v), Meld) for m in opponents):
-            return f"discard {card}: no opponent meld can take it{margin}"
-        return f"discard {card}: the least useful card to keep{margin}"
-    return f"{action}{margin}"
+            return "discard_safe", {"card": str(card)}
+        return "discard_least", {"card": str(card)}
+    return "other", {"action": str(action)}
 
 
 def _fits(card: int, view: DealView) -> bool:
+    """Whether a pile card helps the seat: a wildcard, a card one of its melds takes, or
+    a card that makes a meld with two cards of its hand."""
     v = view.rules
     assert v is not None
-    counts = counts_of(view.hand)
-    rank = card % 13
-    if sum(counts[s * 13 + rank] for s in range(4)) >= 2:
+    if is_wild(card):
         return True
-    return any(isinstance(extended(m, CARDS[card], v), Meld) for m in view.own_melds)
+    if any(isinstance(extended(m, CARDS[card], v), Meld) for m in view.own_melds):
+        return True
+    hand = sorted(set(view.hand))
+    return any(
+        isinstance(meld_or_refusal((card, a, b), v), Meld)
+        for a, b in itertools.combinations(hand, 2)
+    )

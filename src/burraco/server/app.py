@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
@@ -26,7 +27,15 @@ from burraco.server.desk import Desk
 from burraco.server.guard import Guard
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
 from burraco.server.limits import Limits, Rates
-from burraco.server.room import UNAVAILABLE, LobbyQuery, Room, RoomError, lobby_page, presets
+from burraco.server.room import (
+    NEXT_DEAL_SECONDS,
+    UNAVAILABLE,
+    LobbyQuery,
+    Room,
+    RoomError,
+    lobby_page,
+    presets,
+)
 from burraco.server.thinking import ThinkingSettings
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
@@ -65,6 +74,7 @@ class CreateTournament(BaseModel):
     rounds: int | None = Field(None, ge=1, le=99)
     deals: int = Field(3, ge=1, le=12)
     deal_minutes: int = Field(15, ge=1, le=120)
+    move_seconds: int = Field(40, ge=0, le=3600)
 
 
 class Register(BaseModel):
@@ -105,6 +115,7 @@ def create_app(
     bot_delay: float = 0.6,
     hint_seconds: float = 0.5,
     expert_seconds: float = 1.0,
+    next_deal_seconds: float = NEXT_DEAL_SECONDS,
     redis_url: str | None = None,
     node: str | None = None,
     capacity: Capacity | None = None,
@@ -124,6 +135,7 @@ def create_app(
         bot_delay=bot_delay,
         hint_seconds=hint_seconds,
         expert_seconds=expert_seconds,
+        next_deal_seconds=next_deal_seconds,
         capacity=capacity or Capacity.from_env(),
         thinking=thinking,
     )
@@ -160,9 +172,10 @@ def create_app(
     @app.exception_handler(RoomError)
     async def room_error(_: Any, error: RoomError) -> JSONResponse:
         headers = {"Retry-After": f"{error.retry_after:.0f}"} if error.retry_after else None
-        return JSONResponse(
-            {"detail": error.message, "code": error.code}, error.status, headers=headers
-        )
+        body: dict[str, Any] = {"detail": error.message, "code": error.code}
+        if error.params:
+            body["params"] = error.params
+        return JSONResponse(body, error.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Any, error: RequestValidationError) -> JSONResponse:
@@ -262,6 +275,14 @@ def create_app(
         _exists(table_id)
         return dict(await on_owner(table_id, "replay", {}))
 
+    @app.get("/api/tables/{table_id}/deals/{number}")
+    async def finished_deal(
+        table_id: str, number: int = PathParam(ge=1, le=1000)
+    ) -> dict[str, Any]:
+        """The final table of a deal that has ended: its melds, score and how it ended."""
+        _exists(table_id)
+        return dict(await on_owner(table_id, "deal", {"number": number}))
+
     def _exists(table_id: str) -> None:
         if table_id not in room.tables and store.table(table_id) is None:
             raise RoomError("not_found", f"no table {table_id!r}", 404)
@@ -359,12 +380,14 @@ def create_app(
             table = room.table(table_id)
             seat = room.seat_of(table, token)
         except RoomError as error:
-            await socket.send_json({"type": "error", "code": "forbidden", "message": error.message})
+            await socket.send_json(
+                {"type": "error", "code": "forbidden", "message": error.message, "params": {}}
+            )
             await socket.close(code=4403)
             return
 
         if room.sockets >= room.capacity.max_sockets:
-            await socket.send_json({"type": "error", "code": "busy", "message": BUSY})
+            await socket.send_json({"type": "error", "code": "busy", "message": BUSY, "params": {}})
             await socket.close(code=1013)  # try again later
             return
 
@@ -452,4 +475,6 @@ async def _local(room: Room, op: str, table_id: str, body: dict[str, Any]) -> An
         return room.record(table_id)
     if op == "replay":
         return room.replay(table_id)
+    if op == "deal":
+        return room.finished_deal(table_id, int(body["number"]))
     raise RoomError("bad_message", f"unknown operation {op!r}")

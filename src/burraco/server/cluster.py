@@ -197,7 +197,9 @@ class Cluster:
         finally:
             self._replies.pop(request_id, None)
         if not reply["ok"]:
-            raise RoomError(reply["code"], reply["detail"], reply["status"])
+            raise RoomError(
+                reply["code"], reply["detail"], reply["status"], params=reply.get("params")
+            )
         return reply["result"]
 
     async def _run(self, op: str, table_id: str, body: dict[str, Any]) -> Any:
@@ -310,6 +312,7 @@ class Cluster:
                 "code": error.code,
                 "detail": error.message,
                 "status": error.status,
+                "params": error.params,
             }
         await self.redis.publish(request["reply"], json.dumps(reply))
 
@@ -356,7 +359,12 @@ class Cluster:
                             seat = room.seat_of(table, data["token"])
                         except RoomError as error:
                             await send(
-                                {"type": "error", "code": "forbidden", "message": error.message}
+                                {
+                                    "type": "error",
+                                    "code": "forbidden",
+                                    "message": error.message,
+                                    "params": {},
+                                }
                             )
                             await close(FORBIDDEN, error.message)
                             return

@@ -50,6 +50,12 @@ class LiveTournament:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
+#: What a director sets when creating a tournament (the rest are the defaults).
+SETTINGS = (
+    "name", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds", "seeding",
+)  # fmt: skip
+
+
 class Desk:
     """Every tournament of the server."""
 
@@ -97,11 +103,7 @@ class Desk:
 
     def create(self, request: dict[str, Any]) -> tuple[LiveTournament, str]:
         self.room.admit()
-        fields = {
-            k: request[k]
-            for k in ("name", "format", "kind", "rounds", "deals", "deal_minutes", "seeding")
-            if request.get(k) is not None
-        }
+        fields = {k: request[k] for k in SETTINGS if request.get(k) is not None}
         fields["seed"] = secrets.randbits(31)
         try:
             tournament = Tournament(Settings(**fields))
@@ -233,6 +235,7 @@ class Desk:
             seats,
             bot=a.bot or b.bot or "greedy",
             deal_seconds=s.deal_minutes * 60,
+            move_seconds=s.move_seconds,
             tournament=f"{live.id}:{round_}:{number}",
             hashes=hashes,
         )

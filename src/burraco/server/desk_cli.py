@@ -87,6 +87,9 @@ def create(
     rounds: Annotated[int | None, typer.Option(help="Rounds (default: the movement's).")] = None,
     deals: Annotated[int, typer.Option(help="Deals a round (3 or 4).")] = 3,
     deal_minutes: Annotated[int, typer.Option(help="Minutes a deal.")] = 15,
+    move_seconds: Annotated[
+        int, typer.Option(help="Seconds a move at the room's tables (0: no move clock).")
+    ] = 40,
     url: Url = DEFAULT_URL,
 ) -> None:
     """Create a tournament; prints its id and the director's token."""
@@ -97,6 +100,7 @@ def create(
         "rounds": rounds,
         "deals": deals,
         "deal_minutes": deal_minutes,
+        "move_seconds": move_seconds,
     }
     made = _call(url, "POST", "/api/tournaments", body)
     console.print(f"Tournament [bold]{made['tournament']}[/]: desk at {url}{made['url']}")

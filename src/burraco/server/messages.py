@@ -12,7 +12,7 @@ from typing import Any
 from burraco.scoring import DealScore
 from burraco.view import DealView
 
-__all__ = ["cards", "score_json", "view_json"]
+__all__ = ["cards", "score_json", "table_points", "view_json"]
 
 
 def cards(values: Sequence[int]) -> list[str]:
@@ -34,6 +34,7 @@ def view_json(view: DealView, deal_number: int) -> dict[str, Any]:
         "line_of": list(view.line_of),
         "line": view.line,
         "melds": [[cards(m.cards) for m in line] for line in view.melds],
+        **table_points(view),
         "pile": cards(view.pile),
         "pile_hidden": view.pile_hidden,
         "stock": view.stock_size,
@@ -46,6 +47,22 @@ def view_json(view: DealView, deal_number: int) -> dict[str, Any]:
         "taken_single": None if view.taken_single < 0 else cards([view.taken_single])[0],
         "final_turn": view.final_turn,
         "end_reason": view.end_reason,
+    }
+
+
+def table_points(view: DealView) -> dict[str, Any]:
+    """What the melds on the table show: each meld's grade once it is a burraco (canastra,
+    canasta), and each line's points so far (its melded cards and bonuses)."""
+    from burraco.melds import grade_of, meld_bonus, meld_points
+
+    v = view.rules
+    if v is None:
+        return {"grades": [[None for _ in line] for line in view.melds], "line_points": []}
+    return {
+        "grades": [[grade_of(m, v) for m in line] for line in view.melds],
+        "line_points": [
+            sum(meld_points(m, v) + meld_bonus(m, v) for m in line) for line in view.melds
+        ],
     }
 
 

@@ -16,7 +16,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,15 +53,30 @@ Close = Callable[[int, str], Awaitable[None]]
 #: reconnect by itself after it (the seat is open in another window).
 REPLACED = 4409
 
+#: Seconds the score of a deal stays up before the next deal begins by itself, unless
+#: every person at the table presses "next deal" sooner.
+NEXT_DEAL_SECONDS = 30.0
+
 #: What a player may set when creating a table; everything else is the preset's.
 TABLE_OPTIONS = ("players", "lines", "deals", "target", "open_hands")
 
 
 class RoomError(Exception):
-    """A request the room refuses; ``code`` is the protocol's error code."""
+    """A request the room refuses; ``code`` is the protocol's error code.
+
+    ``params`` fill the message in the player's language (a ``seat`` the page names);
+    ``rule`` is the engine's refusal code when the engine refused (``code`` "illegal").
+    """
 
     def __init__(
-        self, code: str, message: str, status: int = 400, *, retry_after: float | None = None
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        *,
+        retry_after: float | None = None,
+        params: Mapping[str, str | int] | None = None,
+        rule: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -69,6 +84,8 @@ class RoomError(Exception):
         self.status = status
         #: Seconds before the same request may succeed (a rate limit).
         self.retry_after = retry_after
+        self.params: dict[str, str | int] = dict(params or {})
+        self.rule = rule
 
 
 def _hash(token: str) -> str:
@@ -115,6 +132,12 @@ class LiveTable:
     backoff: float = 0.0
     #: When the match ended (finished tables leave memory a while later).
     over_at: float = 0.0
+    #: Between two deals: when the next deal begins by itself; None while a deal is in
+    #: play. No clock runs and no bot moves meanwhile (the players read the score).
+    pause_until: float | None = None
+    #: The seats whose players pressed "next deal" during the pause.
+    ready: set[int] = field(default_factory=set)
+    pause_task: asyncio.Task[None] | None = None
 
     def next_backoff(self) -> float:
         """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
@@ -149,6 +172,7 @@ class LiveTable:
                     "seat": i,
                     "name": s.name,
                     "kind": "bot" if s.taken_over else s.kind,
+                    "taken_over": s.taken_over,
                     "connected": bool(s.connections),
                 }
                 for i, s in enumerate(self.seats)
@@ -168,10 +192,12 @@ class Room:
         bot_delay: float = 0.6,
         hint_seconds: float = 0.5,
         expert_seconds: float = 1.0,
+        next_deal_seconds: float = NEXT_DEAL_SECONDS,
         capacity: Capacity | None = None,
         thinking: ThinkingSettings | None = None,
     ) -> None:
         self.store = store
+        self.next_deal_seconds = next_deal_seconds
         self.capacity = capacity or Capacity()
         self.lag = LoopLag()
         self.sockets = 0
@@ -323,19 +349,27 @@ class Room:
         seats = [SeatState(s.name, s.kind, s.token_hash) for s in self.store.seats(row.id)]
         table = LiveTable(row=row, variant=v, seats=seats)
         last_time = row.updated_at
+        #: When the deal that follows a finished one began (the pause is not logged: it
+        #: ended at its time, or sooner at the next deal's first action).
+        next_start: float | None = None
+        ended: int | None = None
         for event in self.store.events(row.id):
             payload = json.loads(event.payload)
-            ended: int | None = None
+            ended = None
             if event.kind == "start":
                 self._begin(table)
                 table.deal_started = event.created_at
             elif event.kind == "action":
                 assert table.match is not None
+                if next_start is not None:
+                    table.deal_started = min(next_start, event.created_at)
+                    next_start = None
                 action = Action.parse(payload["action"])
                 deals_before = len(table.match.scores)
                 table.match.apply(action)
                 if len(table.match.scores) > deals_before:
-                    table.deal_started = event.created_at
+                    next_start = event.created_at + self._pause_seconds(table)
+                    table.deal_started = next_start
                     ended = deals_before
                 assert event.seat is not None
                 table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
@@ -360,7 +394,12 @@ class Room:
             # record, the status): the log alone says the match is over, so finish it now.
             with contextlib.suppress(StorageUnavailable):
                 self._finish(table)
-        if table.status == "playing" and table.row.move_seconds:
+        if table.status == "playing" and ended is not None and next_start is not None:
+            # The log ends with the end of a deal: its pause goes on, or is over.
+            if next_start > time.time():
+                table.pause_until = next_start
+            last_time = next_start
+        if table.status == "playing" and table.row.move_seconds and table.pause_until is None:
             table.deadline = last_time + table.row.move_seconds
         return table
 
@@ -456,7 +495,12 @@ class Room:
             wanted = request.get("seat")
             if wanted is not None:
                 if not isinstance(wanted, int) or wanted not in free:
-                    raise RoomError("forbidden", f"seat {wanted} is not free", 409)
+                    raise RoomError(
+                        "forbidden",
+                        f"seat {wanted} is not free",
+                        409,
+                        params={"seat": wanted if isinstance(wanted, int) else str(wanted)},
+                    )
                 seat = wanted
             elif free:
                 seat = free[0]
@@ -467,7 +511,9 @@ class Room:
             try:
                 self.store.claim_seat(SeatRow(table.id, seat, name, "human", digest))
             except SeatTaken as error:
-                raise RoomError("forbidden", f"seat {seat} was just taken", 409) from error
+                raise RoomError(
+                    "forbidden", f"seat {seat} was just taken", 409, params={"seat": seat}
+                ) from error
             except StorageUnavailable as error:
                 raise RoomError("unavailable", UNAVAILABLE, 503) from error
             state = table.seats[seat]
@@ -558,6 +604,9 @@ class Room:
         state.closers.pop(send, None)
         self.sockets -= 1
         if not state.connections:
+            if table.pause_until is not None and table.ready and not self._waiting_for(table):
+                await self._next_deal(table)
+                return
             await self._broadcast(table)
 
     async def message(self, table: LiveTable, seat: int, send: Send, raw: str) -> None:
@@ -586,6 +635,10 @@ class Room:
                     if event["version"] > since:
                         await send({k: v for k, v in event.items() if k != "sent"})
                 await send(self._state(table, seat))
+            elif kind == "next_deal":
+                await self.next_deal(table, seat)
+            elif kind == "take_back":
+                await self.take_back(table, seat)
             elif kind == "hint":
                 await send(await self.hint(table, seat))
             elif kind == "abandon":
@@ -595,7 +648,7 @@ class Room:
             else:
                 raise RoomError("bad_message", f"unknown message type {kind!r}")
         except RoomError as error:
-            await send(_error(error.code, error.message))
+            await send(_error(error.code, error.message, error.params, error.rule))
 
     # --- playing --------------------------------------------------------------------------
 
@@ -619,8 +672,17 @@ class Room:
             raise RoomError(
                 "stale", f"stale action: the table is at version {table.version}, not {version}"
             )
+        if table.pause_until is not None:
+            raise RoomError(
+                "between_deals",
+                "the next deal has not begun: it begins when every player has pressed "
+                "next deal, or when its countdown ends",
+            )
         if seat != match.deal.turn:
-            raise RoomError("not_your_turn", f"it is seat {match.deal.turn}'s turn, not yours")
+            turn = match.deal.turn
+            raise RoomError(
+                "not_your_turn", f"it is seat {turn}'s turn, not yours", params={"seat": turn}
+            )
         try:
             action = Action.parse(text)
         except ValueError as error:
@@ -628,7 +690,7 @@ class Room:
         try:
             match.check(action)
         except IllegalMove as error:
-            raise RoomError("illegal", str(error)) from error
+            raise RoomError("illegal", str(error), params=error.params, rule=error.code) from error
         deals_before = len(match.scores)
         payload = {"action": str(action)} | ({"bot": True} if by_bot else {})
         self._store_event(table, "action", seat, payload)
@@ -639,8 +701,80 @@ class Room:
         table.events.append(self._public(table.version, seat, "action", payload))
         if len(match.scores) > deals_before:
             table.events.append(self._deal_over(table, deals_before, table.version))
-            table.deal_started = time.time()
+            self._pause(table, time.time())
         self._set_clock(table)
+
+    # --- between two deals ------------------------------------------------------------------
+
+    def _pause_seconds(self, table: LiveTable, online: bool = False) -> float:
+        """The pause after a deal: none at a table where no person sits (or, with
+        ``online``, where no person is connected to read the score)."""
+        people = any(s.kind == "human" and (s.connections or not online) for s in table.seats)
+        return self.next_deal_seconds if people else 0.0
+
+    def _pause(self, table: LiveTable, ended_at: float) -> None:
+        """A deal has just ended: the score stays up until every person has pressed "next
+        deal" or the pause is over. The next deal's clocks start when it begins."""
+        assert table.match is not None
+        seconds = self._pause_seconds(table, online=True)
+        table.deal_started = ended_at + seconds
+        if table.match.is_over or not seconds:
+            return
+        table.pause_until = ended_at + seconds
+        table.ready = set()
+
+    def _waiting_for(self, table: LiveTable) -> list[int]:
+        """The seats of the people at the table, online, who have not pressed next deal."""
+        return [
+            i
+            for i, s in enumerate(table.seats)
+            if s.kind == "human" and s.connections and i not in table.ready
+        ]
+
+    async def next_deal(self, table: LiveTable, seat: int) -> None:
+        """A player pressed "next deal"; the deal begins once everyone online has."""
+        if table.pause_until is None:
+            return  # a late press: the deal has begun
+        table.ready.add(seat)
+        if self._waiting_for(table):
+            await self._broadcast(table)
+        else:
+            await self._next_deal(table)
+
+    async def _pause_clock(self, table: LiveTable) -> None:
+        until = table.pause_until
+        if until is None:
+            return
+        await asyncio.sleep(max(0.0, until - time.time()))
+        if table.pause_until == until:
+            await self._next_deal(table)
+
+    async def _next_deal(self, table: LiveTable) -> None:
+        """The pause is over: the deal in play begins, with its clocks and bots."""
+        if table.pause_until is None:
+            return
+        task = table.pause_task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        table.pause_until = None
+        table.ready = set()
+        table.deal_started = time.time()
+        self._set_clock(table)
+        await self._broadcast(table)
+        self._schedule(table)
+
+    async def take_back(self, table: LiveTable, seat: int) -> None:
+        """A player whose seat a bot took over after a time-out takes it back: at once,
+        before the bot's next move, with a whole move clock if it is their turn."""
+        state = table.seats[seat]
+        if not state.taken_over:
+            return
+        state.taken_over = False
+        match = table.match
+        if match is not None and not match.is_over and match.deal.turn == seat:
+            self._set_clock(table)
+        await self._broadcast(table)
+        self._schedule(table)
 
     async def abandon(self, table: LiveTable, seat: int) -> None:
         async with table.lock:
@@ -656,8 +790,11 @@ class Room:
 
     async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
         match = table.match
+        if table.pause_until is not None:
+            raise RoomError("between_deals", "the next deal has not begun")
         if match is None or match.is_over or match.deal.turn != seat:
-            raise RoomError("not_your_turn", "a hint is for the player on turn")
+            on_turn = {} if match is None or match.is_over else {"seat": match.deal.turn}
+            raise RoomError("not_your_turn", "a hint is for the player on turn", params=on_turn)
         view = match.view(seat)
         from burraco.bots.hints import suggest
 
@@ -668,7 +805,13 @@ class Room:
         except Exception as error:
             log.exception("a hint at %s failed", table.id)
             raise RoomError("busy", "no hint now: try again in a moment", 503) from error
-        return {"type": "hint", "action": str(hint.action), "reason": hint.reason}
+        return {
+            "type": "hint",
+            "action": str(hint.action),
+            "reason": hint.reason,
+            "why": hint.why,
+            "params": hint.params,
+        }
 
     async def _after_change(self, table: LiveTable) -> None:
         match = table.match
@@ -722,6 +865,7 @@ class Room:
         table.row = _with(table.row, status="over")
         table.over_at = time.time()
         table.deadline = None
+        table.pause_until = None
         if table.clock_task is not None:
             table.clock_task.cancel()
 
@@ -730,7 +874,7 @@ class Room:
     def _set_clock(self, table: LiveTable) -> None:
         seconds = table.row.move_seconds
         match = table.match
-        if not seconds or match is None or match.is_over:
+        if not seconds or match is None or match.is_over or table.pause_until is not None:
             table.deadline = None
             return
         table.deadline = time.time() + seconds
@@ -739,6 +883,10 @@ class Room:
         """After any change: wake the bot on turn, and watch the clock of a person on turn."""
         match = table.match
         if match is None or match.is_over or table.status != "playing" or self.closing:
+            return
+        if table.pause_until is not None:
+            if table.pause_task is None or table.pause_task.done():
+                table.pause_task = asyncio.create_task(self._pause_clock(table))
             return
         seat = match.deal.turn
         running = table.bot_task
@@ -774,7 +922,8 @@ class Room:
                 action = await self._expert(table, view, legal, seat)
             else:
                 action = bot.choose(view, legal)
-            if table.version != version:
+            if table.version != version or not table.seats[seat].bot_plays:
+                # Moved meanwhile, or the player took the seat back: look again.
                 self._schedule(table)
                 return
             await self.act(table, seat, str(action), version, by_bot=True)
@@ -885,7 +1034,9 @@ class Room:
         v = variant(kind, **options)
         if len(seats) != v.players:
             raise RoomError("bad_message", f"{v.players} seats are needed, not {len(seats)}")
-        row = _new_row(v, options, move_seconds, bot, True, deal_seconds, tournament)
+        # A tournament's move clock is 002's: running out is abandonment, never a bot.
+        takeover = tournament is None
+        row = _new_row(v, options, move_seconds, bot, takeover, deal_seconds, tournament)
         table_id = row.id
         tokens: dict[int, str] = {}
         rows = []
@@ -953,6 +1104,7 @@ class Room:
             "winner": match.winner(),
             "victory_points": vp,
             "abandoned_by": None if match.abandoned_by < 0 else match.abandoned_by,
+            "abandon_penalty": match.v.abandon_penalty,
         }
 
     def _state(
@@ -969,6 +1121,8 @@ class Room:
             "legal": [],
             "last": table.last,
             "clock": None,
+            "deal_clock": None,
+            "pause": None,
             "totals": info["totals"],
             "scores": [],
         }
@@ -979,11 +1133,29 @@ class Room:
         message["scores"] = [score_json(s) for s in match.scores]
         if not match.is_over and deal.turn == seat:
             message["legal"] = [str(a) for a in deal.legal_actions()]
+        now = time.time()
         if table.deadline is not None and not match.is_over:
             message["clock"] = {
                 "seat": deal.turn,
                 "deadline": int(table.deadline * 1000),
-                "seconds": max(0.0, round(table.deadline - time.time(), 1)),
+                "seconds": max(0.0, round(table.deadline - now, 1)),
+            }
+        if table.pause_until is not None:
+            message["legal"] = []
+            message["pause"] = {
+                "deal": len(match.scores),
+                "until": int(table.pause_until * 1000),
+                "seconds": max(0.0, round(table.pause_until - now, 1)),
+                "ready": sorted(table.ready),
+                "waiting": self._waiting_for(table),
+            }
+        elif table.row.deal_seconds and not match.is_over and table.status == "playing":
+            end = table.deal_started + table.row.deal_seconds
+            message["deal_clock"] = {
+                "deadline": int(end * 1000),
+                "seconds": max(0.0, round(end - now, 1)),
+                "total": table.row.deal_seconds,
+                "called": deal.timeout_turns >= 0,
             }
         return message
 
@@ -1012,6 +1184,23 @@ class Room:
         if text is None:
             raise RoomError("not_found", "no record for this table", 404)
         return text
+
+    def finished_deal(self, table_id: str, number: int) -> dict[str, Any]:
+        """Deal ``number`` of a table once it has ended, as it lay on the table: every
+        line's melds (public), the pozzetti taken, the score. Nothing of a deal in play."""
+        table = self.table(table_id)
+        match = table.match
+        if match is None or number > len(match.scores):
+            raise RoomError("forbidden", f"deal {number} has not ended", 409)
+        deal = match.deals[number - 1]
+        view = deal.view(0)
+        return {
+            "deal": number,
+            "melds": [[cards(m.cards) for m in line] for line in view.melds],
+            "has_pozzetto": list(view.has_pozzetto),
+            "line_of": list(view.line_of),
+            "score": score_json(match.scores[number - 1]),
+        }
 
     def replay(self, table_id: str) -> dict[str, Any]:
         """Every position of a finished match, all hands open, for the replay page."""
@@ -1091,8 +1280,18 @@ def lobby_page(
     }
 
 
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def _error(
+    code: str,
+    message: str,
+    params: Mapping[str, str | int] | None = None,
+    rule: str | None = None,
+) -> dict[str, Any]:
+    """An ``error`` message: ``rule`` only for the engine's refusals (docs/protocol.md)."""
+    error: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if rule is not None:
+        error["rule"] = rule
+    error["params"] = dict(params or {})
+    return error
 
 
 def _name(value: object) -> str:

@@ -103,7 +103,9 @@ class Settings:
     ``rounds`` defaults to the whole movement (round-robin, Mitchell) or the
     whole bracket (knock-out); a Danish tournament without a number of rounds
     goes on until the director calls :meth:`Tournament.finish`. A round is
-    ``deals`` deals, each of at most ``deal_minutes`` minutes, and its MP
+    ``deals`` deals, each of at most ``deal_minutes`` minutes, a player having
+    ``move_seconds`` for a move at the room's tables (002's move clock: running
+    out is abandonment, with its penalty; 0 for none), and its MP
     difference becomes VP by ``vp_table`` (by default the table for that many
     deals: 3 or 4).
 
@@ -123,6 +125,7 @@ class Settings:
     vp_table: VPTable | None = None
     bye: ByeRule = field(default_factory=ByeRule)
     deal_minutes: int = 15
+    move_seconds: int = 40
     seeding: Seeding = "draw"
     seed: int = 0
 
@@ -139,6 +142,8 @@ class Settings:
             raise TournamentError(f"a round has at least one deal, not {self.deals}")
         if self.deal_minutes < 1:
             raise TournamentError(f"a deal lasts at least a minute, not {self.deal_minutes}")
+        if not 0 <= self.move_seconds <= 3600:
+            raise TournamentError(f"a move clock has 0 to 3600 seconds, not {self.move_seconds}")
         try:
             victory_points(0, table=self.table)
         except TournamentError:
@@ -174,6 +179,7 @@ class Settings:
             "vp_table": [list(band) for band in self.vp_table] if self.vp_table else None,
             "bye": self.bye.to_dict(),
             "deal_minutes": self.deal_minutes,
+            "move_seconds": self.move_seconds,
             "seeding": self.seeding,
             "seed": self.seed,
         }
@@ -190,6 +196,8 @@ class Settings:
             vp_table=tuple((int(end), int(vp)) for end, vp in table) if table else None,
             bye=ByeRule.from_dict(data["bye"]),
             deal_minutes=int(data["deal_minutes"]),
+            # Tournaments saved before the move clock had none.
+            move_seconds=int(data.get("move_seconds", 0)),
             seeding=data["seeding"],
             seed=int(data["seed"]),
         )

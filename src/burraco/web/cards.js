@@ -8,11 +8,15 @@ const SUIT_SYMBOL = { S: '♠', H: '♥', D: '♦', C: '♣' };
 const SUIT_NAME = {
   en: { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' },
   it: { S: 'picche', H: 'cuori', D: 'quadri', C: 'fiori' },
+  pt: { S: 'espadas', H: 'copas', D: 'ouros', C: 'paus' },
 };
 const RANK_NAME = {
   en: { A: 'ace', J: 'jack', Q: 'queen', K: 'king' },
   it: { A: 'asso', J: 'jack', Q: 'donna', K: 're' },
+  pt: { A: 'ás', J: 'valete', Q: 'dama', K: 'rei' },
 };
+const OF = { en: 'of', it: 'di', pt: 'de' };
+const JOKER = { en: 'joker', it: 'jolly', pt: 'coringa' };
 // Rank order for sorting: A counts low in "by suit" (A 2 3 … K, as a hand
 // is usually read) and high in "by value" (3 … K A, after the wildcards).
 const RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
@@ -42,12 +46,12 @@ export function cardText(code) {
   return rank === 'JK' ? 'JK★' : rank + SUIT_SYMBOL[suit];
 }
 
-/** The spoken name, for aria-labels: "5 of hearts" / "5 di cuori". */
+/** The spoken name, for aria-labels: "5 of hearts" / "5 di cuori" / "5 de copas". */
 export function cardLabel(code, lang = 'en') {
   const { rank, suit } = parseCard(code);
-  if (rank === 'JK') return lang === 'it' ? 'jolly' : 'joker';
+  if (rank === 'JK') return JOKER[lang] || JOKER.en;
   const r = (RANK_NAME[lang] || RANK_NAME.en)[rank] || rank;
-  return `${r} ${lang === 'it' ? 'di' : 'of'} ${(SUIT_NAME[lang] || SUIT_NAME.en)[suit]}`;
+  return `${r} ${OF[lang] || OF.en} ${(SUIT_NAME[lang] || SUIT_NAME.en)[suit]}`;
 }
 
 /** Replace card codes in an action text by symbols: "discard 9C" → "discard 9♣". */

@@ -86,10 +86,16 @@ export function variantLabel(name) {
   return s === 'variant.' + name ? name : s;
 }
 
+/** The name the room gives a bot seat ("greedy bot 1"), in the page's language. */
+export function botName(name) {
+  const m = /^(random|greedy|expert) bot (\d+)$/.exec(name || '');
+  return m ? t('seat.bot_name', { level: t(`bot_short.${m[1]}`), n: m[2] }) : name;
+}
+
 /** A seat's display name. */
 export function seatName(info, seat, mySeat = null) {
   const s = info && info.seats && info.seats[seat];
-  let name = s && s.name ? s.name : t('seat.n', { n: seat + 1 });
+  let name = s && s.name ? (s.kind === 'bot' ? botName(s.name) : s.name) : t('seat.n', { n: seat + 1 });
   if (mySeat !== null && seat === mySeat) name = s && s.name ? s.name : t('table.you');
   return name;
 }

@@ -7,7 +7,7 @@
 // the tournament read-only. The helpers exported at the top also draw the
 // standings and rounds of the player's page (tournament.js).
 
-import { t, initI18n, onLangChange } from './i18n.js';
+import { t, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
 import { el, $, api, toast } from './common.js';
 
 const DESK = 'burraco.desk';
@@ -64,6 +64,7 @@ export function phaseText(data) {
 export function settingsText(s) {
   const parts = [formatLabel(s.format), t('kind.' + s.kind + '_short'),
     t('desk.n_deals', { n: s.deals }), t('desk.n_minutes', { n: s.deal_minutes })];
+  if (s.move_seconds) parts.push(t('desk.n_move_seconds', { n: s.move_seconds }));
   if (s.rounds) parts.push(t('desk.n_rounds', { n: s.rounds }));
   return parts.join(' · ');
 }
@@ -88,7 +89,7 @@ export function fillStandings(table, data, { mine = null } = {}) {
   const head = el('thead', {}, el('tr', {},
     el('th', { scope: 'col', class: 'rank', text: '#' }),
     el('th', { scope: 'col', class: 'name', text: t(data.settings.kind === 'pairs' ? 'desk.pair' : 'desk.player') }),
-    el('th', { scope: 'col', class: 'vp', text: 'VP' }),
+    el('th', { scope: 'col', class: 'vp', text: t('desk.vp_short') }),
     el('th', { scope: 'col', class: 'mp', text: t('desk.mp_diff') }),
     el('th', { scope: 'col', class: 'played', text: t(knockout ? 'desk.stage' : 'desk.played') })));
   const rows = (data.standings || []).map((s) => el('tr', {
@@ -190,7 +191,7 @@ function tableView(data, r, tb, names, opts) {
         el('span', { class: 'line-title', text: ln.name }),
         ln.seats.length > 1 ? el('small', { class: 'seats', text: ln.seats.map(([l, n]) => `${dirLabel(l)} ${n}`).join(' · ') }) : null),
       res ? el('span', { class: 'mp', text: mp }) : null,
-      res ? el('span', { class: 'vp', text: `${vp} VP` }) : null);
+      res ? el('span', { class: 'vp', text: t('desk.vp_n', { n: vp }) }) : null);
   });
   const children = [rowHead, status, el('div', { class: 't-lines' }, lineRows)].filter(Boolean);
   if (res && res.abandoned_by) {
@@ -258,7 +259,7 @@ async function init() {
 
 function initHome() {
   $('#desk-home').hidden = false;
-  document.title = `Burraco · ${t('desk.title')}`;
+  document.title = t('title.desk');
   $('#tournament-form').addEventListener('submit', createTournament);
   $('#t-format').addEventListener('change', formatHelp);
   onLangChange(() => { formatHelp(); listTournaments(); });
@@ -286,6 +287,7 @@ async function createTournament(ev) {
     rounds: rounds && !$('#t-rounds').disabled ? Number(rounds) : null,
     deals: Number($('#t-deals').value),
     deal_minutes: Number($('#t-minutes').value),
+    move_seconds: Number($('#t-move').value),
   };
   $('#t-create').disabled = true;
   $('#create-status').textContent = t('desk.creating');
@@ -295,7 +297,7 @@ async function createTournament(ev) {
     location.href = res.url || `/desk/${enc(res.tournament)}`;
   } catch (e) {
     $('#create-status').textContent = '';
-    toast(e.message, 'error');
+    toast(refusalText(e), 'error');
     $('#t-create').disabled = false;
   }
 }
@@ -303,7 +305,7 @@ async function createTournament(ev) {
 async function listTournaments() {
   let list = [];
   try { list = (await api('GET', '/api/tournaments')).tournaments || []; } catch (e) {
-    $('#all-tournaments').replaceChildren(el('li', { class: 'empty', text: t('lobby.offline', { detail: e.message }) }));
+    $('#all-tournaments').replaceChildren(el('li', { class: 'empty', text: t('lobby.offline', { detail: refusalText(e) }) }));
     return;
   }
   const keys = loadJSON(DESK);
@@ -367,15 +369,15 @@ async function refresh() {
     const data = await api('GET', apiBase(S.id));
     await readLive(data);
     apply(data);
-    $('#poll-status').textContent = t('lobby.refreshed', { time: new Date().toLocaleTimeString() });
+    $('#poll-status').textContent = t('lobby.refreshed', { time: formatTime() });
     $('#poll-status').dataset.state = 'ok';
   } catch (e) {
     if (e.status === 404) {
       $('#desk-main').hidden = true;
       $('#desk-missing').hidden = false;
-      $('#missing-text').textContent = e.message;
+      $('#missing-text').textContent = refusalText(e);
     }
-    $('#poll-status').textContent = t('lobby.offline', { detail: e.message });
+    $('#poll-status').textContent = t('lobby.offline', { detail: refusalText(e) });
     $('#poll-status').dataset.state = 'lost';
   } finally {
     S.polling = false;
@@ -560,7 +562,7 @@ function resultForm(r, tb, lines, mode) {
     el('span', { class: 'mp-label', text: `${ln.dir} · ${ln.name}` }),
     el('input', {
       type: 'number', name, step: 1, required: true, value: value ?? null,
-      'aria-label': t('desk.mp_of', { name: ln.name }), placeholder: 'MP',
+      'aria-label': t('desk.mp_of', { name: ln.name }), placeholder: t('desk.mp_placeholder'),
     }));
   const lineOptions = (name, label) => el('label', { class: 'mini-field' },
     el('span', { text: label }),
@@ -644,7 +646,7 @@ async function act(path, body, done) {
       S.token = null;
       renderOne();
     } else {
-      toast(e.message, 'error', 7000);
+      toast(refusalText(e), 'error', 7000);
     }
     return null;
   } finally {
@@ -672,7 +674,7 @@ async function register(ev) {
     if (li) li.scrollIntoView({ block: 'nearest' });
     inputs[0].focus();
   } catch (e) {
-    if (e.status === 403) { toast(t('desk.key_refused'), 'error'); } else toast(e.message, 'error', 7000);
+    if (e.status === 403) { toast(t('desk.key_refused'), 'error'); } else toast(refusalText(e), 'error', 7000);
   } finally {
     $('#entrant-add').disabled = false;
   }

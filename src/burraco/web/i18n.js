@@ -1,15 +1,24 @@
-// Italian and English texts.
+// English, Italian and Brazilian Portuguese texts.
 //
 // The language comes from localStorage ("burraco.lang") if the player chose
-// one with the toggle, else from navigator.language. Static texts in the
+// one with the #lang button (it cycles en → it → pt), else from the
+// browser's languages (pt* → pt, it* → it, else en). Static texts in the
 // pages carry data-i18n="key" (and data-i18n-aria, -placeholder, -title);
-// code asks t("key", {param}) and re-renders on onLangChange().
-// Rule explanations are the engine's English messages in both languages.
+// code asks t("key", {param}) and re-renders on onLangChange(). Every
+// language has every key (tests/test_i18n.py). Each language uses its own
+// game words: Italian burraco, pozzetto, scarti, tallone, gioco/combinazione,
+// pinella, chiusura, smazzata, partita; Portuguese canastra, morto, lixo,
+// monte, jogo, coringa, batida, mão (a deal), rodada (a tournament round),
+// partida, dupla, equipe (a line).
+// The engine's refusals and hint reasons are English for now: the page
+// shows them through refusalText() and hintText(), the one place where
+// their translation will go.
+
+import { cardText, parseAction, prettyAction } from './cards.js';
 
 const TEXTS = {
   en: {
     'app.title': 'Burraco room',
-    'lang.switch': 'Switch language (current: English)',
     'lobby.create': 'New table',
     'lobby.variant': 'Game',
     'lobby.setup': 'Players',
@@ -50,8 +59,8 @@ const TEXTS = {
     'setup.three_pairs': '6 in three pairs',
     'setup.trios': '6 in two teams of three',
     'setup.alone4': '4 players alone',
-    'bot.random': 'Random (beginner)',
-    'bot.greedy': 'Greedy (club player)',
+    'bot.random': 'Beginner',
+    'bot.greedy': 'Intermediate',
     'bot.expert': 'Expert',
     'status.waiting': 'waiting',
     'status.playing': 'playing',
@@ -97,6 +106,7 @@ const TEXTS = {
     'table.to_open': 'opens with {n}',
     'table.final_turn': 'Last turn',
     'table.your_turn_draw': 'Your turn: draw from the stock or take the pile',
+    'table.your_turn_draw_only': 'Your turn: draw from the stock',
     'table.your_turn_play': 'Your turn: meld, extend, then discard',
     'table.turn_of': '{name} is playing',
     'table.deal_over': 'Deal over',
@@ -147,7 +157,7 @@ const TEXTS = {
     'score.end.closed': '{name} closed.',
     'score.end.went out': '{name} went out.',
     'score.end.stock': 'The stock ran out.',
-    'score.end.stall': 'Nobody drew or melded for a whole round (stall).',
+    'score.end.stall': 'Stall: for three whole rounds nobody drew from the stock or melded, so the deal ended as at the end of the stock.',
     'score.end.time-out': 'A player ran out of time.',
     'score.continue': 'Continue',
     'score.sheet_title': 'Match over: score sheet',
@@ -317,8 +327,8 @@ const TEXTS = {
     'dir.W': 'West',
     'dir.NS': 'N-S',
     'dir.EW': 'E-W',
-    'bot_short.random': 'random',
-    'bot_short.greedy': 'greedy',
+    'bot_short.random': 'beginner',
+    'bot_short.greedy': 'intermediate',
     'bot_short.expert': 'expert',
     'tour.title': 'Tournament',
     'tour.your_table': 'Your table',
@@ -342,10 +352,72 @@ const TEXTS = {
     'tour.won': 'won',
     'tour.lost': 'lost',
     'tour.draw': 'draw',
+    // Page titles, the language button, move sentences, hints.
+    'title.table': 'Burraco · table',
+    'title.replay': 'Burraco · replay',
+    'title.desk': 'Burraco · director’s desk',
+    'title.tournament': 'Burraco · tournament',
+    'lang.switch_to.en': 'Switch to English',
+    'lang.switch_to.it': 'Switch to Italian',
+    'lang.switch_to.pt': 'Switch to Portuguese',
+    'seat.dealer_short': 'D',
+    'seat.bot_name': '{level} bot {n}',
+    'table.pile_empty_short': 'Discard pile (empty)',
+    'table.players': 'Players',
+    'table.invite_link': 'Invite link',
+    'table.seat_aria': '{name}: {n} cards',
+    'mark.burraco': 'Burraco',
+    'mark.canastra': 'Canastra',
+    'mark.canasta': 'Canasta',
+    'card.joker': 'joker',
+    'move.draw': '{name} drew from the stock',
+    'move.redraw': '{name} put the drawn card on the pile and drew again',
+    'move.take': '{name} took the discard pile',
+    'move.take_cards': '{name} took the discard pile with {cards}',
+    'move.meld': '{name} laid down {cards}',
+    'move.extend': '{name} added {card} to meld {n}',
+    'move.discard': '{name} discarded {card}',
+    'move.pass': '{name} passed',
+    'move.time-out': 'Time called: one more turn each',
+    'move.time-out_seat': '{name} ran out of time',
+    'move.abandon': '{name} abandoned the match',
+    'move.start': 'The match begins',
+    'move.pozzetto': '{name} took the pozzetto',
+    'move.with_pozzetto': '{move} and took the pozzetto',
+    'move.unknown': '{name}: {action}',
+    'hint.draw': 'draw from the stock',
+    'hint.redraw': 'put the drawn card on the pile and draw again',
+    'hint.take': 'take the discard pile',
+    'hint.take_cards': 'take the discard pile with {cards}',
+    'hint.meld': 'lay down {cards}',
+    'hint.extend': 'add {card} to meld {n}',
+    'hint.discard': 'discard {card}',
+    'hint.pass': 'pass',
+    'replay.controls': 'Replay controls',
+    'desk.vp_short': 'VP',
+    'desk.vp_n': '{n} VP',
+    'desk.mp_placeholder': 'MP',
+    // The clocks, the pause between deals and the final table (drafted for the clocks' work).
+    'desk.move_seconds': 'Seconds a move (0 = no clock)',
+    'desk.n_move_seconds': '{n} s a move',
+    'table.deal_clock': 'Deal: {time}',
+    'table.deal_clock_called': 'Time called: last round',
+    'table.between_deals': 'Deal {n} over: the next one starts soon',
+    'table.next_deal': 'Next deal',
+    'table.next_deal_in': 'The next deal starts in {s} s',
+    'table.next_deal_waiting': 'Waiting for {names} ({s} s)',
+    'table.loading': 'Loading…',
+    'table.no_melds': 'No melds',
+    'table.line_points': '{n} points',
+    'table.bot_playing': 'A bot is playing for you.',
+    'table.take_back': 'Take your seat back',
+    'score.final_table': 'The final table of the deal',
+    'score.final_table_short': 'Final table',
+    'score.final_of': 'The final table of deal {n}',
+    'score.abandoned_penalty': '{name} abandoned the match ({penalty}-point penalty).',
   },
   it: {
     'app.title': 'Sala Burraco',
-    'lang.switch': 'Cambia lingua (attuale: italiano)',
     'lobby.create': 'Nuovo tavolo',
     'lobby.variant': 'Gioco',
     'lobby.setup': 'Giocatori',
@@ -386,8 +458,8 @@ const TEXTS = {
     'setup.three_pairs': '6 in tre coppie',
     'setup.trios': '6 in due squadre da tre',
     'setup.alone4': '4 giocatori singoli',
-    'bot.random': 'Casuale (principiante)',
-    'bot.greedy': 'Avido (giocatore di circolo)',
+    'bot.random': 'Principiante',
+    'bot.greedy': 'Intermedio',
     'bot.expert': 'Esperto',
     'status.waiting': 'in attesa',
     'status.playing': 'in gioco',
@@ -421,7 +493,7 @@ const TEXTS = {
     'table.pile_hidden': '+{n} coperte',
     'table.new_meld': 'Nuovo gioco',
     'table.new_meld_aria': 'Nuovo gioco: clicca dopo aver alzato le carte da appoggiare',
-    'table.meld_aria': 'Gioco {n} di {line}: {cards}',
+    'table.meld_aria': 'Combinazione {n} di {line}: {cards}',
     'table.our_line': 'La nostra linea',
     'table.line': 'Linea {n}',
     'table.pozzetti': 'Pozzetti',
@@ -433,7 +505,8 @@ const TEXTS = {
     'table.to_open': 'apre con {n}',
     'table.final_turn': 'Ultimo giro',
     'table.your_turn_draw': 'Tocca a te: pesca dal tallone o raccogli gli scarti',
-    'table.your_turn_play': 'Tocca a te: apri, allunga, poi scarta',
+    'table.your_turn_draw_only': 'Tocca a te: pesca dal tallone',
+    'table.your_turn_play': 'Tocca a te: cala, attacca, poi scarta',
     'table.turn_of': 'Tocca a {name}',
     'table.deal_over': 'Smazzata finita',
     'table.match_over': 'Partita finita',
@@ -460,7 +533,7 @@ const TEXTS = {
     'table.raise_to_meld': 'Prima alza le carte da appoggiare (cliccale nella tua mano).',
     'table.raise_to_extend': 'Prima alza le carte da aggiungere a questo gioco.',
     'table.raise_one': 'Per scartare alza una sola carta, poi clicca sugli scarti.',
-    'table.not_our_meld': 'Puoi allungare solo i giochi della tua linea (quelli in basso).',
+    'table.not_our_meld': 'Puoi attaccare carte solo ai giochi della tua linea (quelli in basso).',
     'table.extending': 'Aggiungo {cards}…',
     'table.stale': 'Il tavolo è cambiato prima che la tua mossa arrivasse; guarda di nuovo e riprova.',
     'table.replaced': 'Questo posto è aperto in un\'altra finestra, che ora gioca. Torna su questa scheda per riprenderlo qui.',
@@ -481,15 +554,15 @@ const TEXTS = {
     'score.total': 'Totale smazzata',
     'score.running': 'Totali della partita',
     'score.end.closed': '{name} ha chiuso.',
-    'score.end.went out': '{name} è andato fuori.',
+    'score.end.went out': '{name} ha chiuso.',
     'score.end.stock': 'Il tallone è esaurito.',
-    'score.end.stall': 'Nessuno ha pescato o appoggiato per un giro intero (stallo).',
+    'score.end.stall': 'Stallo: per tre giri interi nessuno ha pescato dal tallone né calato o attaccato, quindi la smazzata è finita come a tallone esaurito.',
     'score.end.time-out': 'Un giocatore ha esaurito il tempo.',
     'score.continue': 'Continua',
     'score.sheet_title': 'Partita finita: il foglio dei punti',
     'score.deal_col': 'Smazzata',
     'score.totals': 'Totali',
-    'score.vp': 'Victory point',
+    'score.vp': 'Punti vittoria',
     'score.winner': 'Vince: {name}',
     'score.tie': 'Pareggio',
     'score.abandoned': '{name} ha abbandonato la partita.',
@@ -653,8 +726,8 @@ const TEXTS = {
     'dir.W': 'Ovest',
     'dir.NS': 'N-S',
     'dir.EW': 'E-O',
-    'bot_short.random': 'casuale',
-    'bot_short.greedy': 'avido',
+    'bot_short.random': 'principiante',
+    'bot_short.greedy': 'intermedio',
     'bot_short.expert': 'esperto',
     'tour.title': 'Torneo',
     'tour.your_table': 'Il tuo tavolo',
@@ -678,24 +751,507 @@ const TEXTS = {
     'tour.won': 'vinta',
     'tour.lost': 'persa',
     'tour.draw': 'pari',
+    // Titoli delle pagine, il pulsante della lingua, le frasi delle mosse, i consigli.
+    'title.table': 'Burraco · tavolo',
+    'title.replay': 'Burraco · replay',
+    'title.desk': 'Burraco · tavolo del direttore',
+    'title.tournament': 'Burraco · torneo',
+    'lang.switch_to.en': 'Passa all’inglese',
+    'lang.switch_to.it': 'Passa all’italiano',
+    'lang.switch_to.pt': 'Passa al portoghese',
+    'seat.dealer_short': 'M',
+    'seat.bot_name': 'Bot {level} {n}',
+    'table.pile_empty_short': 'Scarti (vuoti)',
+    'table.players': 'Giocatori',
+    'table.invite_link': 'Link d’invito',
+    'table.seat_aria': '{name}: {n} carte',
+    'mark.burraco': 'Burraco',
+    'mark.canastra': 'Canastra',
+    'mark.canasta': 'Canasta',
+    'card.joker': 'jolly',
+    'move.draw': '{name} ha pescato dal tallone',
+    'move.redraw': '{name} ha scartato la carta pescata e ha ripescato',
+    'move.take': '{name} ha raccolto gli scarti',
+    'move.take_cards': '{name} ha raccolto gli scarti con {cards}',
+    'move.meld': '{name} ha calato {cards}',
+    'move.extend': '{name} ha aggiunto {card} alla combinazione {n}',
+    'move.discard': '{name} ha scartato {card}',
+    'move.pass': '{name} ha passato',
+    'move.time-out': 'Tempo scaduto: ancora un turno a testa',
+    'move.time-out_seat': '{name} ha esaurito il tempo',
+    'move.abandon': '{name} ha abbandonato la partita',
+    'move.start': 'La partita comincia',
+    'move.pozzetto': '{name} ha preso il pozzetto',
+    'move.with_pozzetto': '{move} e ha preso il pozzetto',
+    'move.unknown': '{name}: {action}',
+    'hint.draw': 'pesca dal tallone',
+    'hint.redraw': 'scarta la carta pescata e ripesca',
+    'hint.take': 'raccogli gli scarti',
+    'hint.take_cards': 'raccogli gli scarti con {cards}',
+    'hint.meld': 'cala {cards}',
+    'hint.extend': 'aggiungi {card} alla combinazione {n}',
+    'hint.discard': 'scarta {card}',
+    'hint.pass': 'passa',
+    'replay.controls': 'Comandi del replay',
+    'desk.vp_short': 'VP',
+    'desk.vp_n': '{n} VP',
+    'desk.mp_placeholder': 'MP',
+    // Gli orologi, la pausa tra due smazzate e il tavolo finale.
+    'desk.move_seconds': 'Secondi per mossa (0 = senza orologio)',
+    'desk.n_move_seconds': '{n} s per mossa',
+    'table.deal_clock': 'Smazzata: {time}',
+    'table.deal_clock_called': 'Tempo scaduto: ultimo giro',
+    'table.between_deals': 'Smazzata {n} finita: tra poco la prossima',
+    'table.next_deal': 'Prossima smazzata',
+    'table.next_deal_in': 'La prossima smazzata inizia tra {s} s',
+    'table.next_deal_waiting': 'In attesa di {names} ({s} s)',
+    'table.loading': 'Caricamento…',
+    'table.no_melds': 'Nessuna combinazione',
+    'table.line_points': '{n} punti',
+    'table.bot_playing': 'Un bot sta giocando al posto tuo.',
+    'table.take_back': 'Riprendi il tuo posto',
+    'score.final_table': 'Il tavolo finale della smazzata',
+    'score.final_table_short': 'Tavolo finale',
+    'score.final_of': 'Il tavolo finale della smazzata {n}',
+    'score.abandoned_penalty': '{name} ha abbandonato la partita (penalità di {penalty} punti).',
+  },
+  pt: {
+    'app.title': 'Sala de Buraco',
+    'lobby.create': 'Nova mesa',
+    'lobby.variant': 'Jogo',
+    'lobby.setup': 'Jogadores',
+    'lobby.length': 'Duração da partida',
+    'lobby.by_deals': 'Número de mãos',
+    'lobby.by_target': 'Pontos para vencer',
+    'lobby.deals': 'Mãos',
+    'lobby.target': 'Pontos',
+    'lobby.n_deals': '{n} mãos',
+    'lobby.one_deal': '1 mão',
+    'lobby.to_target': 'até {n} pontos',
+    'lobby.move_seconds': 'Segundos por jogada (0 = sem relógio)',
+    'lobby.bot': 'Bots nos lugares vazios',
+    'lobby.open_hands': 'Mãos abertas entre parceiros',
+    'lobby.takeover': 'Um bot joga por quem ficar sem tempo',
+    'lobby.takeover_help': 'Desligado: quem ficar sem tempo perde a partida (regra de torneio).',
+    'lobby.name': 'Seu nome',
+    'lobby.create_button': 'Criar a mesa',
+    'lobby.open_tables': 'Mesas abertas',
+    'lobby.no_tables': 'Nenhuma mesa aberta. Crie uma!',
+    'lobby.join': 'Entrar',
+    'lobby.rejoin': 'Voltar ao seu lugar',
+    'lobby.watch': 'Abrir',
+    'lobby.my_tables': 'Suas mesas',
+    'lobby.join_title': 'Entrar na mesa {table}',
+    'lobby.seat': 'Lugar',
+    'lobby.any_seat': 'Qualquer lugar livre',
+    'lobby.cancel': 'Cancelar',
+    'lobby.creating': 'Criando a mesa…',
+    'lobby.offline': 'O servidor não responde ({detail}).',
+    'lobby.refreshed': 'Atualizado às {time}',
+    'variant.italian': 'Burraco italiano',
+    'variant.online': 'Burraco online (002)',
+    'variant.buraco': 'Buraco (Brasil)',
+    'variant.canasta': 'Canasta italiana',
+    'setup.alone': '{players} jogadores',
+    'setup.pairs': '{players} em duplas',
+    'setup.three_pairs': '6 em três duplas',
+    'setup.trios': '6 em dois trios',
+    'setup.alone4': '4 jogadores individuais',
+    'bot.random': 'Iniciante',
+    'bot.greedy': 'Intermediário',
+    'bot.expert': 'Especialista',
+    'status.waiting': 'aguardando',
+    'status.playing': 'em jogo',
+    'status.over': 'encerrada',
+    'seat.empty': 'livre',
+    'seat.bot': 'bot',
+    'seat.human': 'jogador',
+    'seat.you': 'você',
+    'seat.offline': 'desconectado',
+    'seat.n': 'Lugar {n}',
+    'seat.dealer': 'carteador',
+    'seat.partner': 'parceiro',
+    'table.join_title': 'Sente-se à mesa',
+    'table.join_help': 'Escolha um lugar livre e diga seu nome à mesa.',
+    'table.no_free_seat': 'Esta mesa não tem lugar livre.',
+    'table.join': 'Sentar',
+    'table.not_found': 'Mesa inexistente.',
+    'table.waiting_title': 'Aguardando jogadores',
+    'table.invite': 'Convide amigos com este link:',
+    'table.copy': 'Copiar o link',
+    'table.copied': 'Link copiado',
+    'table.start': 'Começar (bots ocupam os lugares vazios)',
+    'table.wait_creator': 'Quem criou a mesa vai começar a partida.',
+    'table.deal': 'Mão {n}',
+    'table.deals_of': 'Mão {n} de {of}',
+    'table.to_target': 'Mão {n} · até {target}',
+    'table.stock': 'Monte: {n} cartas. Clique para comprar.',
+    'table.stock_empty': 'O monte acabou',
+    'table.pile': 'Lixo: {n} cartas, no topo {top}. Clique para pegar o lixo ou para descartar a carta levantada.',
+    'table.pile_empty': 'Lixo (vazio). Clique para descartar a carta levantada.',
+    'table.pile_hidden': '+{n} viradas',
+    'table.new_meld': 'Novo jogo',
+    'table.new_meld_aria': 'Novo jogo: clique depois de levantar as cartas a baixar',
+    'table.meld_aria': 'Jogo {n} de {line}: {cards}',
+    'table.our_line': 'Nossa equipe',
+    'table.line': 'Equipe {n}',
+    'table.pozzetti': 'Mortos',
+    'table.pozzetto_aria': 'Morto: {n} cartas',
+    'table.took_pozzetto': 'pegou o morto',
+    'table.no_pozzetto': 'morto ainda não pego',
+    'table.pozzetto_waiting': 'morto à espera ({n})',
+    'table.red_threes': '3 vermelhos',
+    'table.to_open': 'abre com {n}',
+    'table.final_turn': 'Última volta',
+    'table.your_turn_draw': 'Sua vez: compre do monte ou pegue o lixo',
+    'table.your_turn_draw_only': 'Sua vez: compre do monte',
+    'table.your_turn_play': 'Sua vez: baixe jogos, adicione cartas, depois descarte',
+    'table.turn_of': 'Vez de {name}',
+    'table.deal_over': 'Mão encerrada',
+    'table.match_over': 'Partida encerrada',
+    'table.waiting': 'Aguardando o início',
+    'table.hint': 'Dica',
+    'table.sort_suit': 'Ordenar por naipe',
+    'table.sort_value': 'Ordenar por valor',
+    'table.abandon': 'Abandonar',
+    'table.abandon_confirm': 'Abandonar a partida? Você a perde, com a penalidade de 350 pontos.',
+    'table.redraw': 'Comprar de novo',
+    'table.pass': 'Passar',
+    'table.hand': 'Sua mão',
+    'table.hand_of': 'Mão de {name}',
+    'table.moves': 'Jogadas',
+    'table.score': 'Placar',
+    'table.no_clock': 'sem relógio',
+    'table.seconds_left': '{s} s',
+    'table.timer_aria': '{name}: restam {s} segundos',
+    'table.connecting': 'Conectando…',
+    'table.reconnecting': 'Conexão perdida, reconectando em {s} s…',
+    'table.connected': 'Conectado',
+    'table.not_allowed': 'Não permitido:',
+    'table.hint_prefix': 'Dica:',
+    'table.raise_to_meld': 'Primeiro levante as cartas a baixar (clique nelas na sua mão).',
+    'table.raise_to_extend': 'Primeiro levante as cartas a adicionar a este jogo.',
+    'table.raise_one': 'Para descartar, levante uma única carta e depois clique no lixo.',
+    'table.not_our_meld': 'Você só pode adicionar cartas aos jogos da sua equipe (os de baixo).',
+    'table.extending': 'Adicionando {cards}…',
+    'table.stale': 'A mesa mudou antes de sua jogada chegar; olhe de novo e tente outra vez.',
+    'table.replaced': 'Este lugar está aberto em outra janela, que agora joga. Volte a esta aba para retomá-lo aqui.',
+    'table.unavailable': 'A sala não consegue salvar agora, então sua jogada não foi feita. A mesa continua sozinha assim que puder salvar de novo; tente outra vez em instantes.',
+    'table.not_connected': 'Sem conexão com a mesa; tentando de novo.',
+    'table.demo_send': 'Demonstração (sem servidor): enviaria “{action}”',
+    'table.demo_banner': 'Modo de demonstração: uma posição de exemplo, sem servidor.',
+    'table.seat_lost': 'A mesa recusou a chave do seu lugar.',
+    'table.you': 'Você',
+    'score.deal_title': 'Mão {n}: pontuação',
+    'score.melded': 'Cartas baixadas',
+    'score.in_hand': 'Cartas na mão',
+    'score.burracos': 'Canastras',
+    'score.closing': 'Batida',
+    'score.pozzetto_penalty': 'Morto não pego',
+    'score.relancinho': 'Relancinho',
+    'score.red_threes': '3 vermelhos',
+    'score.total': 'Total da mão',
+    'score.running': 'Totais da partida',
+    'score.end.closed': '{name} bateu.',
+    'score.end.went out': '{name} bateu.',
+    'score.end.stock': 'O monte acabou.',
+    'score.end.stall': 'Jogo travado: por três voltas inteiras ninguém comprou do monte nem baixou jogos, então a mão terminou como no fim do monte.',
+    'score.end.time-out': 'Um jogador ficou sem tempo.',
+    'score.continue': 'Continuar',
+    'score.sheet_title': 'Partida encerrada: a folha de pontos',
+    'score.deal_col': 'Mão',
+    'score.totals': 'Totais',
+    'score.vp': 'Pontos de vitória',
+    'score.winner': 'Vencedor: {name}',
+    'score.tie': 'Empate',
+    'score.abandoned': '{name} abandonou a partida.',
+    'score.record': 'Baixar o registro da partida',
+    'score.replay': 'Ver o replay',
+    'score.lobby': 'Voltar à sala',
+    'score.close': 'Fechar',
+    'grade.clean': 'limpa',
+    'grade.semi-clean': 'semi-limpa',
+    'grade.dirty': 'suja',
+    'grade.twos': 'de dois',
+    'grade.jokers': 'de coringas',
+    'grade.twos-and-jokers': 'de dois e coringas',
+    'replay.title': 'Replay',
+    'replay.first': 'Primeira posição',
+    'replay.prev': 'Voltar',
+    'replay.next': 'Avançar',
+    'replay.last': 'Última posição',
+    'replay.play': 'Reproduzir',
+    'replay.pause': 'Pausar',
+    'replay.speed': 'Velocidade',
+    'replay.frame': 'Posição {i} de {n}',
+    'replay.start': 'Mão {deal}: as cartas são distribuídas',
+    'replay.loading': 'Carregando o replay…',
+    'replay.error': 'O replay não está disponível: {detail}',
+    'replay.record': 'Registro da partida',
+    'desk.to_lobby': 'Voltar à sala',
+    'desk.title': 'Painel do diretor',
+    'desk.new': 'Novo torneio',
+    'desk.name': 'Nome',
+    'desk.name_placeholder': 'Noite do clube',
+    'desk.format': 'Movimento',
+    'desk.kind': 'Modalidade',
+    'desk.rounds': 'Rodadas',
+    'desk.rounds_help': 'Vazio: o movimento inteiro.',
+    'desk.rounds_help_danish': 'Vazio: rodadas até você encerrar o torneio.',
+    'desk.rounds_help_knockout': 'O mata-mata joga a chave inteira.',
+    'desk.deals': 'Mãos por rodada',
+    'desk.minutes': 'Minutos por mão',
+    'desk.create': 'Criar o torneio',
+    'desk.creating': 'Criando o torneio…',
+    'desk.mine': 'Seus torneios',
+    'desk.all': 'Torneios neste servidor',
+    'desk.none': 'Nenhum outro torneio.',
+    'desk.run': 'Dirigir',
+    'desk.view': 'Ver',
+    'desk.n_entrants': '{n} inscritos',
+    'desk.readonly': 'Visão pública: só o diretor, com a chave do diretor, pode alterar este torneio.',
+    'desk.key': 'Chave do diretor',
+    'desk.key_show': 'Chave do diretor',
+    'desk.key_enter': 'Sou o diretor',
+    'desk.key_help': 'Guarde esta chave: ela permite dirigir o torneio de outro dispositivo (cole-a lá).',
+    'desk.key_placeholder': 'Cole a chave do diretor',
+    'desk.key_use': 'Usar',
+    'desk.key_refused': 'A chave do diretor foi recusada: esta página agora é só de leitura.',
+    'desk.key_ok': 'Você é o diretor deste torneio.',
+    'desk.copy': 'Copiar',
+    'desk.entrants': 'Inscritos',
+    'desk.new_pair': 'Uma nova dupla',
+    'desk.new_player': 'Um novo jogador',
+    'desk.player_n': 'Jogador {n}',
+    'desk.register': 'Inscrever',
+    'desk.names_needed': 'Todo jogador precisa de um nome.',
+    'desk.registered': 'Inscrição feita: {name}. Entregue o link abaixo.',
+    'desk.bot_level': 'Nível dos bots',
+    'desk.bot_add': 'Adicionar uma equipe de bots',
+    'desk.bot_added': 'Uma equipe de bots entrou no torneio.',
+    'desk.pad_to': 'Completar com bots até',
+    'desk.pad': 'Completar',
+    'desk.padded': '{n} equipes de bots adicionadas: o torneio tem {size}.',
+    'desk.bot_badge': 'bot · {level}',
+    'desk.no_entrants': 'Ainda nenhum inscrito.',
+    'desk.links': 'Links dos jogadores',
+    'desk.links_help': 'Cada jogador abre o próprio link para ver sua mesa e jogar. O servidor entrega cada link uma só vez: este navegador os guarda, então imprima-os ou envie-os agora.',
+    'desk.print_links': 'Imprimir os links',
+    'desk.rounds_title': 'Rodadas',
+    'desk.start_online': 'Começar a rodada online',
+    'desk.start_physical': 'Começar a rodada nas mesas',
+    'desk.start_online_n': 'Começar a rodada {n} online',
+    'desk.start_physical_n': 'Começar a rodada {n} nas mesas',
+    'desk.close_round': 'Encerrar a rodada',
+    'desk.finish': 'Encerrar o torneio',
+    'desk.starting': 'Distribuindo as mesas da rodada {n}…',
+    'desk.started_online': 'As mesas da rodada {n} estão na sala online.',
+    'desk.started_physical': 'As mesas da rodada {n} estão definidas: imprima os cartões das mesas.',
+    'desk.round_closed': 'Rodada {n} encerrada.',
+    'desk.ready': '{n} equipes inscritas: você pode começar a rodada 1.',
+    'desk.need_two': 'Inscreva pelo menos duas equipes para começar.',
+    'desk.missing': 'Faltam {n} resultados.',
+    'desk.all_in': 'Todas as mesas têm resultado: encerre a rodada.',
+    'desk.closed_next': 'Rodada encerrada: comece a próxima ou encerre o torneio.',
+    'desk.finished': 'O torneio está encerrado.',
+    'desk.champion': 'vencedor: {name}',
+    'desk.standings': 'Classificação',
+    'desk.export_csv': 'Exportar CSV',
+    'desk.export_html': 'Classificação para imprimir',
+    'desk.n_deals': '{n} mãos por rodada',
+    'desk.n_minutes': '{n} min por mão',
+    'desk.n_rounds': '{n} rodadas',
+    'desk.no_round_yet': 'Nenhuma rodada jogada ainda.',
+    'desk.round_of': 'Rodada {n} de {of}',
+    'desk.round_n': 'Rodada {n}',
+    'desk.table_n': 'Mesa {n}',
+    'desk.pair': 'Dupla',
+    'desk.player': 'Jogador',
+    'desk.mp_diff': 'Saldo',
+    'desk.played': 'Partidas',
+    'desk.stage': 'Fase',
+    'desk.online': 'online',
+    'desk.physical': 'nas mesas',
+    'desk.closed': 'encerrada',
+    'desk.in_play': 'em jogo',
+    'desk.results_in': '{n}/{of} resultados',
+    'desk.print_cards': 'Imprimir os cartões das mesas',
+    'desk.byes': 'Folga: {names}',
+    'desk.waiting_result': 'aguardando a folha de pontos',
+    'desk.live_over': 'encerrada, contando…',
+    'desk.live_playing': 'em jogo',
+    'desk.connected': '{n}/{of} jogadores conectados',
+    'desk.replay': 'Replay',
+    'desk.room_link': 'Mesa {id}',
+    'desk.room_help': 'A mesa na sala online (só os jogadores dela, com seus links, podem jogar lá)',
+    'desk.abandoned_by': 'Abandono de {name}.',
+    'desk.correct': 'Corrigir',
+    'desk.enter_by_hand': 'Lançar o resultado à mão',
+    'desk.mp_of': 'Pontos de {name}',
+    'desk.abandoned': 'Abandono de',
+    'desk.last_mover': 'Última jogada da última mão (empate)',
+    'desk.more': 'Abandono',
+    'desk.more_knockout': 'Abandono, empate',
+    'desk.enter': 'Lançar',
+    'desk.save_correction': 'Salvar a correção',
+    'desk.mp_whole': 'Digite os pontos das duas equipes como números inteiros.',
+    'desk.entered': 'Mesa {n}: resultado lançado.',
+    'desk.corrected': 'Mesa {n}: resultado corrigido.',
+    'format.danish': 'Dinamarquês',
+    'format.mitchell': 'Mitchell',
+    'format.round-robin': 'Todos contra todos',
+    'format.knockout': 'Mata-mata',
+    'format_help.danish': 'Cada rodada junta equipes próximas na classificação que ainda não se enfrentaram.',
+    'format_help.mitchell': 'As equipes N-S ficam, as equipes L-O mudam de mesa a cada rodada.',
+    'format_help.round-robin': 'Cada equipe enfrenta todas as outras uma vez.',
+    'format_help.knockout': 'Quem vence na mesa avança; um empate é perdido por quem fez a última jogada.',
+    'kind.pairs': 'Duplas (4 por mesa)',
+    'kind.individual': 'Individual (2 por mesa)',
+    'kind.pairs_short': 'duplas',
+    'kind.individual_short': 'individual',
+    'phase.registration': 'Inscrições abertas',
+    'phase.seating': 'Mesas da rodada {n} definidas',
+    'phase.playing': 'Rodada {n} em jogo',
+    'phase.closed': 'Rodada {n} encerrada',
+    'phase.finished': 'Encerrado',
+    'phase_short.registration': 'inscrições',
+    'phase_short.seating': 'mesas definidas',
+    'phase_short.playing': 'em jogo',
+    'phase_short.closed': 'rodada encerrada',
+    'phase_short.finished': 'encerrado',
+    'dir.N': 'Norte',
+    'dir.E': 'Leste',
+    'dir.S': 'Sul',
+    'dir.W': 'Oeste',
+    'dir.NS': 'N-S',
+    'dir.EW': 'L-O',
+    'bot_short.random': 'iniciante',
+    'bot_short.greedy': 'intermediário',
+    'bot_short.expert': 'especialista',
+    'tour.title': 'Torneio',
+    'tour.your_table': 'Sua mesa',
+    'tour.deal_time': 'Tempo restante nesta mão',
+    'tour.time_up': 'tempo esgotado',
+    'tour.go': 'Ir para a sua mesa',
+    'tour.boards': 'Suas partidas',
+    'tour.no_boards': 'Nenhuma partida jogada ainda.',
+    'tour.bad_token': 'Este link de jogador não pertence a este torneio: aqui está a classificação pública.',
+    'tour.you_are': 'Você joga como {name} ·',
+    'tour.not_started': 'O torneio ainda não começou. Deixe esta página aberta: sua mesa aparece aqui quando o diretor começar a rodada 1.',
+    'tour.finished': 'O torneio acabou: você terminou em {rank}º lugar com {vp} PV.',
+    'tour.seat': 'posição: {dir}',
+    'tour.partner': 'Parceiro: {name}',
+    'tour.against': 'Contra {name}',
+    'tour.physical': 'Esta rodada é jogada nas mesas do clube: procure o número da sua mesa.',
+    'tour.table_done': 'A mesa {n} terminou.',
+    'tour.wait_others': 'Aguardando as outras mesas terminarem a rodada.',
+    'tour.wait_next': 'Aguardando o diretor começar a próxima rodada.',
+    'tour.bye': 'Você folga na rodada {n}.',
+    'tour.won': 'vitória',
+    'tour.lost': 'derrota',
+    'tour.draw': 'empate',
+    // Títulos das páginas, o botão de idioma, as frases das jogadas, as dicas.
+    'title.table': 'Buraco · mesa',
+    'title.replay': 'Buraco · replay',
+    'title.desk': 'Buraco · painel do diretor',
+    'title.tournament': 'Buraco · torneio',
+    'lang.switch_to.en': 'Mudar para inglês',
+    'lang.switch_to.it': 'Mudar para italiano',
+    'lang.switch_to.pt': 'Mudar para português',
+    'seat.dealer_short': 'C',
+    'seat.bot_name': 'Bot {level} {n}',
+    'table.pile_empty_short': 'Lixo (vazio)',
+    'table.players': 'Jogadores',
+    'table.invite_link': 'Link de convite',
+    'table.seat_aria': '{name}: {n} cartas',
+    'mark.burraco': 'Canastra',
+    'mark.canastra': 'Canastra',
+    'mark.canasta': 'Canasta',
+    'card.joker': 'coringa',
+    'move.draw': '{name} comprou do monte',
+    'move.redraw': '{name} descartou a carta comprada e comprou de novo',
+    'move.take': '{name} pegou o lixo',
+    'move.take_cards': '{name} pegou o lixo com {cards}',
+    'move.meld': '{name} baixou {cards}',
+    'move.extend': '{name} adicionou {card} ao jogo {n}',
+    'move.discard': '{name} descartou {card}',
+    'move.pass': '{name} passou',
+    'move.time-out': 'Tempo esgotado: mais uma vez para cada um',
+    'move.time-out_seat': '{name} ficou sem tempo',
+    'move.abandon': '{name} abandonou a partida',
+    'move.start': 'A partida começa',
+    'move.pozzetto': '{name} pegou o morto',
+    'move.with_pozzetto': '{move} e pegou o morto',
+    'move.unknown': '{name}: {action}',
+    'hint.draw': 'compre do monte',
+    'hint.redraw': 'descarte a carta comprada e compre de novo',
+    'hint.take': 'pegue o lixo',
+    'hint.take_cards': 'pegue o lixo com {cards}',
+    'hint.meld': 'baixe {cards}',
+    'hint.extend': 'adicione {card} ao jogo {n}',
+    'hint.discard': 'descarte {card}',
+    'hint.pass': 'passe',
+    'replay.controls': 'Controles do replay',
+    'desk.vp_short': 'PV',
+    'desk.vp_n': '{n} PV',
+    'desk.mp_placeholder': 'Pontos',
+    // Os relógios, a pausa entre duas mãos e a mesa final.
+    'desk.move_seconds': 'Segundos por jogada (0 = sem relógio)',
+    'desk.n_move_seconds': '{n} s por jogada',
+    'table.deal_clock': 'Mão: {time}',
+    'table.deal_clock_called': 'Tempo esgotado: última volta',
+    'table.between_deals': 'Mão {n} encerrada: a próxima já vai começar',
+    'table.next_deal': 'Próxima mão',
+    'table.next_deal_in': 'A próxima mão começa em {s} s',
+    'table.next_deal_waiting': 'Aguardando {names} ({s} s)',
+    'table.loading': 'Carregando…',
+    'table.no_melds': 'Nenhum jogo',
+    'table.line_points': '{n} pontos',
+    'table.bot_playing': 'Um bot está jogando por você.',
+    'table.take_back': 'Retomar seu lugar',
+    'score.final_table': 'A mesa final da mão',
+    'score.final_table_short': 'Mesa final',
+    'score.final_of': 'A mesa final da mão {n}',
+    'score.abandoned_penalty': '{name} abandonou a partida (penalidade de {penalty} pontos).',
   },
 };
 
 const KEY = 'burraco.lang';
 const listeners = [];
 
+/** The languages, in the order the #lang button cycles through them. */
+export const LANGS = ['en', 'it', 'pt'];
+/** Each language's name in that language: the #lang button names the one it switches to. */
+const NATIVE = { en: 'English', it: 'Italiano', pt: 'Português' };
+/** <html lang> and the default locale of dates and times. */
+const HTML_LANG = { en: 'en', it: 'it', pt: 'pt-BR' };
+
+/** The browser's languages, most preferred first. */
+function browserLangs() {
+  if (typeof navigator === 'undefined') return [];
+  const list = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  return list.filter(Boolean).map(String);
+}
+
 function initialLang() {
   try {
     const saved = localStorage.getItem(KEY);
-    if (saved === 'it' || saved === 'en') return saved;
+    if (LANGS.includes(saved)) return saved;
   } catch { /* storage may be disabled */ }
-  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || 'en';
-  return nav.toLowerCase().startsWith('it') ? 'it' : 'en';
+  for (const l of browserLangs()) {
+    const base = l.toLowerCase().split('-')[0];
+    if (base === 'pt' || base === 'it') return base;
+    if (base === 'en') return 'en';
+  }
+  return 'en';
 }
 
 let lang = initialLang();
 
 export const getLang = () => lang;
+
+/** The language the #lang button switches to: en → it → pt → en. */
+export const nextLang = () => LANGS[(LANGS.indexOf(lang) + 1) % LANGS.length];
 
 /** The text for key in the current language, with {name} parameters filled in. */
 export function t(key, params = {}) {
@@ -703,8 +1259,82 @@ export function t(key, params = {}) {
   return s.replace(/\{([\w ]+)\}/g, (m, p) => (p in params ? String(params[p]) : m));
 }
 
+/** The locale of dates and times: the browser's own variant of the page's language (en-GB, pt-PT…) if it has one. */
+function locale() {
+  return browserLangs().find((l) => l.toLowerCase().split('-')[0] === lang) || HTML_LANG[lang];
+}
+
+/** A time of day in the page's language: "12:27:14" (it, pt), "12:27:14 PM" (en-US). */
+export function formatTime(date = new Date()) {
+  return new Intl.DateTimeFormat(locale(), { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(date);
+}
+
+/** A date with its time in the page's language. */
+export function formatDate(date = new Date()) {
+  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/**
+ * The text of a refusal or an error to show a person: an `error` message of
+ * the room ({code, message}) or an Error thrown by api(). For now the
+ * server's own message; the translation of the engine's rule codes goes here.
+ */
+export function refusalText(error) {
+  if (!error) return '';
+  if (typeof error === 'string') return error;
+  return String(error.message || error.code || '');
+}
+
+/** The cards of an action as text with suit symbols (the joker by its name), and the other parameters of its sentence. */
+function actionParams(a, name, action) {
+  const cards = a.cards.map((c) => (c === 'JK' ? t('card.joker') : cardText(c))).join(' ');
+  return { name, cards, card: cards, n: (a.meld ?? 0) + 1, action: prettyAction(action) };
+}
+
+/**
+ * A move as a sentence in the page's language, with the cards' suit symbols:
+ * "extend 0 AD" by Anna → "Anna added A♦ to meld 1" / "Anna ha aggiunto A♦
+ * alla combinazione 1" / "Anna adicionou A♦ ao jogo 1". `action` is the room's
+ * text of a move (actions.py: draw, redraw, take [CARDS], meld CARDS, extend
+ * N CARD, discard CARD, pass) or of an event without one (start, time-out,
+ * abandon, deal-over, match-over); `name` is who moved ('' for nobody).
+ * opts.pozzetto: the move also took the pozzetto.
+ */
+export function moveText(action, name = '', opts = {}) {
+  const a = parseAction(action);
+  const p = actionParams(a, name, action);
+  let key;
+  switch (a.verb) {
+    case 'draw': case 'redraw': case 'meld': case 'extend': case 'discard': case 'pass':
+    case 'abandon': case 'start':
+      key = `move.${a.verb}`; break;
+    case 'take': key = a.cards.length ? 'move.take_cards' : 'move.take'; break;
+    case 'time-out': key = name ? 'move.time-out_seat' : 'move.time-out'; break;
+    case 'deal-over': return t('table.deal_over');
+    case 'match-over': return t('table.match_over');
+    default: return name ? t('move.unknown', p) : p.action;
+  }
+  const text = t(key, p);
+  return opts.pozzetto ? t('move.with_pozzetto', { move: text }) : text;
+}
+
+/**
+ * A hint to show: the move advised, in the page's language. The engine's
+ * reason (English, with the action's cards) is shown in English only, with
+ * the cards' suit symbols, until it has codes to translate.
+ */
+export function hintText(action, reason = '') {
+  if (lang === 'en' && reason) return prettyAction(reason);
+  const a = parseAction(action);
+  const p = actionParams(a, '', action);
+  const known = ['draw', 'redraw', 'meld', 'extend', 'discard', 'pass'];
+  if (a.verb === 'take') return t(a.cards.length ? 'hint.take_cards' : 'hint.take', p);
+  if (known.includes(a.verb)) return t(`hint.${a.verb}`, p);
+  return p.action;
+}
+
 export function setLang(l) {
-  if (l !== 'it' && l !== 'en') return;
+  if (!LANGS.includes(l)) return;
   lang = l;
   try { localStorage.setItem(KEY, l); } catch { /* ignore */ }
   applyI18n();
@@ -715,23 +1345,26 @@ export function onLangChange(cb) { listeners.push(cb); }
 
 /** Fill every [data-i18n*] element of root with its text. */
 export function applyI18n(root = document) {
-  document.documentElement.lang = lang;
+  document.documentElement.lang = HTML_LANG[lang];
   for (const e of root.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
   for (const e of root.querySelectorAll('[data-i18n-aria]')) e.setAttribute('aria-label', t(e.dataset.i18nAria));
   for (const e of root.querySelectorAll('[data-i18n-placeholder]')) e.setAttribute('placeholder', t(e.dataset.i18nPlaceholder));
   for (const e of root.querySelectorAll('[data-i18n-title]')) e.setAttribute('title', t(e.dataset.i18nTitle));
   const btn = document.getElementById('lang');
   if (btn) {
-    // The button shows the language in use; clicking switches to the other.
-    btn.textContent = lang === 'it' ? 'IT' : 'EN';
-    btn.setAttribute('aria-label', t('lang.switch'));
-    btn.title = t('lang.switch');
+    // The button names, in its own words, the language a click switches to;
+    // its label says so in the language in use ("Switch to Italian").
+    const next = nextLang();
+    btn.textContent = NATIVE[next];
+    btn.dataset.next = next;
+    btn.setAttribute('aria-label', t(`lang.switch_to.${next}`));
+    btn.title = t(`lang.switch_to.${next}`);
   }
 }
 
-/** Wire the #lang toggle and translate the page once. */
+/** Wire the #lang button and translate the page once. */
 export function initI18n() {
   const btn = document.getElementById('lang');
-  if (btn) btn.addEventListener('click', () => setLang(lang === 'it' ? 'en' : 'it'));
+  if (btn) btn.addEventListener('click', () => setLang(nextLang()));
   applyI18n();
 }

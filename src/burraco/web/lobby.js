@@ -1,15 +1,16 @@
 // The lobby: create a table, list the open ones, join one.
 
-import { t, initI18n, onLangChange } from './i18n.js';
+import { t, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
 import {
   el, $, api, loadSeats, saveSeat, savedName, saveName, toast,
-  FALLBACK_VARIANTS, setupLabel, variantLabel,
+  FALLBACK_VARIANTS, setupLabel, variantLabel, botName,
 } from './common.js';
 
 const REFRESH_MS = 4000;
 let variants = FALLBACK_VARIANTS;
 let lastTables = [];
 let joining = null; // the TableInfo of the join dialog
+let refreshedAt = null; // when the list was last read
 
 /**
  * Read GET /api/variants defensively: the protocol only says "the presets
@@ -113,13 +114,13 @@ async function createTable(ev) {
     location.href = res.url || `/table/${encodeURIComponent(res.table)}`;
   } catch (e) {
     $('#create-status').textContent = '';
-    toast(e.message, 'error');
+    toast(refusalText(e), 'error');
     $('#create').disabled = false;
   }
 }
 
 function seatsText(info) {
-  return (info.seats || []).map((s) => (s.kind === 'empty' ? `(${t('seat.empty')})` : s.name || t(`seat.${s.kind}`))).join(', ');
+  return (info.seats || []).map((s) => (s.kind === 'empty' ? `(${t('seat.empty')})` : (s.kind === 'bot' ? botName(s.name) : s.name) || t(`seat.${s.kind}`))).join(', ');
 }
 
 function tableItem(info, mine) {
@@ -166,11 +167,17 @@ async function refreshTables() {
     const listed = (data && data.tables) || [];
     const seen = new Set(listed.map((x) => x.table));
     lastTables = listed.concat(((own && own.tables) || []).filter((x) => !seen.has(x.table) && ['waiting', 'playing'].includes(x.status)));
-    $('#tables-status').textContent = t('lobby.refreshed', { time: new Date().toLocaleTimeString() });
+    refreshedAt = new Date();
+    showRefreshed();
     renderTables();
   } catch (e) {
-    $('#tables-status').textContent = t('lobby.offline', { detail: e.message });
+    refreshedAt = null;
+    $('#tables-status').textContent = t('lobby.offline', { detail: refusalText(e) });
   }
+}
+
+function showRefreshed() {
+  if (refreshedAt) $('#tables-status').textContent = t('lobby.refreshed', { time: formatTime(refreshedAt) });
 }
 
 function openJoin(info) {
@@ -199,7 +206,7 @@ async function join(ev) {
     saveSeat(res.table, res.seat, res.token);
     location.href = res.url || `/table/${encodeURIComponent(res.table)}`;
   } catch (e) {
-    $('#join-status').textContent = e.message;
+    $('#join-status').textContent = refusalText(e);
   }
 }
 
@@ -212,7 +219,7 @@ function init() {
   $('#create-form').addEventListener('submit', createTable);
   $('#join-form').addEventListener('submit', join);
   $('#join-cancel').addEventListener('click', () => $('#join-dialog').close());
-  onLangChange(() => { fillVariants(); renderTables(); });
+  onLangChange(() => { fillVariants(); renderTables(); showRefreshed(); });
   fillVariants();
   fillSetups(true);
   loadVariants();

@@ -5,7 +5,7 @@
 // "hands" (every seat's hand, open). The page shows one frame at a time with
 // step buttons, a slider and autoplay. ?demo=1 replays a short built-in deal.
 
-import { t, getLang, initI18n, onLangChange } from './i18n.js';
+import { t, getLang, initI18n, onLangChange, moveText, refusalText } from './i18n.js';
 import { backEl, cardEl, fanEl, placeholderEl, sortBySuit, parseAction, normCard, cardLabel, backsEl } from './cards.js';
 import { el, $, api, toast, seatName, lineName, variantLabel, setupLabel } from './common.js';
 
@@ -42,7 +42,7 @@ async function load() {
       R.frames = data.frames || [];
       R.record = data.record || '';
     } catch (e) {
-      $('#replay-status').textContent = t('replay.error', { detail: e.message });
+      $('#replay-status').textContent = t('replay.error', { detail: refusalText(e) });
       return;
     }
     try { R.info = await api('GET', `/api/tables/${encodeURIComponent(R.id)}`); } catch { R.info = infoFromRecord(R.record, R.id); }
@@ -101,9 +101,9 @@ function render() {
 
   // Caption: who did what to reach this position.
   const cap = $('#replay-caption');
-  const who = f.seat === null || f.seat === undefined ? '' : `${seatName(info, f.seat)}: `;
+  const who = f.seat === null || f.seat === undefined ? '' : seatName(info, f.seat);
   cap.replaceChildren(
-    el('span', { class: 'what', text: f.action ? `${who}${f.action}` : t('replay.start', { deal: v.deal || 1 }) }),
+    el('span', { class: 'what', text: f.action ? moveText(f.action, who, { pozzetto: tookPozzetto(R.frames[R.i - 1], f) }) : t('replay.start', { deal: v.deal || 1 }) }),
     el('span', { class: 'frame-no', text: posText }));
   cap.dataset.action = f.action || '';
   const act = f.action ? parseAction(f.action) : null;
@@ -119,7 +119,7 @@ function render() {
       (v.red_threes || [])[l] ? el('span', { class: 'chip-mini', text: `${t('table.red_threes')} ×${v.red_threes[l]}` }) : null),
     el('div', { class: 'melds' }, ...melds.map((cards, i) => {
       const m = el('div', { class: 'meld' + (cards.length >= 7 ? ' burraco' : ''), 'data-meld': i, 'data-line': l, 'data-cards': cards.map(normCard).join(' ') },
-        el('span', { class: 'meld-no', text: i }), fanEl(cards, { size: 'sm' }));
+        el('span', { class: 'meld-no', text: i + 1 }), fanEl(cards, { size: 'sm' }));
       if (act && actLine === l && ((act.verb === 'extend' && act.meld === i) || (act.verb === 'meld' && same(act.cards, cards)))) m.classList.add('glow');
       return m;
     }))));
@@ -153,7 +153,7 @@ function render() {
     const box = el('section', { class: 'open-hand' + (v.turn === s && v.phase !== 'over' ? ' on-turn' : ''), 'data-seat': s },
       el('div', { class: 'seat-head' },
         el('span', { class: 'seat-name', text: seatName(info, s) }),
-        v.dealer === s ? el('span', { class: 'chip-d', text: 'D', title: t('seat.dealer') }) : null,
+        v.dealer === s ? el('span', { class: 'chip-d', text: t('seat.dealer_short'), title: t('seat.dealer') }) : null,
         el('span', { class: 'chip-mini', text: lineName(info, v.line_of, v.line_of[s]) === seatName(info, s) ? `${cards ? cards.length : 0}` : `${t('table.line', { n: v.line_of[s] + 1 })} · ${cards ? cards.length : 0}` })),
       cards ? fanEl(sortBySuit(cards), { size: 'sm', lang: getLang() }) : backsEl((v.hand_sizes || [])[s] || 0));
     if (act && f.seat === s && (act.verb === 'take' || act.verb === 'draw')) box.classList.add('glow');
@@ -165,6 +165,13 @@ function render() {
   $('#first').disabled = R.i === 0;
   $('#next').disabled = R.i >= R.frames.length - 1;
   $('#last').disabled = R.i >= R.frames.length - 1;
+}
+
+/** Did the move of frame f also take a pozzetto (its line has it now, and had not before)? */
+function tookPozzetto(before, f) {
+  if (!before || f.seat === null || f.seat === undefined || before.view.deal !== f.view.deal) return false;
+  const line = f.view.line_of[f.seat];
+  return !(before.view.has_pozzetto || [])[line] && Boolean((f.view.has_pozzetto || [])[line]);
 }
 
 function same(a, b) {
@@ -189,7 +196,7 @@ function init() {
     else if (e.key === ' ' && !e.target.closest('button')) { e.preventDefault(); play(); }
     else return;
   });
-  load().catch((e) => toast(String(e.message || e), 'error'));
+  load().catch((e) => toast(refusalText(e) || String(e), 'error'));
 }
 
 init();

@@ -9,14 +9,16 @@
 // built-in sample position without a server (see demo.js); clicks then show
 // the action they would send. &raise=5H,6H raises cards in the demo.
 
-import { t, getLang, initI18n, onLangChange } from './i18n.js';
+import {
+  t, getLang, initI18n, onLangChange, moveText, hintText, refusalText,
+} from './i18n.js';
 import {
   cardEl, backEl, backsEl, placeholderEl, fanEl, cardText, cardLabel,
-  sortBySuit, sortByValue, parseAction, countCards, normCard, prettyAction,
+  sortBySuit, sortByValue, parseAction, countCards, normCard,
 } from './cards.js';
 import {
-  el, $, api, seatFor, saveSeat, forgetSeat, savedName, saveName, toast,
-  seatName, lineName, variantLabel, setupLabel, defaultLineOf,
+  el, $, api, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
+  seatName, lineName, variantLabel, setupLabel, defaultLineOf, botName,
 } from './common.js';
 
 const params = new URLSearchParams(location.search);
@@ -44,8 +46,14 @@ const S = {
   job: null, // an extension in progress (several `extend` actions)
   hint: null, // {verb, meld, cards} of the last hint, until the next state
   glow: null, // the last move, to highlight
+  lastPozzetto: null, // the last move (JSON of `last`) when it also took a pozzetto
   clock: null, // {seat, deadline, end (local ms), total}
   dealScores: {}, // deal number → DealScore, from deal_over
+  dealEnds: {}, // deal number → the version of the action that ended it
+  pause: null, // between two deals: {deal, end (local ms), ready, waiting}
+  pauseModal: false, // the score window is up for the pause (it closes when the deal begins)
+  dealClock: null, // a tournament's deal clock: {end (local ms), called}
+  finals: {}, // deal number → its final table, fetched once
   matchOver: null,
   sheetShown: false,
   pendingSheet: false,
@@ -66,7 +74,7 @@ async function boot() {
   initI18n();
   onLangChange(() => { renderAll(); if (S.msg && S.msg.table.status === 'waiting') renderWaiting(); });
   wireControls();
-  setInterval(tickTimer, 250);
+  setInterval(() => { tickTimer(); tickDealClock(); if (S.pause) renderPause(); }, 250);
 
   if (DEMO) { startDemo(); return; }
   S.id = tableIdFromUrl();
@@ -101,7 +109,7 @@ async function showJoinBox() {
   try {
     info = await api('GET', `/api/tables/${encodeURIComponent(S.id)}`);
   } catch (e) {
-    $('#join-status').textContent = e.status === 404 ? t('table.not_found') : e.message;
+    $('#join-status').textContent = e.status === 404 ? t('table.not_found') : refusalText(e);
     $('#join-button').disabled = true;
     return;
   }
@@ -127,7 +135,7 @@ async function joinTable(ev) {
     connect();
     pollWhileWaiting();
   } catch (e) {
-    $('#join-status').textContent = e.message;
+    $('#join-status').textContent = refusalText(e);
   }
 }
 
@@ -160,8 +168,9 @@ function connect() {
   ws.onopen = () => {
     S.attempts = 0;
     setConn(t('table.connected'), 'ok');
-    // After a reconnection, ask for the events we missed (the state follows).
-    if (S.everConnected) wsSend({ type: 'sync', since: S.seen });
+    // After a reconnection, ask for the events we missed (the state follows); on the
+    // first connection, for the whole log, so the moves list survives a reload.
+    wsSend({ type: 'sync', since: S.everConnected ? S.seen : 0 });
     S.everConnected = true;
     clearInterval(S.pingTimer);
     S.pingTimer = setInterval(() => wsSend({ type: 'ping' }), 20000);
@@ -261,6 +270,7 @@ function onState(m) {
     const freshDeal = !prev || !prev.view || prev.view.deal !== view.deal;
     reconcileHand(view.hand || [], freshDeal, !prev);
     updateClock(m.clock);
+    updateDealClock(m.deal_clock);
     S.seen = Math.max(S.seen, m.version);
     // A new last move (a state may also come for other reasons: a seat
     // connecting, a sync; then `last` is the same as before).
@@ -268,19 +278,44 @@ function onState(m) {
     if (newLast) {
       const top = S.log[S.log.length - 1];
       const viaEvent = top && top.seat === m.last.seat && top.action === m.last.action && prev && top.version > prev.version;
+      const pozzetto = tookPozzetto(prev, m);
       if (!viaEvent) addLog({ version: m.version, seat: m.last.seat, action: m.last.action });
+      S.lastPozzetto = pozzetto ? JSON.stringify(m.last) : null;
+      if (pozzetto) {
+        const entry = [...S.log].reverse().find((x) => x.seat === m.last.seat && x.action === m.last.action);
+        if (entry) entry.pozzetto = true;
+      }
       S.glow = { version: m.version, at: Date.now(), seat: m.last.seat, ...parseAction(m.last.action) };
     }
   } else {
     S.clock = null;
   }
-  if (changed) S.hint = null;
+  if (changed) {
+    // A hint is for the position it was asked in: it goes when the table moves on.
+    S.hint = null;
+    const box = $('#toast');
+    if (box && box.dataset.kind === 'hint' && !box.hidden) hideToast();
+  }
   continueExtension(m);
+  updatePause(m);
   renderAll();
   if (m.table.status === 'over' && !S.sheetShown && !S.matchOver) {
     // Reconnected after the end: build the sheet from the state.
     onMatchOver({ type: 'match_over', totals: m.totals, winner: undefined, victory_points: null, abandoned_by: null });
   }
+}
+
+/**
+ * Did the one move between prev and m also take a pozzetto? The engine
+ * hands it over by itself (no action of its own): the mover's line has it now.
+ */
+function tookPozzetto(prev, m) {
+  const a = prev && prev.view;
+  const b = m.view;
+  if (!a || !b || a.deal !== b.deal || m.version !== prev.version + 1) return false;
+  if (!m.last || m.last.seat === null || m.last.seat === undefined) return false;
+  const line = b.line_of[m.last.seat];
+  return !(a.has_pozzetto || [])[line] && Boolean((b.has_pozzetto || [])[line]);
 }
 
 function onEvent(m) {
@@ -299,15 +334,15 @@ function addLog(entry) {
   if (S.log.length > 300) S.log.splice(0, S.log.length - 300);
 }
 
-function notAllowed(message) {
-  toast(`${t('table.not_allowed')} ${message}`, 'error', 7000);
+function notAllowed(error) {
+  toast(`${t('table.not_allowed')} ${refusalText(error)}`, 'error', 7000);
 }
 
 function onError(m) {
   const job = S.job;
   if (job && job.sent) {
     // One card of an extension did not fit (yet): try the next one.
-    if (m.code === 'illegal') { job.lastError = m.message; job.sent = null; stepExtension(); return; }
+    if (m.code === 'illegal') { job.lastError = m; job.sent = null; stepExtension(); return; }
     S.job = null;
   }
   if (m.code === 'stale') {
@@ -319,12 +354,12 @@ function onError(m) {
     toast(t('table.unavailable'), 'error', 10000);
     return;
   }
-  notAllowed(m.message || m.code);
+  notAllowed(m);
 }
 
 function onHint(m) {
   S.hint = { action: m.action, ...parseAction(m.action) };
-  toast(`${t('table.hint_prefix')} ${m.reason || m.action}`, 'hint', 9000);
+  toast(`${t('table.hint_prefix')} ${hintText(m.action, m.reason, m.why, m.params)}`, 'hint', 20000);
   renderAll();
 }
 
@@ -428,6 +463,119 @@ function tickTimer() {
   box.classList.toggle('low', s <= 10);
 }
 
+/** A tournament's deal clock: the time left for the whole deal, in the header. */
+function updateDealClock(clock) {
+  S.dealClock = clock ? { end: Date.now() + clock.seconds * 1000, called: clock.called } : null;
+}
+
+function tickDealClock() {
+  const box = $('#deal-clock');
+  const c = S.dealClock;
+  const playing = S.msg && S.msg.table.status === 'playing' && !S.pause;
+  if (!c || !playing) { box.hidden = true; return; }
+  box.hidden = false;
+  const left = Math.max(0, Math.ceil((c.end - Date.now()) / 1000));
+  const text = c.called ? t('table.deal_clock_called')
+    : t('table.deal_clock', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` });
+  box.textContent = text;
+  box.classList.toggle('low', !c.called && left <= 60);
+  box.dataset.seconds = String(left);
+}
+
+// ---------------------------------------------------------------- between two deals
+
+/**
+ * Between two deals the server holds the next deal: no clock runs and no bot
+ * moves until every person has pressed "next deal", or its countdown ends.
+ * The score window stays up meanwhile (a reload brings it back) and closes
+ * by itself when the next deal begins.
+ */
+function updatePause(m) {
+  const p = m.pause;
+  if (!p) {
+    S.pause = null;
+    if (S.pauseModal) {
+      S.pauseModal = false;
+      if ($('#score-modal').open) $('#score-modal').close();
+    }
+    return;
+  }
+  S.pause = { deal: p.deal, end: Date.now() + p.seconds * 1000, ready: p.ready, waiting: p.waiting };
+  const dlg = $('#score-modal');
+  if (!dlg.open || $('#final-table').dataset.deal !== String(p.deal)) {
+    // Reloaded (or reconnected) during the pause: the window from the state.
+    const score = S.dealScores[p.deal] || (m.scores || [])[p.deal - 1];
+    if (score) {
+      const totals = (m.scores || []).slice(0, p.deal).reduce((acc, sc) => acc.map((x, i) => x + (sc.points[i] || 0)), score.points.map(() => 0));
+      fillDealModal({ deal: p.deal, score, totals }, m.table);
+    }
+    if (!dlg.open) dlg.showModal();
+  }
+  S.pauseModal = true;
+  renderPause();
+}
+
+function renderPause() {
+  const p = S.pause;
+  const status = $('#next-deal-status');
+  const button = $('#score-continue');
+  if (!p) {
+    status.hidden = true;
+    button.disabled = false;
+    button.textContent = t('score.continue');
+    return;
+  }
+  const left = Math.max(0, Math.ceil((p.end - Date.now()) / 1000));
+  const info = S.msg ? S.msg.table : null;
+  const waiting = (p.waiting || []).filter((s) => s !== S.seat).map((s) => seatName(info, s, S.seat));
+  const pressed = (p.ready || []).includes(S.seat);
+  status.hidden = false;
+  status.textContent = pressed && waiting.length
+    ? t('table.next_deal_waiting', { names: waiting.join(', '), s: left })
+    : t('table.next_deal_in', { s: left });
+  status.dataset.seconds = String(left);
+  button.textContent = t('table.next_deal');
+  button.disabled = pressed;
+}
+
+function pressNextDeal() {
+  if (wsSend({ type: 'next_deal' }) && S.pause) {
+    S.pause.ready = [...(S.pause.ready || []), S.seat];
+    renderPause();
+  }
+}
+
+/** The final table of a deal that has ended: every line's melds, read-only. */
+async function showFinal(n, box) {
+  if (!n) return;
+  let data = S.finals[n];
+  if (!data) {
+    box.replaceChildren(el('p', { class: 'muted', text: t('table.loading') }));
+    try { data = await api('GET', `/api/tables/${encodeURIComponent(S.id)}/deals/${n}`); } catch (e) {
+      box.replaceChildren(el('p', { class: 'muted', text: refusalText(e) || String(e) }));
+      return;
+    }
+    S.finals[n] = data;
+  }
+  const info = S.msg ? S.msg.table : null;
+  box.replaceChildren(...data.melds.map((melds, l) => el('div', { class: 'final-line', 'data-line': l },
+    el('h4', {}, info ? lineName(info, data.line_of, l, S.seat) : `#${l + 1}`,
+      data.has_pozzetto[l] ? el('span', { class: 'chip-mini pz-taken', text: `✓ ${t('table.took_pozzetto')}` }) : null),
+    melds.length ? el('div', { class: 'final-melds' }, ...melds.map((cards) => el('div', {
+      class: 'meld' + (cards.length >= 7 ? ' burraco' : ''),
+      'aria-label': cards.map((c) => cardLabel(c, getLang())).join(', '),
+    }, fanEl(cards, { size: 'sm' })))) : el('p', { class: 'muted', text: t('table.no_melds') }))));
+}
+
+/** A bot plays for this seat after a time-out: say so, and offer the seat back. */
+function renderTakeover(m) {
+  const mine = m.table.seats && m.table.seats[S.seat];
+  const taken = Boolean(mine && mine.taken_over && m.table.status === 'playing');
+  const banner = $('#takeover');
+  banner.hidden = !taken;
+  if (!taken) $('#take-back').disabled = false;
+}
+
 // ---------------------------------------------------------------- rendering
 
 function renderAll() {
@@ -439,6 +587,7 @@ function renderAll() {
   showOnly('board');
   renderBoard(m);
   renderLog();
+  renderTakeover(m);
   tickTimer();
 }
 
@@ -467,9 +616,14 @@ function renderTurn(m) {
   if (m.table.status === 'waiting') text = t('table.waiting');
   else if (m.table.status === 'over') text = t('table.match_over');
   else if (v && v.phase === 'over') text = t('table.deal_over');
+  else if (m.pause) text = t('table.between_deals', { n: m.pause.deal });
   else if (v) {
     mine = v.turn === S.seat;
-    text = mine ? t(v.phase === 'draw' ? 'table.your_turn_draw' : 'table.your_turn_play')
+    // Offer the pile only when a take is legal (not on Buraco's first turn, nor in
+    // Canasta before a line may take it).
+    const canTake = (m.legal || []).some((a) => a === 'take' || a.startsWith('take '));
+    const drawKey = canTake ? 'table.your_turn_draw' : 'table.your_turn_draw_only';
+    text = mine ? t(v.phase === 'draw' ? drawKey : 'table.your_turn_play')
       : t('table.turn_of', { name: seatName(m.table, v.turn, S.seat) });
   }
   box.textContent = text;
@@ -486,7 +640,7 @@ function renderWaiting() {
     class: `seat-row kind-${s.kind}`, 'data-seat': s.seat,
   },
   el('span', { class: 'seat-no', text: s.seat + 1 }),
-  el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('seat.empty') : s.name || t(`seat.${s.kind}`) }),
+  el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('seat.empty') : (s.kind === 'bot' ? botName(s.name) : s.name) || t(`seat.${s.kind}`) }),
   s.seat === S.seat ? el('span', { class: 'badge', text: t('seat.you') }) : null,
   s.kind === 'bot' ? el('span', { class: 'badge', text: t('seat.bot') }) : null,
   s.kind === 'human' && !s.connected ? el('span', { class: 'badge muted', text: t('seat.offline') }) : null)));
@@ -508,7 +662,7 @@ function seatBadge(m, s, compact = false) {
   else if (s !== S.seat) cls.push('opponent');
   if (S.glow && S.glow.seat === s && (S.glow.verb === 'draw' || S.glow.verb === 'take') && recentGlow()) cls.push('glow');
   const chips = [];
-  if (v.dealer === s) chips.push(el('span', { class: 'chip-d', title: t('seat.dealer'), 'aria-label': t('seat.dealer'), text: 'D' }));
+  if (v.dealer === s) chips.push(el('span', { class: 'chip-d', title: t('seat.dealer'), 'aria-label': t('seat.dealer'), text: t('seat.dealer_short') }));
   if (seatInfo.kind === 'bot') chips.push(el('span', { class: 'chip-mini', text: t('seat.bot') }));
   if (seatInfo.kind === 'human' && seatInfo.connected === false) chips.push(el('span', { class: 'chip-mini off', text: t('seat.offline') }));
   if (isPartner(v, s)) chips.push(el('span', { class: 'chip-mini', text: t('seat.partner') }));
@@ -516,7 +670,7 @@ function seatBadge(m, s, compact = false) {
   if (pfd) chips.push(el('span', { class: 'chip-mini pz', text: t('table.pozzetto_waiting', { n: pfd }) }));
   const name = el('span', { class: 'seat-name', text: seatName(info, s, S.seat) });
   const size = (v.hand_sizes || [])[s] ?? 0;
-  return el('div', { class: cls.join(' '), 'data-seat': s, 'aria-label': `${seatName(info, s, S.seat)}: ${size}` },
+  return el('div', { class: cls.join(' '), 'data-seat': s, 'aria-label': t('table.seat_aria', { name: seatName(info, s, S.seat), n: size }) },
     el('div', { class: 'seat-head' }, name, ...chips),
     compact ? null : backsEl(size, { max: 6, className: 'seat-backs' }));
 }
@@ -588,6 +742,10 @@ function lineEl(m, l, mine) {
     chip.appendChild(el('b', { text: `×${r3}` }));
     head.appendChild(chip);
   }
+  const points = (v.line_points || [])[l];
+  if (points !== undefined) {
+    head.appendChild(el('span', { class: 'chip-mini line-points', 'data-points': points, text: t('table.line_points', { n: points }) }));
+  }
   if (v.opened && v.opened[l] === false && v.minimum && v.minimum[l]) {
     head.appendChild(el('span', { class: 'chip-mini', text: t('table.to_open', { n: v.minimum[l] }) }));
   }
@@ -613,9 +771,16 @@ function meldEl(m, l, i, cards, mine) {
     'data-meld': i,
     'data-line': l,
     'data-cards': cards.map(normCard).join(' '),
-    'aria-label': t('table.meld_aria', { n: i, line: lname, cards: cards.map((c) => cardLabel(c, getLang())).join(', ') }),
-  }, el('span', { class: 'meld-no', 'aria-hidden': 'true', text: i }), fanEl(cards, { size: 'sm' }));
-  if (cards.length >= 7) b.appendChild(el('span', { class: 'meld-mark', 'aria-hidden': 'true', text: info.variant === 'canasta' ? 'Canasta' : info.variant === 'buraco' ? 'Canastra' : 'Burraco' }));
+    'aria-label': t('table.meld_aria', { n: i + 1, line: lname, cards: cards.map((c) => cardLabel(c, getLang())).join(', ') }),
+  }, fanEl(cards, { size: 'sm' }));
+  // Under the meld (never over its first card): its number, and its grade once it is a
+  // burraco (canastra, canasta).
+  const grade = ((m.view.grades || [])[l] || [])[i] || null;
+  const mark = t(info.variant === 'canasta' ? 'mark.canasta' : info.variant === 'buraco' ? 'mark.canastra' : 'mark.burraco');
+  b.appendChild(el('span', { class: 'meld-foot', 'aria-hidden': 'true' },
+    el('span', { class: 'meld-no', text: i + 1 }),
+    grade ? el('span', { class: 'meld-mark', 'data-grade': grade, text: `${mark} ${t(`grade.${grade}`)}` }) : null));
+  if (grade) b.setAttribute('aria-label', `${b.getAttribute('aria-label')} (${mark} ${t(`grade.${grade}`)})`);
   // The last move's meld glows (a new meld: the one with exactly its cards).
   const g = S.glow;
   if (g && recentGlow() && m.view.line_of[g.seat] === l) {
@@ -657,7 +822,7 @@ function renderCenter(m) {
   const cards = v.pile || [];
   const top = cards.length ? cards[cards.length - 1] : null;
   const parts = [];
-  if (top) parts.push(cardEl(top, { size: 'lg' })); else parts.push(placeholderEl(t('table.pile_empty').split('.')[0], { size: 'lg', symbol: '' }));
+  if (top) parts.push(cardEl(top, { size: 'lg' })); else parts.push(placeholderEl(t('table.pile_empty_short'), { size: 'lg', symbol: '' }));
   if (cards.length) parts.push(el('span', { class: 'count', text: cards.length + (v.pile_hidden || 0) }));
   if (v.pile_hidden) parts.push(el('span', { class: 'hidden-count', text: t('table.pile_hidden', { n: v.pile_hidden }) }));
   pile.replaceChildren(...parts);
@@ -676,8 +841,8 @@ function renderCenter(m) {
   const last = m.last;
   const lm = $('#last-move');
   if (last) {
-    const who = last.seat === null || last.seat === undefined ? '' : `${seatName(m.table, last.seat, S.seat)}: `;
-    lm.textContent = `${who}${last.action}`;
+    const who = last.seat === null || last.seat === undefined ? '' : seatName(m.table, last.seat, S.seat);
+    lm.textContent = moveText(last.action, who, { pozzetto: S.lastPozzetto === JSON.stringify(last) });
     lm.dataset.action = last.action;
     lm.classList.toggle('flash', recentGlow());
   } else {
@@ -720,13 +885,28 @@ function renderLog() {
   const m = S.msg;
   if (!m) return;
   const list = $('#log');
-  const items = S.log.slice(-80).map((e) => {
-    const who = e.seat === null || e.seat === undefined ? '' : `${seatName(m.table, e.seat, S.seat)}: `;
-    let what = e.action;
-    if (what === 'deal-over') what = t('table.deal_over');
-    if (what === 'match-over') what = t('table.match_over');
-    return el('li', { 'data-version': e.version ?? '' }, who, el('span', { class: 'act', text: prettyAction(what) }));
-  });
+  // Moves are numbered within their deal, and each deal has its heading.
+  const ends = Object.entries(S.dealEnds).map(([d, v]) => [Number(d), v]).sort((a, b) => a[1] - b[1]);
+  const dealOf = (version) => {
+    if (typeof version !== 'number') return (m.view && m.view.deal) || 1;
+    const before = ends.filter(([, v]) => v < version);
+    return before.length ? before[before.length - 1][0] + 1 : 1;
+  };
+  const items = [];
+  let deal = null;
+  let n = 0;
+  for (const e of S.log.slice(-300)) {
+    const d = dealOf(e.version);
+    if (d !== deal) {
+      deal = d;
+      n = 0;
+      items.push(el('li', { class: 'log-deal', 'aria-hidden': 'false', text: t('table.deal', { n: d }) }));
+    }
+    if (e.action === 'start') continue;
+    n += 1;
+    const who = e.seat === null || e.seat === undefined ? '' : seatName(m.table, e.seat, S.seat);
+    items.push(el('li', { value: n, 'data-version': e.version ?? '', 'data-deal': d, 'data-action': e.action }, el('span', { class: 'act', text: moveText(e.action, who, { pozzetto: e.pozzetto }) })));
+  }
   list.replaceChildren(...items);
   list.scrollTop = list.scrollHeight;
 }
@@ -843,7 +1023,7 @@ async function clickStart() {
     const info = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/start`, { token: S.token });
     if (S.msg && info && info.table) { S.msg = { ...S.msg, table: info }; }
   } catch (e) {
-    toast(e.message, 'error');
+    toast(refusalText(e), 'error');
   } finally {
     btn.disabled = false;
   }
@@ -958,6 +1138,11 @@ function onHandKey(e) {
 
 function onDealOver(m) {
   S.dealScores[m.deal] = m.score;
+  if (typeof m.version === 'number') S.dealEnds[m.deal] = m.version;
+  // A deal that ended before the state the page holds is history (a sync after a reload
+  // replays it): its score goes to the sheet, the window does not open again.
+  if (typeof m.version === 'number' && S.msg && m.version <= S.msg.version) { renderLog(); return; }
+  S.lastDealOver = m;
   const info = S.msg ? S.msg.table : null;
   fillDealModal(m, info);
   const dlg = $('#score-modal');
@@ -971,6 +1156,12 @@ function scoreNames(info, score) {
 function fillDealModal(m, info) {
   const score = m.score;
   $('#score-modal-title').textContent = t('score.deal_title', { n: m.deal });
+  const final = $('#final-table');
+  if (final.dataset.deal !== String(m.deal)) {
+    final.open = false;
+    final.dataset.deal = String(m.deal);
+    $('#final-table-body').replaceChildren();
+  }
   const reason = score.end_reason;
   const closer = score.closer !== undefined && score.closer !== null && score.closer >= 0 ? seatName(info, score.closer, S.seat) : '';
   const endKey = `score.end.${reason}`;
@@ -1029,11 +1220,12 @@ function showSheet() {
   const scores = (st.scores && st.scores.length ? st.scores : Object.keys(S.dealScores).sort((a, b) => a - b).map((k) => S.dealScores[k])) || [];
   const totals = m.totals || st.totals || [];
   const rows = scores.map((sc, i) => el('tr', { 'data-deal': i + 1 }, el('th', { scope: 'row', text: i + 1 }),
-    ...names.map((_, l) => { const p = sc.points ? sc.points[l] : undefined; return el('td', { class: num(p), text: fmt(p) }); })));
+    ...names.map((_, l) => { const p = sc.points ? sc.points[l] : undefined; return el('td', { class: num(p), text: fmt(p) }); }),
+    el('td', {}, el('button', { type: 'button', class: 'link', 'data-final': i + 1, text: t('score.final_table_short'), 'aria-label': t('score.final_of', { n: i + 1 }) }))));
   const foot = [el('tr', { class: 'total-row' }, el('th', { scope: 'row', text: t('score.totals') }), ...totals.map((x) => el('td', { class: num(x), text: fmt(x) })))];
   if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: x }))));
   $('#sheet-table').replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('score.deal_col') }), ...names.map((nm, l) => el('th', { scope: 'col', 'data-line': l, text: nm })))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('score.deal_col') }), ...names.map((nm, l) => el('th', { scope: 'col', 'data-line': l, text: nm })), el('th', { scope: 'col' }))),
     el('tbody', {}, rows), el('tfoot', {}, foot));
   let winner = m.winner;
   if (winner === undefined) {
@@ -1043,8 +1235,11 @@ function showSheet() {
     winner = at.length === 1 ? at[0] : null;
   }
   const parts = [winner === null || winner === undefined ? t('score.tie') : t('score.winner', { name: names[winner] ?? `#${winner + 1}` })];
-  if (m.abandoned_by !== null && m.abandoned_by !== undefined) parts.push(t('score.abandoned', { name: seatName(info, m.abandoned_by, S.seat) }));
-  $('#sheet-result').textContent = parts.join(' ');
+  if (m.abandoned_by !== null && m.abandoned_by !== undefined) {
+    // 002: whoever abandons (or runs out of time) loses, by the totals plus a penalty.
+    parts.push(t('score.abandoned_penalty', { name: seatName(info, m.abandoned_by, S.seat), penalty: m.abandon_penalty ?? 350 }));
+  }
+  $('#sheet-result').replaceChildren(...parts.map((text) => el('span', { class: 'result-line', text })));
   $('#sheet-result').dataset.winner = winner === null || winner === undefined ? '' : String(winner);
   const id = encodeURIComponent(S.id || 'demo');
   $('#record-link').href = `/api/tables/${id}/record`;
@@ -1090,8 +1285,24 @@ function wireControls() {
     toast(t('table.copied'), 'info', 2000);
   });
   $('#score-continue').addEventListener('click', () => {
+    if (S.pause) { pressNextDeal(); return; }
     $('#score-modal').close();
     if (S.pendingSheet) { S.pendingSheet = false; showSheet(); }
+  });
+  $('#final-table').addEventListener('toggle', () => {
+    if ($('#final-table').open) showFinal(Number($('#final-table').dataset.deal), $('#final-table-body'));
+  });
+  $('#sheet-table').addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-final]');
+    if (!b) return;
+    const n = Number(b.dataset.final);
+    $('#sheet-final').hidden = false;
+    $('#sheet-final-title').textContent = t('score.final_of', { n });
+    showFinal(n, $('#sheet-final-body'));
+  });
+  $('#take-back').addEventListener('click', () => {
+    // The seat comes back at once; the bot does not make its next move.
+    if (wsSend({ type: 'take_back' })) $('#take-back').disabled = true;
   });
   $('#sheet-close').addEventListener('click', () => $('#score-sheet').close());
 }

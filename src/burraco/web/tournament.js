@@ -7,7 +7,7 @@
 // {seat, token} for that room table in "burraco.seats", so the table page
 // opens the player's own seat. Without a token: the public standings and rounds.
 
-import { t, initI18n, onLangChange } from './i18n.js';
+import { t, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
 import { el, $, api, saveSeat } from './common.js';
 import {
   apiBase, namesOf, phaseText, settingsText, progressText, fillStandings, roundView, seatDir, dirLabel,
@@ -75,10 +75,10 @@ async function refresh() {
       P.me = me;
     }
     render();
-    $('#poll-status').textContent = t('lobby.refreshed', { time: new Date().toLocaleTimeString() });
+    $('#poll-status').textContent = t('lobby.refreshed', { time: formatTime() });
     $('#poll-status').dataset.state = 'ok';
   } catch (e) {
-    $('#poll-status').textContent = t('lobby.offline', { detail: e.message });
+    $('#poll-status').textContent = t('lobby.offline', { detail: refusalText(e) });
     $('#poll-status').dataset.state = 'lost';
   } finally {
     P.polling = false;
@@ -95,7 +95,7 @@ function render() {
   const d = P.data;
   if (!d) return;
   const s = d.settings;
-  document.title = `${s.name} · Burraco`;
+  document.title = `${s.name} · ${t('tour.title')}`;
   $('#head-name').textContent = s.name;
   $('#t-title').textContent = s.name;
   $('#t-phase').textContent = phaseText(d);
@@ -195,7 +195,7 @@ function boardResult(b) {
   const outcome = res.winner === null || res.winner === undefined ? 'draw' : res.winner === me ? 'won' : 'lost';
   return el('p', { class: `board-result ${outcome}` },
     el('span', { class: 'mp', text: `${mp[0]} – ${mp[1]}` }), ' ',
-    el('span', { class: 'vp', text: `${vp} VP` }), ' ',
+    el('span', { class: 'vp', text: t('desk.vp_n', { n: vp }) }), ' ',
     el('span', { class: 'badge outcome', text: t('tour.' + outcome) }),
     res.abandoned_by ? el('small', { class: 'muted', text: ` ${t('desk.abandoned_by', { name: (namesOf(P.data).get(res.abandoned_by) || {}).name || res.abandoned_by })}` }) : null);
 }

@@ -1,0 +1,561 @@
+"""Every word of every page in English, Italian and Brazilian Portuguese.
+
+Static checks read ``src/burraco/web/``: every language of ``i18n.js`` has every
+key with the same ``{param}`` placeholders, every key the pages use exists, and
+no page writes literal English past ``t()``. The browser tests open the lobby
+and a table against a bot with Chromium set to Portuguese and to Italian (on a
+phone's screen), play a turn, read the last move as a sentence, cycle the
+language button and keep screenshots in ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+WEB = Path(__file__).resolve().parent.parent / "src" / "burraco" / "web"
+SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+LANGS = ("en", "it", "pt")
+
+ENTRY = re.compile(r"^    '((?:[^'\\]|\\.)+)': '((?:[^'\\]|\\.)*)',$")
+PLACEHOLDER = re.compile(r"\{([\w ]+)\}")
+KEY_SHAPE = re.compile(r"^[a-z_]+(\.[\w\- ]+)+$")
+
+# Keys the code builds from a prefix and a value (t('variant.' + name),
+# t(`score.end.${reason}`)…): the values each prefix takes.
+DYNAMIC_KEYS = {
+    "variant.": ["italian", "online", "buraco", "canasta"],
+    "status.": ["waiting", "playing", "over"],
+    "seat.": ["empty", "bot", "human"],
+    "score.": [
+        "melded",
+        "in_hand",
+        "burracos",
+        "closing",
+        "pozzetto_penalty",
+        "relancinho",
+        "red_threes",
+    ],
+    "score.end.": ["closed", "went out", "stock", "stall", "time-out"],
+    "grade.": ["clean", "semi-clean", "dirty", "twos", "jokers", "twos-and-jokers"],
+    "format.": ["danish", "mitchell", "round-robin", "knockout"],
+    "format_help.": ["danish", "mitchell", "round-robin", "knockout"],
+    "kind.": ["pairs_short", "individual_short"],
+    "phase.": ["registration", "seating", "playing", "closed", "finished"],
+    "phase_short.": ["registration", "seating", "playing", "closed", "finished"],
+    "dir.": ["N", "E", "S", "W", "NS", "EW"],
+    "bot_short.": ["random", "greedy", "expert"],
+    "tour.": ["won", "lost", "draw"],
+    "move.": ["draw", "redraw", "meld", "extend", "discard", "pass", "abandon", "start"],
+    "hint.": ["draw", "redraw", "meld", "extend", "discard", "pass"],
+    "lang.switch_to.": list(LANGS),
+}
+# Keys that i18n.js's moveText/hintText and table.js pick by condition.
+CONDITIONAL_KEYS = [
+    "move.take",
+    "move.take_cards",
+    "move.time-out",
+    "move.time-out_seat",
+    "move.with_pozzetto",
+    "move.unknown",
+    "hint.take",
+    "hint.take_cards",
+    "mark.burraco",
+    "mark.canastra",
+    "mark.canasta",
+    "card.joker",
+]
+
+
+def texts() -> dict[str, dict[str, str]]:
+    """The TEXTS object of i18n.js: language -> key -> text (every line must be an entry)."""
+    source = (WEB / "i18n.js").read_text(encoding="utf-8")
+    body = source[source.index("const TEXTS = {\n") : source.index("\n};\n")]
+    found: dict[str, dict[str, str]] = {}
+    current: dict[str, str] | None = None
+    for line in body.splitlines()[1:]:
+        head = re.fullmatch(r"  (\w+): \{", line)
+        if head:
+            current = found.setdefault(head.group(1), {})
+            continue
+        if line == "  }," or not line.strip() or line.strip().startswith("//"):
+            continue
+        entry = ENTRY.match(line)
+        assert entry and current is not None, f"not a one-line entry of i18n.js: {line!r}"
+        key, value = entry.groups()
+        assert key not in current, f"{key} twice"
+        current[key] = value
+    return found
+
+
+def js_sources() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(WEB.glob("*.js"))}
+
+
+def html_sources() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(WEB.glob("*.html"))}
+
+
+def first_argument(source: str, start: int) -> str:
+    """The text of a call's first argument, from just after its opening parenthesis."""
+    depth = 0
+    quote = ""
+    i = start
+    while i < len(source):
+        c = source[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            break
+        i += 1
+    return source[start:i]
+
+
+def used_keys() -> tuple[dict[str, set[str]], set[str]]:
+    """Literal keys of t() and data-i18n* per file, and the prefixes of keys built in code."""
+    used: dict[str, set[str]] = {}
+    prefixes: set[str] = set()
+    for name, source in {**js_sources(), **html_sources()}.items():
+        if name.endswith(".js"):
+            # Comment lines only tell (i18n.js's own shows t("key") and data-i18n="key").
+            source = "\n".join(
+                "" if line.lstrip().startswith(("//", "*", "/*")) else line
+                for line in source.splitlines()
+            )
+        keys = used.setdefault(name, set())
+        for m in re.finditer(r"data-i18n(?:-aria|-placeholder|-title)?=\"([^\"]+)\"", source):
+            keys.add(m.group(1))
+        for m in re.finditer(r"\bt\(", source):
+            arg = first_argument(source, m.end())
+            for lit in re.finditer(r"'([^'\\]*)'|\"([^\"\\]*)\"|`([^`\\]*)`", arg):
+                text = next(g for g in lit.groups() if g is not None)
+                if "${" in text:
+                    prefixes.add(text.split("${")[0])
+                elif text.endswith("."):
+                    prefixes.add(text)
+                elif KEY_SHAPE.match(text):
+                    keys.add(text)
+    return used, prefixes
+
+
+def test_every_language_has_every_key_with_the_same_placeholders() -> None:
+    found = texts()
+    assert set(found) == set(LANGS)
+    every = set().union(*(set(v) for v in found.values()))
+    for lang in LANGS:
+        missing = sorted(every - set(found[lang]))
+        assert not missing, f"{lang} lacks {missing}"
+    for key in sorted(every):
+        shapes = {lang: sorted(set(PLACEHOLDER.findall(found[lang][key]))) for lang in LANGS}
+        assert len({tuple(s) for s in shapes.values()}) == 1, f"{key}: {shapes}"
+        for lang in LANGS:
+            assert found[lang][key].strip(), f"{lang} {key} is empty"
+
+
+def test_every_key_the_pages_use_exists_in_english() -> None:
+    english = texts()["en"]
+    used, prefixes = used_keys()
+    for name, keys in used.items():
+        missing = sorted(k for k in keys if k not in english)
+        assert not missing, f"{name} uses {missing}"
+    for prefix, values in DYNAMIC_KEYS.items():
+        missing = [prefix + v for v in values if prefix + v not in english]
+        assert not missing, missing
+    missing = [k for k in CONDITIONAL_KEYS if k not in english]
+    assert not missing, missing
+    # Every prefix the code builds keys from is listed above.
+    unknown = sorted(p for p in prefixes if p not in DYNAMIC_KEYS)
+    assert not unknown, f"list the keys of these prefixes in DYNAMIC_KEYS: {unknown}"
+
+
+class _Texts(HTMLParser):
+    """Text nodes with letters, and the attributes a person reads, outside data-i18n*."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[dict[str, str | None]] = []
+        self.bare: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        for attr, marker in (
+            ("aria-label", "data-i18n-aria"),
+            ("placeholder", "data-i18n-placeholder"),
+            ("title", "data-i18n-title"),
+        ):
+            if a.get(attr) and re.search(r"[A-Za-z]{2}", a[attr] or "") and marker not in a:
+                self.bare.append(f"<{tag} {attr}={a[attr]!r}>")
+        if tag not in ("meta", "link", "input", "br", "img"):
+            self.stack.append(a)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.stack and tag not in ("meta", "link", "input", "br", "img"):
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        if re.search(r"[A-Za-z]{2}", data) and not (self.stack and "data-i18n" in self.stack[-1]):
+            self.bare.append(data.strip())
+
+
+def test_the_html_pages_write_no_text_past_i18n() -> None:
+    for name, source in html_sources().items():
+        parser = _Texts()
+        parser.feed(source)
+        # The #lang button is written by applyI18n.
+        bare = [b for b in parser.bare if b not in ("Italiano",)]
+        assert not bare, f"{name}: {bare}"
+
+
+def scan_string(source: str, i: int) -> tuple[str, int]:
+    """The JS string literal that starts at source[i]: its text without its ${…}, and its end."""
+    quote = source[i]
+    out = []
+    j = i + 1
+    while j < len(source) and source[j] != quote:
+        if source[j] == "\\":
+            out.append(source[j : j + 2])
+            j += 2
+        elif quote == "`" and source.startswith("${", j):
+            depth = 0
+            while j < len(source):
+                if source[j] in "'\"`" and depth > 0:
+                    j = scan_string(source, j)[1]  # a string inside the substitution
+                elif source[j] == "{":
+                    depth += 1
+                elif source[j] == "}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            j += 1
+        else:
+            out.append(source[j])
+            j += 1
+    return "".join(out), j
+
+
+def string_at(source: str, i: int) -> str | None:
+    """The text of the JS string literal that starts at source[i], without its ${…}; or None."""
+    if source[i : i + 1] not in ("'", '"', "`"):
+        return None
+    return scan_string(source, i)[0]
+
+
+def test_the_scripts_write_no_literal_english() -> None:
+    """Texts, titles, labels and messages in the scripts come from t() (a heuristic)."""
+    writes = re.compile(
+        r"\b(?:text|title|placeholder|'aria-label')\s*:\s*"
+        r"|\.(?:textContent|title|placeholder)\s*=\s*"
+        r"|setAttribute\('(?:aria-label|title|placeholder)',\s*"
+        r"|\b(?:toast|alert|confirm|prompt)\("
+    )
+    for name, source in js_sources().items():
+        assert not re.search(r"\.toLocale(?:Time|Date)?String\(", source), (
+            f"{name}: format dates and times with formatTime/formatDate of i18n.js"
+        )
+        for m in writes.finditer(source):
+            literal = string_at(source, m.end())
+            if literal is None:
+                continue
+            line = source.count("\n", 0, m.start()) + 1
+            assert not re.search(r"[A-Za-z]{2}", literal), f"{name}:{line}: {literal!r}"
+
+
+# ---------------------------------------------------------------- in Chromium
+
+# The room's notation of a move ("extend 0 AD", "discard 9S", "Anna: draw").
+RAW_MOVE = re.compile(
+    r"\bextend \d|\b(10|[2-9AJQK])[SHDC]\b|\bJK\b"
+    r"|: (draw|redraw|take|pass|meld|discard)\b|^(draw|redraw|take|pass)$"
+)
+# Its verbs, which no Italian or Portuguese sentence has.
+ENGLISH_VERB = re.compile(r"\b(draw|redraw|take|meld|extend|discard|pass)\b")
+RAW_KEY = re.compile(
+    r"\b(app|lobby|table|seat|score|move|hint|desk|tour|replay|variant|setup|bot|mark)\.[a-z_]+"
+)
+PT_VERBS = ("comprou", "pegou", "baixou", "adicionou", "descartou", "passou")
+IT_VERBS = ("ha pescato", "ha raccolto", "ha calato", "ha aggiunto", "ha scartato", "ha passato")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield launched
+        launched.close()
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def table_state(page: Any) -> dict[str, Any]:
+    found: dict[str, Any] = (
+        page.evaluate("() => JSON.parse(JSON.stringify(window.burracoTable.state || null))") or {}
+    )
+    return found
+
+
+def wait_my_turn(page: Any) -> dict[str, Any]:
+    page.wait_for_function(
+        """() => { const s = window.burracoTable && window.burracoTable.state;
+                   return s && s.legal && s.legal.length; }""",
+        timeout=30_000,
+    )
+    return table_state(page)
+
+
+def wait_version_above(page: Any, version: int) -> None:
+    page.wait_for_function(
+        f"() => window.burracoTable.state && window.burracoTable.state.version > {version}",
+        timeout=30_000,
+    )
+
+
+def play_a_turn(page: Any) -> None:
+    """Draw from the stock and discard a legal card, by clicks; then wait for the bot."""
+    s = wait_my_turn(page)
+    if s["view"]["phase"] == "draw":
+        page.click("#stock")
+        wait_version_above(page, s["version"])
+        s = wait_my_turn(page)
+    card = [a.split()[1] for a in s["legal"] if a.startswith("discard ")][-1]
+    page.click(f'#hand [data-card="{card}"] >> nth=0')
+    page.click("#pile")
+    wait_version_above(page, s["version"])
+    wait_my_turn(page)
+
+
+def open_table(page: Any, base: str, name: str) -> None:
+    page.fill("#name", name)
+    page.select_option("#variant", "italian")
+    page.select_option("#setup", "2:2")
+    page.check("#by-deals")
+    page.fill("#deals", "1")
+    page.fill("#move-seconds", "0")
+    page.select_option("#bot", "greedy")
+    page.click("#create")
+    page.wait_for_url(re.compile(r".*/table/t-.*"))
+    page.click("#start")
+    page.wait_for_selector("#hand [data-card]")
+
+
+def lang_button(page: Any) -> tuple[str, ...]:
+    found: list[str] = page.evaluate(
+        """() => { const b = document.getElementById('lang');
+                   return [b.textContent, b.getAttribute('aria-label'), document.documentElement.lang]; }"""
+    )
+    return tuple(found)
+
+
+def visible_text(page: Any) -> str:
+    return str(page.inner_text("body"))
+
+
+def moves_in_every_language(page: Any) -> dict[str, list[str]]:
+    """moveText for every kind of action, in each language (the page's i18n module)."""
+    found: dict[str, list[str]] = page.evaluate(
+        """async () => {
+          const m = await import('/static/i18n.js');
+          const before = m.getLang();
+          const actions = ['draw', 'redraw', 'take', 'take 7H 7S', 'meld 5H 6H 7H', 'extend 0 AD',
+                           'discard 9S', 'discard JK', 'pass', 'time-out', 'abandon', 'start'];
+          const out = {};
+          for (const l of m.LANGS) {
+            m.setLang(l);
+            out[l] = actions.map((a) => m.moveText(a, 'Anna'));
+            out[l].push(m.moveText('time-out', ''));
+            out[l].push(m.moveText('discard 10C', 'Anna', { pozzetto: true }));
+            out[l].push(m.hintText('extend 2 QH', ''));
+          }
+          m.setLang(before);
+          return out;
+        }"""
+    )
+    return found
+
+
+def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
+    browser: Any, tmp_path: Path
+) -> None:
+    from roomserver import RoomServer
+
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        context = browser.new_context(locale="pt-BR", viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#tables-status:not(:empty)")
+        assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
+        lobby = visible_text(page)
+        for word in ("Nova mesa", "Criar a mesa", "Mesas abertas", "Seu nome", "Atualizado às"):
+            assert word in lobby, word
+        assert page.eval_on_selector_all("#bot option", "os => os.map(o => o.textContent)") == [
+            "Iniciante",
+            "Intermediário",
+            "Especialista",
+        ]
+        assert page.title() == "Sala de Buraco"
+        assert not re.search(r"\b(AM|PM)\b", lobby)
+        shot(page, "lobby-pt")
+
+        open_table(page, server.url, "Ana")
+        board = visible_text(page)
+        for word in ("Dica", "Abandonar", "Jogadas", "Nossa equipe", "Mão 1 de 1"):
+            assert word in board, word
+        play_a_turn(page)
+        last = page.inner_text("#last-move")
+        assert any(v in last for v in PT_VERBS), last
+        assert not RAW_MOVE.search(last) and not ENGLISH_VERB.search(last), last
+        log = page.eval_on_selector_all("#log li", "els => els.map(e => e.textContent)")
+        assert any(line.startswith("Ana comprou do monte") for line in log), log
+        assert any(line.startswith("Ana descartou ") for line in log), log
+        for line in log:
+            assert not RAW_MOVE.search(line) and not ENGLISH_VERB.search(line), line
+        body = visible_text(page)
+        assert "Bot intermediário 1" in body
+        assert not RAW_KEY.search(body), RAW_KEY.search(body)
+        shot(page, "table-pt")
+
+        # en → it → pt: the button names the language it switches to, in that language.
+        page.click("#lang")
+        assert lang_button(page) == ("Italiano", "Switch to Italian", "en")
+        assert re.search(
+            r"\b(drew|took|laid down|added|discarded|passed)\b", page.inner_text("#last-move")
+        )
+        page.click("#lang")
+        assert lang_button(page) == ("Português", "Passa al portoghese", "it")
+        assert any(v in page.inner_text("#last-move") for v in IT_VERBS)
+        assert "Consiglio" in visible_text(page)
+        page.click("#lang")
+        assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
+        assert page.evaluate("() => localStorage.getItem('burraco.lang')") == "pt"
+
+        sentences = moves_in_every_language(page)
+        assert sentences["en"][5] == "Anna added A♦ to meld 1"
+        assert sentences["it"][5] == "Anna ha aggiunto A♦ alla combinazione 1"
+        assert sentences["pt"][5] == "Anna adicionou A♦ ao jogo 1"
+        assert sentences["pt"][13] == "Anna descartou 10♣ e pegou o morto"
+        assert sentences["it"][14] == "aggiungi Q♥ alla combinazione 3"
+        for lang, lines in sentences.items():
+            assert len(set(lines)) == len(lines), (lang, lines)
+            for line in lines:
+                assert "{" not in line and not RAW_MOVE.search(line), (lang, line)
+                assert lang == "en" or not ENGLISH_VERB.search(line), (lang, line)
+                assert not RAW_KEY.search(line), (lang, line)
+        assert not errors, errors
+        context.close()
+
+
+def test_an_italian_player_on_a_phone_reads_the_table_in_italian(
+    browser: Any, tmp_path: Path
+) -> None:
+    from roomserver import RoomServer
+
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        context = browser.new_context(
+            locale="it-IT", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        )
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#tables-status:not(:empty)")
+        assert lang_button(page) == ("Português", "Passa al portoghese", "it")
+        lobby = visible_text(page)
+        for word in ("Nuovo tavolo", "Crea il tavolo", "Tavoli aperti", "Aggiornato alle"):
+            assert word in lobby, word
+        assert re.search(r"Aggiornato alle \d{2}:\d{2}:\d{2}(?!\s*[AP]M)", lobby), lobby
+        assert page.eval_on_selector_all("#bot option", "os => os.map(o => o.textContent)") == [
+            "Principiante",
+            "Intermedio",
+            "Esperto",
+        ]
+        shot(page, "lobby-it")
+
+        open_table(page, server.url, "Anna")
+        play_a_turn(page)
+        last = page.inner_text("#last-move")
+        assert any(v in last for v in IT_VERBS), last
+        assert not RAW_MOVE.search(last) and not ENGLISH_VERB.search(last), last
+        body = visible_text(page)
+        for word in ("Consiglio", "Abbandona", "La nostra linea", "Smazzata 1 di 1"):
+            assert word in body, word
+        assert not RAW_KEY.search(body), RAW_KEY.search(body)
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"the page is {overflow}px wider than the phone"
+        shot(page, "table-it")
+        page.click("#lang")
+        assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
+        assert any(v in page.inner_text("#last-move") for v in PT_VERBS)
+        shot(page, "table-pt-phone")
+        assert not errors, errors
+        context.close()
+
+
+def test_the_desk_and_the_tournament_page_in_portuguese(browser: Any, tmp_path: Path) -> None:
+    from roomserver import RoomServer
+
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        with server.http() as http:
+            made = http.post("/api/tournaments", json={"name": "Noite do clube"}).json()
+            path = f"/api/tournaments/{made['tournament']}"
+            http.post(f"{path}/pad", json={"token": made["token"], "size": 4})
+            http.post(f"{path}/rounds", json={"token": made["token"], "online": False})
+        context = browser.new_context(locale="pt-BR", viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/desk/{made['tournament']}#key={made['token']}")
+        page.wait_for_selector("#standings tr[data-entrant]")
+        page.wait_for_selector("#poll-status:not(:empty)")
+        body = visible_text(page)
+        for word in ("Classificação", "Inscritos", "Rodadas", "Encerrar a rodada", "Mesa 1", "PV"):
+            assert word in body, word
+        assert not RAW_KEY.search(body), RAW_KEY.search(body)
+        assert not re.search(r"\b(AM|PM)\b", body)
+        shot(page, "desk-pt")
+        page.goto(f"{server.url}/tournament/{made['tournament']}")
+        page.wait_for_selector("#standings tr[data-entrant]")
+        body = visible_text(page)
+        assert "Classificação" in body and "Rodada 1" in body
+        assert not RAW_KEY.search(body), RAW_KEY.search(body)
+        shot(page, "tournament-pt")
+        assert not errors, errors
+        context.close()
