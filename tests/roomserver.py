@@ -37,6 +37,7 @@ class RoomServer:
             create_tournament="10000/minute",
             pad_tournament="10000/minute",
             start_round="10000/minute",
+            socket_messages="100000/minute",
         )
         self.app = create_app(database_url, **({"bot_delay": 0.0, "limits": generous} | options))
         self.server = uvicorn.Server(

@@ -10,6 +10,7 @@ language button and keep screenshots in ``artifacts/screenshots/``.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -17,6 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from burraco.bots.hints import WHY
+from burraco.refusals import TEXTS as RULES
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "burraco" / "web"
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
@@ -26,6 +30,28 @@ LANGS = ("en", "it", "pt")
 ENTRY = re.compile(r"^    '((?:[^'\\]|\\.)+)': '((?:[^'\\]|\\.)*)',$")
 PLACEHOLDER = re.compile(r"\{([\w ]+)\}")
 KEY_SHAPE = re.compile(r"^[a-z_]+(\.[\w\- ]+)+$")
+# A Python template's fields: {cards}, {kind!r}, {margin:+d}.
+TEMPLATE_FIELD = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
+SERVER = WEB.parent / "server"
+# The room's own error codes (RoomError, the socket's error messages, the HTTP answers).
+ROOM_CODE = re.compile(r'(?:RoomError\(\s*|error_message\(\s*|"code":\s*)"([a-z_]+)"')
+ROOM_CODES = [
+    "illegal",
+    "not_your_turn",
+    "stale",
+    "between_deals",
+    "busy",
+    "unavailable",
+    "forbidden",
+    "over",
+    "bad_message",
+    "unknown_action",
+    "replaced",
+    "not_found",
+    "too_many",
+    "too_fast",
+    "too_large",
+]
 
 # Keys the code builds from a prefix and a value (t('variant.' + name),
 # t(`score.end.${reason}`)…): the values each prefix takes.
@@ -55,6 +81,9 @@ DYNAMIC_KEYS = {
     "move.": ["draw", "redraw", "meld", "extend", "discard", "pass", "abandon", "start"],
     "hint.": ["draw", "redraw", "meld", "extend", "discard", "pass"],
     "lang.switch_to.": list(LANGS),
+    "rule.": list(RULES),
+    "hint.why.": list(WHY),
+    "error.": ROOM_CODES,
 }
 # Keys that i18n.js's moveText/hintText and table.js pick by condition.
 CONDITIONAL_KEYS = [
@@ -183,6 +212,46 @@ def test_every_key_the_pages_use_exists_in_english() -> None:
     # Every prefix the code builds keys from is listed above.
     unknown = sorted(p for p in prefixes if p not in DYNAMIC_KEYS)
     assert not unknown, f"list the keys of these prefixes in DYNAMIC_KEYS: {unknown}"
+
+
+def test_every_refusal_and_hint_reason_of_the_engine_has_its_text() -> None:
+    """burraco.refusals.TEXTS and burraco.bots.hints.WHY are said in the page's language:
+    every code has its key in English (the key-parity test carries it to it and pt)."""
+    english = texts()["en"]
+    missing = [f"rule.{code}" for code in RULES if f"rule.{code}" not in english]
+    missing += [f"hint.why.{code}" for code in WHY if f"hint.why.{code}" not in english]
+    assert not missing, missing
+    assert "hint.margin" in english
+    # No key for a code the engine no longer has.
+    stale = [k for k in english if k.startswith("rule.") and k[5:] not in RULES]
+    stale += [k for k in english if k.startswith("hint.why.") and k[9:] not in WHY]
+    assert not stale, stale
+
+
+def test_the_refusal_and_hint_texts_take_the_engine_templates_params() -> None:
+    """Each rule.<code> (and hint.why.<code>) fills exactly the params of its English template."""
+    english = texts()["en"]
+    for prefix, catalogue in (("rule.", RULES), ("hint.why.", WHY)):
+        for code, template in catalogue.items():
+            wanted = set(TEMPLATE_FIELD.findall(template))
+            found = set(PLACEHOLDER.findall(english[prefix + code]))
+            assert found == wanted, f"{prefix}{code}: {sorted(found)} != {sorted(wanted)}"
+
+
+def test_every_error_code_of_the_room_has_its_text() -> None:
+    """Each code the room's Python answers with (RoomError, error messages, HTTP bodies)
+    is listed in ROOM_CODES, and each has its error.<code> sentence."""
+    english = texts()["en"]
+    found = {
+        m.group(1)
+        for path in sorted(SERVER.glob("*.py"))
+        for m in ROOM_CODE.finditer(path.read_text(encoding="utf-8"))
+    }
+    assert found, "no error code found in the server's sources"
+    unknown = sorted(found - set(ROOM_CODES))
+    assert not unknown, f"say these codes in i18n.js and list them in ROOM_CODES: {unknown}"
+    missing = [f"error.{code}" for code in ROOM_CODES if f"error.{code}" not in english]
+    assert not missing, missing
 
 
 class _Texts(HTMLParser):
@@ -557,5 +626,172 @@ def test_the_desk_and_the_tournament_page_in_portuguese(browser: Any, tmp_path: 
         assert "Classificação" in body and "Rodada 1" in body
         assert not RAW_KEY.search(body), RAW_KEY.search(body)
         shot(page, "tournament-pt")
+        assert not errors, errors
+        context.close()
+
+
+# Sample values of the engine's params, to say every refusal and hint in the page.
+SAMPLE_PARAMS: dict[str, str | int] = {
+    "cards": "5H 6H JK",
+    "card": "2C",
+    "meld": "3H 2H 5H",
+    "top": "9S",
+    "minimum": 50,
+    "laid": 30,
+    "most": 2,
+    "target": 4,
+    "last": 2,
+    "kind": "dance",
+    "fit": 3,
+    "size": 5,
+    "grade": "semi-clean",
+    "action": "pass",
+}
+
+
+def refusals_and_hints_in_every_language(page: Any) -> dict[str, dict[str, str]]:
+    """refusalText for every rule (wrappers around meld_too_short) and hintText for every
+    reason, in each language, through the page's i18n module."""
+    found: dict[str, dict[str, str]] = page.evaluate(
+        """async ([rules, whys, sample]) => {
+          const m = await import('/static/i18n.js');
+          const before = m.getLang();
+          const out = {};
+          for (const l of m.LANGS) {
+            m.setLang(l);
+            const said = {};
+            for (const rule of rules) {
+              const params = { ...sample, reason: 'meld_too_short' };
+              said[`rule.${rule}`] = m.refusalText({ code: 'illegal', rule, params, message: 'x' });
+            }
+            for (const why of whys) {
+              const action = why === 'other' ? 'pass' : 'discard 9S';
+              said[`hint.why.${why}`] = m.hintText(action, 'x', why, { ...sample, margin: 12 });
+            }
+            out[l] = said;
+          }
+          m.setLang(before);
+          return out;
+        }""",
+        [list(RULES), list(WHY), SAMPLE_PARAMS],
+    )
+    return found
+
+
+def toast_after(page: Any, kind: str, before: str) -> str:
+    """The text of the next toast of this kind (one whose text is not `before`), shown in full."""
+    page.wait_for_function(
+        """([kind, before]) => { const b = document.getElementById('toast');
+             return b && !b.hidden && b.dataset.kind === kind && b.textContent !== before
+               && b.getAnimations().every((a) => a.playState === 'finished'); }""",
+        arg=[kind, before],
+        timeout=30_000,
+    )
+    return str(page.inner_text("#toast"))
+
+
+def english_words(message: str) -> set[str]:
+    """The words of an English message of the engine, but its cards and short words."""
+    return {w for w in re.findall(r"[a-z]{4,}", message.lower())}
+
+
+def test_an_italian_player_reads_refusals_and_hints_in_italian(
+    browser: Any, tmp_path: Path
+) -> None:
+    from roomserver import RoomServer
+
+    italian = texts()["it"]
+    with RoomServer(
+        f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05, hint_seconds=0.2
+    ) as server:
+        context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        # The room's error messages as the page receives them.
+        refused: list[dict[str, Any]] = []
+
+        def keep(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if message.get("type") == "error":
+                refused.append(message)
+
+        page.on("websocket", lambda ws: ws.on("framereceived", keep))
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#tables-status:not(:empty)")
+        open_table(page, server.url, "Anna")
+        s = wait_my_turn(page)
+        assert s["view"]["phase"] == "draw"
+
+        # A discard before drawing, as a click on the pile would send it.
+        card = s["view"]["hand"][0]
+        page.evaluate("(a) => window.burracoTable.act(a)", f"discard {card}")
+        said = toast_after(page, "error", "")
+        assert refused[-1]["rule"] == "not_drawn_yet", refused
+        assert said == f"Non consentito: {italian['rule.not_drawn_yet']}", said
+        english = english_words(refused[-1]["message"])
+        assert english and not english & set(re.findall(r"\w+", said.lower())), said
+        assert not re.search(r"\d", said), said
+        shot(page, "refusal-it-not-drawn")
+
+        # Draw, raise one card and lay it down as a new meld: not a meld, too short.
+        page.click("#stock")
+        wait_version_above(page, s["version"])
+        s = wait_my_turn(page)
+        card = s["view"]["hand"][0]
+        page.click(f'#hand [data-card="{card}"] >> nth=0')
+        page.click("#new-meld")
+        said = toast_after(page, "error", said)
+        assert (refused[-1]["rule"], refused[-1]["params"]) == (
+            "not_a_meld",
+            {"reason": "meld_too_short"},
+        ), refused
+        inner = italian["rule.meld_too_short"]
+        assert said == f"Non consentito: {italian['rule.not_a_meld'].format(reason=inner)}"
+        english = english_words(refused[-1]["message"])
+        assert english and not english & set(re.findall(r"\w+", said.lower())), said
+        assert not re.search(r"\d", said), said
+        shot(page, "refusal-it-not-a-meld")
+
+        # The expert's hint, in Italian from its code.
+        page.click("#hint")
+        said = toast_after(page, "hint", said)
+        assert said.startswith("Consiglio: "), said
+        assert not ENGLISH_VERB.search(said) and not RAW_MOVE.search(said), said
+        assert not re.search(r"\b(the|your|stock|pile|points|over|next best)\b", said), said
+        assert "{" not in said and not RAW_KEY.search(said), said
+        shot(page, "hint-it")
+
+        # Whose turn it is, by name, never by seat number.
+        name = page.evaluate(
+            """async () => {
+              const m = await import('/static/i18n.js');
+              const info = window.burracoTable.state.table;
+              const error = { code: 'not_your_turn', params: { seat: 1 },
+                              message: "it is seat 1's turn, not yours" };
+              return m.refusalText(error, { info, seat: 0 });
+            }"""
+        )
+        assert name == "Tocca a Bot intermedio 1, non a te.", name
+
+        # Every refusal and every hint reason, in every language.
+        every = refusals_and_hints_in_every_language(page)
+        for lang, lines in every.items():
+            for key, line in lines.items():
+                assert line and "{" not in line and not RAW_KEY.search(line), (lang, key, line)
+                # (In English the advice "pass" is the room's word too.)
+                assert line == "pass" or not RAW_MOVE.search(line), (lang, key, line)
+                if lang != "en" and key != "hint.why.other":
+                    assert line != every["en"][key], (lang, key, line)
+        assert every["it"]["rule.cannot_add"] == (
+            "non si può aggiungere 2♣ a 3♥ 2♥ 5♥: una combinazione ha almeno tre carte"
+        )
+        assert (
+            every["pt"]["rule.no_such_meld"]
+            == "a equipe não tem o jogo 5 (seus jogos vão de 1 a 3)"
+        )
+        assert every["pt"]["hint.why.discard_close"] == (
+            "descarte 2♣ e bata (cerca de +12 pontos a mais que a segunda opção)"
+        )
         assert not errors, errors
         context.close()

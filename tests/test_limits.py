@@ -4,6 +4,7 @@ rounds are bounded."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import httpx
@@ -74,3 +75,43 @@ def test_online_rounds_are_bounded(tmp_path: Path) -> None:
         http.post(f"{path}/pad", json={"token": bots["token"], "size": 8})
         busy = http.post(f"{path}/rounds", json={"token": bots["token"], "online": True})
         assert busy.status_code == 503 and busy.json()["code"] == "busy"
+
+
+def test_a_socket_that_floods_is_paced_and_the_others_are_not(tmp_path: Path) -> None:
+    """Past ``socket_messages`` a socket's messages are ignored, with one ``too_fast``
+    answer a burst; another player's socket at the same table is answered as usual."""
+    import asyncio
+
+    from roomserver import Player, create_table
+
+    limits = Limits(create_table="100/minute", join_table="100/minute", socket_messages="5/minute")
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", limits=limits) as server:
+        table = create_table(server, players=2)
+        with server.http() as http:
+            joined = http.post(f"/api/tables/{table['table']}/join", json={"name": "Bruno"}).json()
+
+        async def scenario() -> None:
+            async with (
+                Player(server, table["table"], table["token"]) as anna,
+                Player(server, table["table"], joined["token"]) as bruno,
+            ):
+                await anna.until("state")
+                await bruno.until("state")
+                for _ in range(40):
+                    await anna.send({"type": "ping"})
+                answers: list[dict[str, object]] = []
+                while len(answers) < 6:
+                    message = await anna.next(5)
+                    if message["type"] in ("pong", "error"):
+                        answers.append(message)
+                assert [a["type"] for a in answers] == ["pong"] * 5 + ["error"]
+                assert answers[-1]["code"] == "too_fast"
+                # Nothing more comes for the flood: the rest was dropped unanswered.
+                with contextlib.suppress(TimeoutError):
+                    extra = await anna.next(1)
+                    assert extra["type"] not in ("pong", "error"), extra
+                # Bruno is not held back.
+                await bruno.send({"type": "ping"})
+                await bruno.until("pong")
+
+        asyncio.run(scenario())

@@ -8,8 +8,9 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -29,10 +30,12 @@ from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentN
 from burraco.server.limits import Limits, Rates
 from burraco.server.room import (
     NEXT_DEAL_SECONDS,
+    TOO_FAST,
     UNAVAILABLE,
     LobbyQuery,
     Room,
     RoomError,
+    error_message,
     lobby_page,
     presets,
 )
@@ -371,7 +374,11 @@ def create_app(
             code = 1000
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
                 code = await cluster.relay(
-                    table_id, owner, token, socket.send_json, socket.receive_text
+                    table_id,
+                    owner,
+                    token,
+                    socket.send_json,
+                    _paced(rates, socket.receive_text, socket.send_json),
                 )
             with contextlib.suppress(Exception):
                 await socket.close(code=code)
@@ -398,9 +405,10 @@ def create_app(
             await socket.close(code=code, reason=reason)
 
         await room.connect(table, seat, send, close)
+        receive = _paced(rates, socket.receive_text, send)
         try:
             while True:
-                raw = await socket.receive_text()
+                raw = await receive()
                 if len(raw) > limits.message_bytes:
                     await send(
                         {
@@ -461,6 +469,36 @@ def _printable(value: object) -> object:
     if isinstance(value, str):
         return value.encode("utf-8", "backslashreplace").decode("utf-8")
     return value if isinstance(value, int) else str(value)
+
+
+#: Each socket's own count of messages.
+_SOCKET_IDS = itertools.count()
+
+
+def _paced(
+    rates: Rates,
+    receive: Callable[[], Awaitable[str]],
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+) -> Callable[[], Awaitable[str]]:
+    """``receive`` for one socket, dropping what comes faster than ``socket_messages``
+    allows (with one ``too_fast`` answer a burst): a flood from one socket costs the room
+    no more than a person's pace, whichever process it reaches."""
+    key = f"socket-{next(_SOCKET_IDS)}"
+    dropping = False
+
+    async def paced() -> str:
+        nonlocal dropping
+        while True:
+            raw = await receive()
+            wait = rates.hit("socket_messages", key)
+            if wait is None:
+                dropping = False
+                return raw
+            if not dropping:
+                await send(error_message("too_fast", TOO_FAST, {"seconds": round(wait)}))
+            dropping = True
+
+    return paced
 
 
 async def _local(room: Room, op: str, table_id: str, body: dict[str, Any]) -> Any:

@@ -44,6 +44,9 @@ class Limits:
     create_tournament: str = "5/minute"
     pad_tournament: str = "10/minute"
     start_round: str = "10/minute"
+    #: Messages one WebSocket may send (actions, hints, syncs, pings); past it they are
+    #: dropped, with one "too_fast" answer, until the window allows more.
+    socket_messages: str = "60 per 10 seconds"
     #: Entrants a tournament may be padded to with bots.
     pad_size: int = 128
     #: Tables one online round may seat.
@@ -62,6 +65,7 @@ _WHAT = {
     "create_tournament": "new tournaments",
     "pad_tournament": "paddings",
     "start_round": "rounds started",
+    "socket_messages": "messages",
 }
 
 

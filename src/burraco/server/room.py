@@ -33,7 +33,7 @@ from burraco.storage import SeatRow, Store, TableRow
 from burraco.storage.store import SeatTaken, StaleVersion, StorageUnavailable
 from burraco.variants import PRESETS, Variant, variant
 
-__all__ = ["LiveTable", "LobbyQuery", "Room", "RoomError", "lobby_page"]
+__all__ = ["LiveTable", "LobbyQuery", "Room", "RoomError", "error_message", "lobby_page"]
 
 log = logging.getLogger("burraco.room")
 
@@ -42,6 +42,8 @@ UNAVAILABLE = (
     "the room cannot save right now, so nothing was played; "
     "the table goes on by itself as soon as the database accepts writes again"
 )
+#: What a socket that sends faster than a person hears (once, then it is not answered).
+TOO_FAST = "too many messages from this connection: they are ignored for a few seconds"
 #: Seconds between attempts to store again after the database refused a write.
 RETRY_FIRST, RETRY_MAX = 0.5, 30.0
 
@@ -336,7 +338,8 @@ class Room:
         if self._reaper is not None:
             tasks.append(self._reaper)
         for table in self.tables.values():
-            tasks += [t for t in (table.clock_task, table.bot_task, table.deal_task) if t]
+            timers = (table.clock_task, table.bot_task, table.deal_task, table.pause_task)
+            tasks += [t for t in timers if t]
         for task in tasks:
             task.cancel()
         self.thinking.close()
@@ -583,7 +586,7 @@ class Room:
             oldest = state.connections.pop(0)
             closer = state.closers.pop(oldest, None)
             self.sockets -= 1
-            await _safe(oldest, _error("replaced", "this seat was opened in another window"))
+            await _safe(oldest, error_message("replaced", "this seat was opened in another window"))
             if closer is not None:
                 with contextlib.suppress(Exception):
                     await closer(REPLACED, "replaced by a newer connection")
@@ -614,10 +617,10 @@ class Room:
         try:
             message = json.loads(raw)
         except json.JSONDecodeError as error:
-            await send(_error("bad_message", f"not JSON: {error.msg}"))
+            await send(error_message("bad_message", f"not JSON: {error.msg}"))
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await send(_error("bad_message", "a message is a JSON object with a type"))
+            await send(error_message("bad_message", "a message is a JSON object with a type"))
             return
         kind = message["type"]
         try:
@@ -648,7 +651,7 @@ class Room:
             else:
                 raise RoomError("bad_message", f"unknown message type {kind!r}")
         except RoomError as error:
-            await send(_error(error.code, error.message, error.params, error.rule))
+            await send(error_message(error.code, error.message, error.params, error.rule))
 
     # --- playing --------------------------------------------------------------------------
 
@@ -1280,7 +1283,7 @@ def lobby_page(
     }
 
 
-def _error(
+def error_message(
     code: str,
     message: str,
     params: Mapping[str, str | int] | None = None,

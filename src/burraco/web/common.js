@@ -23,7 +23,7 @@ export function el(tag, attrs = {}, ...children) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
-/** JSON over HTTP. Throws an Error whose message is the server's `detail`. */
+/** JSON over HTTP. Throws an Error whose message is the server's `detail`, with its status, code and params. */
 export async function api(method, path, body) {
   const res = await fetch(path, {
     method,
@@ -38,6 +38,11 @@ export async function api(method, path, body) {
     if (Array.isArray(detail)) detail = detail.map((d) => d.msg || JSON.stringify(d)).join('; ');
     const err = new Error(String(detail));
     err.status = res.status;
+    // What refusalText() says in the page's language: the room's code, its params, a rate limit's wait.
+    err.code = data && typeof data.code === 'string' ? data.code : undefined;
+    err.params = (data && data.params) || {};
+    const wait = Number(res.headers.get('Retry-After'));
+    if (wait > 0) err.retryAfter = wait;
     throw err;
   }
   return data;

@@ -10,14 +10,24 @@
 // pinella, chiusura, smazzata, partita; Portuguese canastra, morto, lixo,
 // monte, jogo, coringa, batida, mão (a deal), rodada (a tournament round),
 // partida, dupla, equipe (a line).
-// The engine's refusals and hint reasons are English for now: the page
-// shows them through refusalText() and hintText(), the one place where
-// their translation will go.
+// The engine's refusals (rule.<code>, burraco.refusals.TEXTS), the room's
+// own (error.<code>) and the hints' reasons (hint.why.<code>,
+// burraco.bots.hints.WHY) are said from their codes and params by
+// refusalText() and hintText(); the server's English text is only a fallback.
 
-import { cardText, parseAction, prettyAction } from './cards.js';
+import { cardText, normCard, parseAction, prettyAction } from './cards.js';
+import { seatName } from './common.js';
 
 const TEXTS = {
   en: {
+    'prefs.title': 'Settings',
+    'prefs.card_size': 'Card size',
+    'prefs.small': 'Small',
+    'prefs.medium': 'Medium',
+    'prefs.large': 'Large',
+    'prefs.four_colour': 'Four-colour deck (diamonds blue, clubs green)',
+    'prefs.sound_on': 'Sounds: your turn, the last 10 seconds, a burraco, a close',
+    'prefs.sound': 'Sound on or off',
     'app.title': 'Burraco room',
     'lobby.create': 'New table',
     'lobby.variant': 'Game',
@@ -393,6 +403,134 @@ const TEXTS = {
     'hint.extend': 'add {card} to meld {n}',
     'hint.discard': 'discard {card}',
     'hint.pass': 'pass',
+    // The engine's refusals (burraco.refusals.TEXTS): clauses after "Not allowed:".
+    'rule.deal_over': 'the deal is over',
+    'rule.match_over': 'the match is over',
+    'rule.time_out_called': 'it has already been called',
+    'rule.unknown_kind': 'unknown action "{kind}"',
+    'rule.not_a_card': 'not a card',
+    'rule.not_drawn_yet': 'first draw from the stock or take the pile',
+    'rule.already_drawn': 'the player has already drawn this turn',
+    'rule.stock_empty': 'the stock is empty',
+    'rule.pass_needs_empty_stock': 'a player passes only when the stock is empty',
+    'rule.must_take_pile': 'with the stock empty a player must take the pile',
+    'rule.opened_draws_from_stock': 'a player who opened before drawing draws one card from the stock',
+    'rule.open_before_draw': 'a player who opens draws one card: the opening comes before the draw',
+    'rule.no_redraw': 'there is no second draw in this game',
+    'rule.redraw_dealer_first_turn': 'only the dealer, on the first turn of the deal, may draw again',
+    'rule.redraw_once': 'the dealer may draw again only once, right after the first draw',
+    'rule.hand_lacks_cards': 'the hand does not hold {cards}',
+    'rule.pile_empty': 'the discard pile is empty',
+    'rule.take_names_no_cards': 'take takes the whole pile; name no cards',
+    'rule.one_card_no_single_pile': 'a player holding one card may not take a pile of one card',
+    'rule.pile_frozen_black_three': 'the pile is frozen while its top is a black 3',
+    'rule.wild_pile_needs_three': 'a pile topped by a wildcard is taken only with three cards equal to it',
+    'rule.pile_needs_pair': 'the pile is taken only with two naturals equal to its top ({top}), melded with it at once',
+    'rule.take_cannot_open': 'the first melds of a line must be worth at least {minimum}, reached with the top card and the hand: the rest of the pile never counts, and this take cannot reach it',
+    'rule.take_leaves_dead_end': 'after this take the turn could not end legally ({reason})',
+    'rule.not_a_meld': 'not a meld: {reason}',
+    'rule.cards_not_a_meld': '{cards} is not a meld: {reason}',
+    'rule.cannot_add': 'cannot add {card} to {meld}: {reason}',
+    'rule.extend_one_card': 'extend adds one card to one meld',
+    'rule.no_such_meld': 'the line has no meld {target} (its melds are 1 to {last})',
+    'rule.line_not_opened': 'the line has not opened yet',
+    'rule.two_sets_same_rank': 'a line may not hold two separate sets of the same rank',
+    'rule.one_meld_per_rank': 'a line holds one meld of each rank: extend it',
+    'rule.one_wild_meld': 'a line holds one meld of wildcards: extend it',
+    'rule.black_threes_going_out': 'black 3s may be melded only by a player going out',
+    'rule.meld_minimum_not_reached': 'the first melds of a line must be worth at least {minimum}',
+    'rule.meld_minimum_unreachable': 'the first melds of a line must be worth at least {minimum}; the hand cannot reach it after this',
+    'rule.meld_minimum_laid_so_far': 'the first melds of a line must be worth at least {minimum} (laid so far: {laid})',
+    'rule.vulnerable_minimum': 'the first lay-down of a vulnerable line is worth at least {minimum}',
+    'rule.discard_one_card': 'discard one card',
+    'rule.discard_back_single': 'the card taken from a one-card pile may not be discarded in the same turn, unless the hand holds two equal to it',
+    'rule.leaves_taken_card': 'this would leave only the card taken from a one-card pile, which may not be discarded back',
+    'rule.leaves_only_wildcard': 'this would leave only a wildcard, and the closing discard may not be a wildcard',
+    'rule.leaves_dead_end': 'this would leave a hand that cannot end the turn legally',
+    'rule.go_out_by_discard': 'going out is a final discard; the hand may not be emptied by melding',
+    'rule.go_out_needs_canastra': 'to go out the line needs a canastra',
+    'rule.go_out_two_canastas': 'to go out a line needs two canastas, one of them clean',
+    'rule.close_by_discard': 'a line that has its pozzetto empties the hand only by closing, and the last card always leaves as a discard',
+    'rule.burraco_before_pozzetto': 'with 6 players a line needs a burraco before it takes its pozzetto',
+    'rule.close_needs_burraco': 'to close the line needs at least one burraco',
+    'rule.closing_discard_wildcard': 'the closing discard may not be a wildcard',
+    'rule.no_cards': 'no cards',
+    'rule.meld_too_short': 'a meld has at least three cards',
+    'rule.meld_needs_two_naturals': 'a meld needs at least two natural cards',
+    'rule.wildcards_only': 'a meld of wildcards only is not allowed',
+    'rule.wildcard_limit_one': 'a meld holds at most one wildcard',
+    'rule.wildcard_limit': 'a meld holds at most {most} wildcards',
+    'rule.canasta_wildcard_limit': 'two naturals take at most one wildcard, three or more take two',
+    'rule.set_one_rank': 'a set is of one rank',
+    'rule.set_too_long': 'a set holds at most {most} cards',
+    'rule.set_wrong_card': 'a set takes only cards of its rank and wildcards',
+    'rule.wild_meld_takes_wildcards': 'a meld of wildcards takes only wildcards',
+    'rule.black_threes_no_wildcards': 'black 3s are melded without wildcards',
+    'rule.red_threes_not_melded': 'red 3s are laid aside, never melded',
+    'rule.sequence_one_suit': 'a sequence is of one suit',
+    'rule.sequence_wrong_suit': 'a sequence takes only cards of its suit and wildcards',
+    'rule.sequence_repeats_rank': 'a sequence holds one card of each rank',
+    'rule.sequence_holds_card': 'the sequence already holds that card',
+    'rule.sequence_one_ace': 'a sequence holds one natural ace at most',
+    'rule.sequence_too_long': 'a sequence has at most 14 cards',
+    'rule.sequence_no_room_for_wildcard': 'a sequence has no room for the wildcard',
+    'rule.sequence_not_consecutive': 'the cards of a sequence must be consecutive',
+    'rule.sequence_gap': 'the cards of a sequence must be consecutive, with at most one wildcard filling a gap (the ace goes below the 2 or above the K, never round the corner)',
+    'rule.sequence_gaps': 'the cards of a sequence must be consecutive, wildcards filling its gaps (the ace goes below the 2 or above the K, never round the corner)',
+    'rule.card_does_not_fit': 'the card does not fit at either end of the sequence',
+    'rule.wildcard_never_moved': 'a wildcard is never moved, except a 2 going back to its natural place in a canastra',
+    // The hints' reasons (burraco.bots.hints.WHY).
+    'hint.why.take_fits': 'take the pile: {fit} of its {size} cards fit your game',
+    'hint.why.take_fits_none': 'take the pile: {size} cards to build with, worth more than the stock',
+    'hint.why.draw_little': 'draw from the stock: the pile would give you little',
+    'hint.why.draw_not_worth': 'draw from the stock: the pile is not worth its cards',
+    'hint.why.meld_pozzetto': 'lay down {meld}: it empties your hand and takes your pozzetto',
+    'hint.why.meld_empties': 'lay down {meld}: it empties your hand',
+    'hint.why.meld_burraco': 'lay down {meld}: it makes a burraco, {grade}',
+    'hint.why.meld_towards': 'lay down {meld}: {size} cards towards a burraco',
+    'hint.why.extend_burraco': 'add {card} to {meld}: it makes a burraco',
+    'hint.why.extend': 'add {card} to {meld}',
+    'hint.why.discard_pozzetto': 'discard {card}: your last card, and you take your pozzetto',
+    'hint.why.discard_close': 'discard {card} and close',
+    'hint.why.discard_safe': 'discard {card}: no opponent meld can take it',
+    'hint.why.discard_least': 'discard {card}: the least useful card to keep',
+    'hint.why.other': '{action}',
+    // The room's own refusals (RoomError codes): whole sentences.
+    'hint.margin': '{reason} (about {margin} points over the next best)',
+    'error.illegal': 'the rules do not allow this move',
+    'error.not_your_turn': 'It is {name}\'s turn, not yours.',
+    'error.not_your_turn_nobody': 'It is not your turn.',
+    'error.stale': 'The table changed meanwhile; look again and retry.',
+    'error.between_deals': 'The next deal has not begun: it begins when every player is ready, or when its countdown ends.',
+    'error.busy': 'The room is full right now: try again in a minute (the tables in play go on).',
+    'error.busy_hint': 'No hint right now: try again in a moment.',
+    'error.unavailable': 'The room cannot save right now, so nothing was done; try again in a moment.',
+    'error.forbidden': 'This is not allowed.',
+    'error.over': 'The match is over.',
+    'error.bad_message': 'The server did not understand the request.',
+    'error.unknown_action': 'The server does not know this move.',
+    'error.replaced': 'This seat was opened in another window; this one no longer plays.',
+    'error.not_found': 'Not found.',
+    'error.no_tournament': 'No such tournament.',
+    'error.no_record': 'This table has no record.',
+    'error.too_many': 'Too many requests from your address: try again in {seconds} s.',
+    'error.too_many_soon': 'Too many requests from your address: try again in a moment.',
+    'error.too_fast': 'Too many messages from this window: they are ignored for a few seconds.',
+    'error.too_large': 'The request is too large.',
+    'error.started_no_seat': 'The match has started: no seat is free.',
+    'error.table_full': 'The table is full.',
+    'error.seat_not_free': 'Seat {n} is not free.',
+    'error.seat_taken': 'Seat {n} was just taken by someone else.',
+    'error.creator_starts': 'Only the table\'s creator starts the match.',
+    'error.already_started': 'The match has already started.',
+    'error.not_started': 'The match has not started yet.',
+    'error.no_seat_here': 'This browser holds no seat at this table.',
+    'error.nothing_to_abandon': 'There is no match in play to abandon.',
+    'error.abandon_two_lines': 'A match may be abandoned only at tables of two lines.',
+    'error.record_after_match': 'The record is published when the match is over.',
+    'error.director_only': 'Only the tournament\'s director may do this.',
+    'error.not_a_player': 'This link is no player\'s of this tournament.',
+    'error.detail': '{text} ({detail})',
     'replay.controls': 'Replay controls',
     'desk.vp_short': 'VP',
     'desk.vp_n': '{n} VP',
@@ -417,6 +555,14 @@ const TEXTS = {
     'score.abandoned_penalty': '{name} abandoned the match ({penalty}-point penalty).',
   },
   it: {
+    'prefs.title': 'Impostazioni',
+    'prefs.card_size': 'Grandezza delle carte',
+    'prefs.small': 'Piccole',
+    'prefs.medium': 'Medie',
+    'prefs.large': 'Grandi',
+    'prefs.four_colour': 'Mazzo a quattro colori (quadri blu, fiori verdi)',
+    'prefs.sound_on': 'Suoni: il tuo turno, gli ultimi 10 secondi, un burraco, una chiusura',
+    'prefs.sound': 'Audio attivo o spento',
     'app.title': 'Sala Burraco',
     'lobby.create': 'Nuovo tavolo',
     'lobby.variant': 'Gioco',
@@ -792,6 +938,134 @@ const TEXTS = {
     'hint.extend': 'aggiungi {card} alla combinazione {n}',
     'hint.discard': 'scarta {card}',
     'hint.pass': 'passa',
+    // The engine's refusals (burraco.refusals.TEXTS): clauses after "Not allowed:".
+    'rule.deal_over': 'la smazzata è finita',
+    'rule.match_over': 'la partita è finita',
+    'rule.time_out_called': 'il tempo è già stato chiamato',
+    'rule.unknown_kind': 'azione sconosciuta «{kind}»',
+    'rule.not_a_card': 'non è una carta',
+    'rule.not_drawn_yet': 'prima pesca dal tallone o raccogli gli scarti',
+    'rule.already_drawn': 'hai già pescato in questo turno',
+    'rule.stock_empty': 'il tallone è finito',
+    'rule.pass_needs_empty_stock': 'si passa solo quando il tallone è finito',
+    'rule.must_take_pile': 'con il tallone finito bisogna raccogliere gli scarti',
+    'rule.opened_draws_from_stock': 'chi ha aperto prima di pescare pesca una carta dal tallone',
+    'rule.open_before_draw': 'chi apre pesca una sola carta: l\'apertura viene prima della pescata',
+    'rule.no_redraw': 'in questo gioco non si ripesca',
+    'rule.redraw_dealer_first_turn': 'solo il mazziere, al primo turno della smazzata, può ripescare',
+    'rule.redraw_once': 'il mazziere può ripescare una volta sola, subito dopo la prima pescata',
+    'rule.hand_lacks_cards': 'la mano non contiene {cards}',
+    'rule.pile_empty': 'il pozzo degli scarti è vuoto',
+    'rule.take_names_no_cards': 'si raccolgono tutti gli scarti, senza indicare carte',
+    'rule.one_card_no_single_pile': 'chi ha in mano una sola carta non può raccogliere uno scarto di una sola carta',
+    'rule.pile_frozen_black_three': 'gli scarti sono bloccati finché in cima c\'è un 3 nero',
+    'rule.wild_pile_needs_three': 'gli scarti con una matta in cima si raccolgono solo con tre carte uguali a essa',
+    'rule.pile_needs_pair': 'gli scarti si raccolgono solo con due carte naturali uguali a quella in cima ({top}), calate subito con essa',
+    'rule.take_cannot_open': 'le prime combinazioni di una linea devono valere almeno {minimum}, raggiunti con la carta in cima agli scarti e la mano: il resto degli scarti non conta mai, e con questa raccolta non ci si arriva',
+    'rule.take_leaves_dead_end': 'dopo questa raccolta il turno non potrebbe finire in modo regolare ({reason})',
+    'rule.not_a_meld': 'non è una combinazione: {reason}',
+    'rule.cards_not_a_meld': '{cards} non è una combinazione: {reason}',
+    'rule.cannot_add': 'non si può aggiungere {card} a {meld}: {reason}',
+    'rule.extend_one_card': 'si aggiunge una carta alla volta a una combinazione',
+    'rule.no_such_meld': 'la linea non ha la combinazione {target} (le sue combinazioni vanno da 1 a {last})',
+    'rule.line_not_opened': 'la linea non ha ancora aperto',
+    'rule.two_sets_same_rank': 'una linea non può avere due tris separati dello stesso valore',
+    'rule.one_meld_per_rank': 'una linea ha una sola combinazione per valore: aggiungi a quella',
+    'rule.one_wild_meld': 'una linea ha una sola combinazione di matte: aggiungi a quella',
+    'rule.black_threes_going_out': 'i 3 neri si calano solo chiudendo',
+    'rule.meld_minimum_not_reached': 'le prime combinazioni di una linea devono valere almeno {minimum}',
+    'rule.meld_minimum_unreachable': 'le prime combinazioni di una linea devono valere almeno {minimum}; dopo questa mossa la mano non ci arriva più',
+    'rule.meld_minimum_laid_so_far': 'le prime combinazioni di una linea devono valere almeno {minimum} (calati finora: {laid})',
+    'rule.vulnerable_minimum': 'la prima calata di una linea in zona vale almeno {minimum}',
+    'rule.discard_one_card': 'scarta una carta',
+    'rule.discard_back_single': 'la carta raccolta da uno scarto di una sola carta non si può scartare nello stesso turno, a meno che la mano non ne abbia due uguali',
+    'rule.leaves_taken_card': 'così resterebbe solo la carta raccolta da uno scarto di una sola carta, che non si può riscartare',
+    'rule.leaves_only_wildcard': 'così resterebbe solo una matta, e non si chiude scartando una matta',
+    'rule.leaves_dead_end': 'così resterebbe una mano che non può finire il turno in modo regolare',
+    'rule.go_out_by_discard': 'si chiude con uno scarto finale: la mano non si svuota calando',
+    'rule.go_out_needs_canastra': 'per chiudere la linea deve avere una canastra',
+    'rule.go_out_two_canastas': 'per chiudere una linea deve avere due canaste, una delle quali pulita',
+    'rule.close_by_discard': 'una linea che ha preso il pozzetto svuota la mano solo chiudendo, e l\'ultima carta va sempre scartata',
+    'rule.burraco_before_pozzetto': 'in 6 giocatori una linea deve fare un burraco prima di prendere il pozzetto',
+    'rule.close_needs_burraco': 'per chiudere la linea deve avere almeno un burraco',
+    'rule.closing_discard_wildcard': 'non si chiude scartando una matta',
+    'rule.no_cards': 'nessuna carta',
+    'rule.meld_too_short': 'una combinazione ha almeno tre carte',
+    'rule.meld_needs_two_naturals': 'una combinazione richiede almeno due carte naturali',
+    'rule.wildcards_only': 'non si può calare una combinazione di sole matte',
+    'rule.wildcard_limit_one': 'una combinazione può avere al massimo una matta',
+    'rule.wildcard_limit': 'una combinazione può avere al massimo {most} matte',
+    'rule.canasta_wildcard_limit': 'due carte naturali reggono al massimo una matta, tre o più ne reggono due',
+    'rule.set_one_rank': 'un tris è di un solo valore',
+    'rule.set_too_long': 'un tris ha al massimo {most} carte',
+    'rule.set_wrong_card': 'un tris accetta solo carte del suo valore e matte',
+    'rule.wild_meld_takes_wildcards': 'una combinazione di matte accetta solo matte',
+    'rule.black_threes_no_wildcards': 'i 3 neri si calano senza matte',
+    'rule.red_threes_not_melded': 'i 3 rossi si mettono da parte, non si calano mai',
+    'rule.sequence_one_suit': 'una scala è di un solo seme',
+    'rule.sequence_wrong_suit': 'una scala accetta solo carte del suo seme e matte',
+    'rule.sequence_repeats_rank': 'una scala ha una sola carta per valore',
+    'rule.sequence_holds_card': 'la scala ha già quella carta',
+    'rule.sequence_one_ace': 'una scala ha al massimo un asso naturale',
+    'rule.sequence_too_long': 'una scala ha al massimo 14 carte',
+    'rule.sequence_no_room_for_wildcard': 'nella scala non c\'è posto per la matta',
+    'rule.sequence_not_consecutive': 'le carte di una scala devono essere consecutive',
+    'rule.sequence_gap': 'le carte di una scala devono essere consecutive, con al più una matta a coprire un buco (l\'asso va sotto il 2 o sopra il re, mai a cavallo)',
+    'rule.sequence_gaps': 'le carte di una scala devono essere consecutive, con le matte a coprire i buchi (l\'asso va sotto il 2 o sopra il re, mai a cavallo)',
+    'rule.card_does_not_fit': 'la carta non si attacca a nessuna delle due estremità della scala',
+    'rule.wildcard_never_moved': 'una matta non si sposta mai, tranne un 2 che torna al suo posto naturale in una canastra',
+    // The hints' reasons (burraco.bots.hints.WHY).
+    'hint.why.take_fits': 'raccogli gli scarti: {fit} delle {size} carte servono al tuo gioco',
+    'hint.why.take_fits_none': 'raccogli gli scarti: {size} carte con cui costruire valgono più del tallone',
+    'hint.why.draw_little': 'pesca dal tallone: gli scarti ti darebbero poco',
+    'hint.why.draw_not_worth': 'pesca dal tallone: gli scarti non valgono le carte che portano',
+    'hint.why.meld_pozzetto': 'cala {meld}: svuoti la mano e prendi il pozzetto',
+    'hint.why.meld_empties': 'cala {meld}: svuoti la mano',
+    'hint.why.meld_burraco': 'cala {meld}: fai un burraco {grade}',
+    'hint.why.meld_towards': 'cala {meld}: {size} carte verso un burraco',
+    'hint.why.extend_burraco': 'aggiungi {card} alla combinazione {meld}: fai burraco',
+    'hint.why.extend': 'aggiungi {card} alla combinazione {meld}',
+    'hint.why.discard_pozzetto': 'scarta {card}: è la tua ultima carta, e prendi il pozzetto',
+    'hint.why.discard_close': 'scarta {card} e chiudi',
+    'hint.why.discard_safe': 'scarta {card}: nessuna combinazione avversaria può prenderla',
+    'hint.why.discard_least': 'scarta {card}: è la carta meno utile da tenere',
+    'hint.why.other': '{action}',
+    // The room's own refusals (RoomError codes): whole sentences.
+    'hint.margin': '{reason} (circa {margin} punti sulla seconda scelta)',
+    'error.illegal': 'le regole non consentono questa mossa',
+    'error.not_your_turn': 'Tocca a {name}, non a te.',
+    'error.not_your_turn_nobody': 'Non è il tuo turno.',
+    'error.stale': 'Il tavolo è cambiato nel frattempo; guarda di nuovo e riprova.',
+    'error.between_deals': 'La prossima smazzata non è ancora cominciata: comincia quando tutti i giocatori sono pronti, o allo scadere del conto alla rovescia.',
+    'error.busy': 'La sala è piena in questo momento: riprova tra un minuto (i tavoli in gioco continuano).',
+    'error.busy_hint': 'Nessun consiglio per ora: riprova tra poco.',
+    'error.unavailable': 'La sala non riesce a salvare in questo momento, quindi non è stato fatto nulla; riprova tra poco.',
+    'error.forbidden': 'Questo non è consentito.',
+    'error.over': 'La partita è finita.',
+    'error.bad_message': 'Il server non ha capito la richiesta.',
+    'error.unknown_action': 'Il server non conosce questa mossa.',
+    'error.replaced': 'Questo posto è stato aperto in un\'altra finestra; questa non gioca più.',
+    'error.not_found': 'Non trovato.',
+    'error.no_tournament': 'Torneo inesistente.',
+    'error.no_record': 'Questo tavolo non ha una registrazione.',
+    'error.too_many': 'Troppe richieste dal tuo indirizzo: riprova tra {seconds} s.',
+    'error.too_many_soon': 'Troppe richieste dal tuo indirizzo: riprova tra poco.',
+    'error.too_fast': 'Troppi messaggi da questa finestra: vengono ignorati per qualche secondo.',
+    'error.too_large': 'La richiesta è troppo grande.',
+    'error.started_no_seat': 'La partita è cominciata: non ci sono posti liberi.',
+    'error.table_full': 'Il tavolo è al completo.',
+    'error.seat_not_free': 'Il posto {n} non è libero.',
+    'error.seat_taken': 'Il posto {n} è appena stato preso da un altro.',
+    'error.creator_starts': 'Solo chi ha creato il tavolo avvia la partita.',
+    'error.already_started': 'La partita è già cominciata.',
+    'error.not_started': 'La partita non è ancora cominciata.',
+    'error.no_seat_here': 'Questo browser non ha un posto a questo tavolo.',
+    'error.nothing_to_abandon': 'Non c\'è una partita in corso da abbandonare.',
+    'error.abandon_two_lines': 'Si può abbandonare solo ai tavoli di due linee.',
+    'error.record_after_match': 'La registrazione della partita è pubblicata quando la partita è finita.',
+    'error.director_only': 'Solo il direttore del torneo può farlo.',
+    'error.not_a_player': 'Questo link non è di nessun giocatore del torneo.',
+    'error.detail': '{text} ({detail})',
     'replay.controls': 'Comandi del replay',
     'desk.vp_short': 'VP',
     'desk.vp_n': '{n} VP',
@@ -816,6 +1090,14 @@ const TEXTS = {
     'score.abandoned_penalty': '{name} ha abbandonato la partita (penalità di {penalty} punti).',
   },
   pt: {
+    'prefs.title': 'Configurações',
+    'prefs.card_size': 'Tamanho das cartas',
+    'prefs.small': 'Pequenas',
+    'prefs.medium': 'Médias',
+    'prefs.large': 'Grandes',
+    'prefs.four_colour': 'Baralho de quatro cores (ouros azuis, paus verdes)',
+    'prefs.sound_on': 'Sons: sua vez, os últimos 10 segundos, uma canastra, a batida',
+    'prefs.sound': 'Som ligado ou desligado',
     'app.title': 'Sala de Buraco',
     'lobby.create': 'Nova mesa',
     'lobby.variant': 'Jogo',
@@ -1191,6 +1473,134 @@ const TEXTS = {
     'hint.extend': 'adicione {card} ao jogo {n}',
     'hint.discard': 'descarte {card}',
     'hint.pass': 'passe',
+    // The engine's refusals (burraco.refusals.TEXTS): clauses after "Not allowed:".
+    'rule.deal_over': 'a mão acabou',
+    'rule.match_over': 'a partida acabou',
+    'rule.time_out_called': 'o fim do tempo já foi anunciado',
+    'rule.unknown_kind': 'ação desconhecida “{kind}”',
+    'rule.not_a_card': 'não é uma carta',
+    'rule.not_drawn_yet': 'primeiro compre do monte ou pegue o lixo',
+    'rule.already_drawn': 'você já comprou neste turno',
+    'rule.stock_empty': 'o monte acabou',
+    'rule.pass_needs_empty_stock': 'só se passa quando o monte acabou',
+    'rule.must_take_pile': 'com o monte vazio é preciso pegar o lixo',
+    'rule.opened_draws_from_stock': 'quem abriu antes de comprar compra uma carta do monte',
+    'rule.open_before_draw': 'quem abre compra uma só carta: a abertura vem antes da compra',
+    'rule.no_redraw': 'nesta modalidade não se compra de novo',
+    'rule.redraw_dealer_first_turn': 'só quem deu as cartas, no primeiro turno da mão, pode comprar de novo',
+    'rule.redraw_once': 'quem deu as cartas pode comprar de novo uma só vez, logo depois da primeira compra',
+    'rule.hand_lacks_cards': 'a mão não tem {cards}',
+    'rule.pile_empty': 'o lixo está vazio',
+    'rule.take_names_no_cards': 'pega-se o lixo inteiro, sem indicar cartas',
+    'rule.one_card_no_single_pile': 'quem tem uma só carta na mão não pode pegar um lixo de uma só carta',
+    'rule.pile_frozen_black_three': 'o lixo está trancado enquanto houver um 3 preto em cima',
+    'rule.wild_pile_needs_three': 'um lixo com um coringa em cima só se pega com três cartas iguais a ele',
+    'rule.pile_needs_pair': 'o lixo só se pega com duas cartas naturais iguais à do topo ({top}), baixadas com ela na hora',
+    'rule.take_cannot_open': 'os primeiros jogos de uma equipe devem valer pelo menos {minimum}, alcançados com a carta do topo do lixo e a mão: o resto do lixo nunca conta, e pegando o lixo assim não se chega lá',
+    'rule.take_leaves_dead_end': 'depois de pegar o lixo assim, o turno não poderia terminar de forma válida ({reason})',
+    'rule.not_a_meld': 'não é um jogo: {reason}',
+    'rule.cards_not_a_meld': '{cards} não é um jogo: {reason}',
+    'rule.cannot_add': 'não dá para adicionar {card} a {meld}: {reason}',
+    'rule.extend_one_card': 'adiciona-se uma carta de cada vez a um jogo',
+    'rule.no_such_meld': 'a equipe não tem o jogo {target} (seus jogos vão de 1 a {last})',
+    'rule.line_not_opened': 'a equipe ainda não abriu',
+    'rule.two_sets_same_rank': 'uma equipe não pode ter duas trincas separadas do mesmo valor',
+    'rule.one_meld_per_rank': 'uma equipe tem um só jogo de cada valor: adicione a ele',
+    'rule.one_wild_meld': 'uma equipe tem um só jogo de coringas: adicione a ele',
+    'rule.black_threes_going_out': 'os 3 pretos só se baixam ao bater',
+    'rule.meld_minimum_not_reached': 'os primeiros jogos de uma equipe devem valer pelo menos {minimum}',
+    'rule.meld_minimum_unreachable': 'os primeiros jogos de uma equipe devem valer pelo menos {minimum}; depois disto a mão não chega lá',
+    'rule.meld_minimum_laid_so_far': 'os primeiros jogos de uma equipe devem valer pelo menos {minimum} (baixados até agora: {laid})',
+    'rule.vulnerable_minimum': 'a primeira baixada de uma equipe vulnerável vale pelo menos {minimum}',
+    'rule.discard_one_card': 'descarte uma carta',
+    'rule.discard_back_single': 'a carta pega de um lixo de uma só carta não pode ser descartada no mesmo turno, a não ser que a mão tenha duas iguais a ela',
+    'rule.leaves_taken_card': 'assim sobraria só a carta pega de um lixo de uma só carta, que não pode ser descartada de volta',
+    'rule.leaves_only_wildcard': 'assim sobraria só um coringa, e não se bate descartando um coringa',
+    'rule.leaves_dead_end': 'assim sobraria uma mão que não pode terminar o turno de forma válida',
+    'rule.go_out_by_discard': 'bate-se com um descarte final: a mão não se esvazia baixando jogos',
+    'rule.go_out_needs_canastra': 'para bater a equipe precisa de uma canastra',
+    'rule.go_out_two_canastas': 'para bater uma equipe precisa de duas canastras, uma delas limpa',
+    'rule.close_by_discard': 'uma equipe que já pegou o morto só esvazia a mão batendo, e a última carta sempre sai como descarte',
+    'rule.burraco_before_pozzetto': 'com 6 jogadores uma equipe precisa de uma canastra antes de pegar o morto',
+    'rule.close_needs_burraco': 'para bater a equipe precisa de pelo menos uma canastra',
+    'rule.closing_discard_wildcard': 'o descarte da batida não pode ser um coringa',
+    'rule.no_cards': 'nenhuma carta',
+    'rule.meld_too_short': 'um jogo tem pelo menos três cartas',
+    'rule.meld_needs_two_naturals': 'um jogo precisa de pelo menos duas cartas naturais',
+    'rule.wildcards_only': 'não vale um jogo só de coringas',
+    'rule.wildcard_limit_one': 'um jogo tem no máximo um coringa',
+    'rule.wildcard_limit': 'um jogo tem no máximo {most} coringas',
+    'rule.canasta_wildcard_limit': 'duas cartas naturais aceitam no máximo um coringa, três ou mais aceitam dois',
+    'rule.set_one_rank': 'uma trinca é de um só valor',
+    'rule.set_too_long': 'uma trinca tem no máximo {most} cartas',
+    'rule.set_wrong_card': 'uma trinca só aceita cartas do seu valor e coringas',
+    'rule.wild_meld_takes_wildcards': 'um jogo de coringas só aceita coringas',
+    'rule.black_threes_no_wildcards': 'os 3 pretos se baixam sem coringas',
+    'rule.red_threes_not_melded': 'os 3 vermelhos ficam à parte, nunca entram em jogos',
+    'rule.sequence_one_suit': 'uma sequência é de um só naipe',
+    'rule.sequence_wrong_suit': 'uma sequência só aceita cartas do seu naipe e coringas',
+    'rule.sequence_repeats_rank': 'uma sequência tem uma só carta de cada valor',
+    'rule.sequence_holds_card': 'a sequência já tem essa carta',
+    'rule.sequence_one_ace': 'uma sequência tem no máximo um ás natural',
+    'rule.sequence_too_long': 'uma sequência tem no máximo 14 cartas',
+    'rule.sequence_no_room_for_wildcard': 'a sequência não tem lugar para o coringa',
+    'rule.sequence_not_consecutive': 'as cartas de uma sequência devem ser seguidas',
+    'rule.sequence_gap': 'as cartas de uma sequência devem ser seguidas, com no máximo um coringa tapando um buraco (o ás vai abaixo do 2 ou acima do rei, nunca dando a volta)',
+    'rule.sequence_gaps': 'as cartas de uma sequência devem ser seguidas, com coringas tapando os buracos (o ás vai abaixo do 2 ou acima do rei, nunca dando a volta)',
+    'rule.card_does_not_fit': 'a carta não encaixa em nenhuma das pontas da sequência',
+    'rule.wildcard_never_moved': 'um coringa nunca é movido, exceto um 2 que volta ao seu lugar natural numa canastra',
+    // The hints' reasons (burraco.bots.hints.WHY).
+    'hint.why.take_fits': 'pegue o lixo: {fit} das {size} cartas servem ao seu jogo',
+    'hint.why.take_fits_none': 'pegue o lixo: {size} cartas para montar jogos valem mais que o monte',
+    'hint.why.draw_little': 'compre do monte: o lixo lhe daria pouco',
+    'hint.why.draw_not_worth': 'compre do monte: o lixo não vale as cartas que traz',
+    'hint.why.meld_pozzetto': 'baixe {meld}: você esvazia a mão e pega o morto',
+    'hint.why.meld_empties': 'baixe {meld}: você esvazia a mão',
+    'hint.why.meld_burraco': 'baixe {meld}: forma uma canastra {grade}',
+    'hint.why.meld_towards': 'baixe {meld}: {size} cartas rumo a uma canastra',
+    'hint.why.extend_burraco': 'adicione {card} ao jogo {meld}: forma uma canastra',
+    'hint.why.extend': 'adicione {card} ao jogo {meld}',
+    'hint.why.discard_pozzetto': 'descarte {card}: é sua última carta, e você pega o morto',
+    'hint.why.discard_close': 'descarte {card} e bata',
+    'hint.why.discard_safe': 'descarte {card}: nenhum jogo adversário pode aproveitá-la',
+    'hint.why.discard_least': 'descarte {card}: é a carta menos útil de guardar',
+    'hint.why.other': '{action}',
+    // The room's own refusals (RoomError codes): whole sentences.
+    'hint.margin': '{reason} (cerca de {margin} pontos a mais que a segunda opção)',
+    'error.illegal': 'as regras não permitem esta jogada',
+    'error.not_your_turn': 'É a vez de {name}, não a sua.',
+    'error.not_your_turn_nobody': 'Não é a sua vez.',
+    'error.stale': 'A mesa mudou nesse meio-tempo; olhe de novo e tente outra vez.',
+    'error.between_deals': 'A próxima mão ainda não começou: ela começa quando todos os jogadores estiverem prontos, ou quando a contagem regressiva terminar.',
+    'error.busy': 'A sala está cheia agora: tente de novo em um minuto (as mesas em jogo continuam).',
+    'error.busy_hint': 'Sem dica agora: tente de novo em instantes.',
+    'error.unavailable': 'A sala não consegue salvar agora, então nada foi feito; tente de novo em instantes.',
+    'error.forbidden': 'Isso não é permitido.',
+    'error.over': 'A partida acabou.',
+    'error.bad_message': 'O servidor não entendeu o pedido.',
+    'error.unknown_action': 'O servidor não conhece esta jogada.',
+    'error.replaced': 'Este lugar foi aberto em outra janela; esta não joga mais.',
+    'error.not_found': 'Não encontrado.',
+    'error.no_tournament': 'Torneio inexistente.',
+    'error.no_record': 'Esta mesa não tem registro.',
+    'error.too_many': 'Pedidos demais do seu endereço: tente de novo em {seconds} s.',
+    'error.too_many_soon': 'Pedidos demais do seu endereço: tente de novo em instantes.',
+    'error.too_fast': 'Mensagens demais desta janela: elas são ignoradas por alguns segundos.',
+    'error.too_large': 'O pedido é grande demais.',
+    'error.started_no_seat': 'A partida já começou: não há lugar livre.',
+    'error.table_full': 'A mesa está cheia.',
+    'error.seat_not_free': 'O lugar {n} não está livre.',
+    'error.seat_taken': 'O lugar {n} acabou de ser ocupado por outra pessoa.',
+    'error.creator_starts': 'Só quem criou a mesa inicia a partida.',
+    'error.already_started': 'A partida já começou.',
+    'error.not_started': 'A partida ainda não começou.',
+    'error.no_seat_here': 'Este navegador não tem lugar nesta mesa.',
+    'error.nothing_to_abandon': 'Não há partida em andamento para abandonar.',
+    'error.abandon_two_lines': 'Só se pode abandonar em mesas de duas equipes.',
+    'error.record_after_match': 'O registro da partida é publicado quando ela termina.',
+    'error.director_only': 'Só o diretor do torneio pode fazer isso.',
+    'error.not_a_player': 'Este link não é de nenhum jogador deste torneio.',
+    'error.detail': '{text} ({detail})',
     'replay.controls': 'Controles do replay',
     'desk.vp_short': 'PV',
     'desk.vp_n': '{n} PV',
@@ -1274,15 +1684,103 @@ export function formatDate(date = new Date()) {
   return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
+/** Cards in the engine's notation ("5H 6H 7H", "JK") with suit symbols, the joker by its name. */
+function cardsText(text) {
+  return String(text).trim().split(/\s+/).filter(Boolean)
+    .map((c) => (normCard(c) === 'JK' ? t('card.joker') : cardText(c))).join(' ');
+}
+
+// The params of refusals and hints that hold cards.
+const CARD_PARAMS = ['cards', 'card', 'meld', 'top'];
+
 /**
- * The text of a refusal or an error to show a person: an `error` message of
- * the room ({code, message}) or an Error thrown by api(). For now the
- * server's own message; the translation of the engine's rule codes goes here.
+ * The engine's refusal `code` in the page's language, its params filled in
+ * (cards with suit symbols, meld numbers from 1), the wrapped refusal named
+ * by params.reason said in its place; null for a code this page does not know.
  */
-export function refusalText(error) {
+function ruleText(code, params = {}) {
+  if (!(`rule.${code}` in TEXTS.en)) return null;
+  const p = { ...params };
+  for (const k of CARD_PARAMS) if (k in p) p[k] = cardsText(p[k]);
+  // Melds are numbered from 1 on the page.
+  for (const k of ['target', 'last']) if (typeof p[k] === 'number') p[k] += 1;
+  if (typeof params.reason === 'string') {
+    const { reason, ...inner } = params;
+    p.reason = (reason !== code && ruleText(reason, inner)) || reason;
+  }
+  return t(`rule.${code}`, p);
+}
+
+// The room's refusals whose English message says more than their code, by that message.
+const ROOM_MESSAGES = [
+  [/^the match has started: no seat is free$/, 'error.started_no_seat'],
+  [/^the table is full$/, 'error.table_full'],
+  [/^seat .* is not free$/, 'error.seat_not_free'],
+  [/^seat .* was just taken$/, 'error.seat_taken'],
+  [/^only the table's creator starts it$/, 'error.creator_starts'],
+  [/^the match has already started$/, 'error.already_started'],
+  [/^the match has not started$/, 'error.not_started'],
+  [/^this token holds no seat at this table$/, 'error.no_seat_here'],
+  [/^there is no match in play to abandon$/, 'error.nothing_to_abandon'],
+  [/^the abandonment rule is for tables of two lines$/, 'error.abandon_two_lines'],
+  [/^the record is published when the match is over$/, 'error.record_after_match'],
+  [/^only the tournament's director may do this$/, 'error.director_only'],
+  [/^this token is no player's of this tournament$/, 'error.not_a_player'],
+  [/^no table /, 'table.not_found'],
+  [/^no tournament /, 'error.no_tournament'],
+  [/^no record for this table$/, 'error.no_record'],
+  [/^no hint now\b/, 'error.busy_hint'],
+];
+// Codes whose message varies with the request (a tournament's rules, a form's field):
+// an unknown one is said by the code's sentence with the server's words after it.
+const VARIED = ['forbidden', 'bad_message'];
+
+/** Capitalise a clause: the server's English messages start in lower case. */
+const sentence = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+/**
+ * The text of a refusal or an error to show a person, in the page's
+ * language: an `error` message of the room's socket ({code, message, params,
+ * rule}) or an Error thrown by api() (its code, params and status). The
+ * engine's refusals (code "illegal") are clauses ("the hand does not hold
+ * 5♥"), the room's own are sentences; a code this page does not know is said
+ * by the server's English message. ctx: {info, seat}, the table's info and
+ * my seat, to name the seat in params.seat (never a seat number).
+ */
+export function refusalText(error, ctx = {}) {
   if (!error) return '';
   if (typeof error === 'string') return error;
-  return String(error.message || error.code || '');
+  const code = error.code;
+  const params = error.params || {};
+  const message = String(error.message || '');
+  if (code === 'illegal') {
+    const text = error.rule ? ruleText(error.rule, params) : null;
+    if (text !== null) return text;
+    return lang === 'en' && message ? prettyAction(message) : t('error.illegal');
+  }
+  if (code === 'not_your_turn') {
+    if (typeof params.seat !== 'number') return t('error.not_your_turn_nobody');
+    return t('error.not_your_turn', { name: seatName(ctx.info, params.seat, ctx.seat ?? null) });
+  }
+  if (code === 'too_many') {
+    const seconds = params.seconds ?? error.retryAfter;
+    return seconds ? t('error.too_many', { seconds: Math.ceil(seconds) }) : t('error.too_many_soon');
+  }
+  const found = ROOM_MESSAGES.find(([re]) => re.test(message));
+  if (found) {
+    const seat = params.seat;
+    // Seats are numbered from 1 on the page.
+    if (found[1].startsWith('error.seat_')) {
+      return typeof seat === 'number' ? t(found[1], { n: seat + 1 }) : t(`error.${code}`);
+    }
+    return t(found[1], params);
+  }
+  if (code && `error.${code}` in TEXTS.en) {
+    const text = t(`error.${code}`, params);
+    if (!VARIED.includes(code) || !message) return text;
+    return lang === 'en' ? sentence(message) : t('error.detail', { text: text.replace(/\.$/, ''), detail: message });
+  }
+  return message || String(code || '');
 }
 
 /** The cards of an action as text with suit symbols (the joker by its name), and the other parameters of its sentence. */
@@ -1318,19 +1816,36 @@ export function moveText(action, name = '', opts = {}) {
   return opts.pozzetto ? t('move.with_pozzetto', { move: text }) : text;
 }
 
-/**
- * A hint to show: the move advised, in the page's language. The engine's
- * reason (English, with the action's cards) is shown in English only, with
- * the cards' suit symbols, until it has codes to translate.
- */
-export function hintText(action, reason = '') {
-  if (lang === 'en' && reason) return prettyAction(reason);
+/** The advised move as an imperative ("discard 9♠"), in the page's language. */
+function adviceText(action) {
   const a = parseAction(action);
   const p = actionParams(a, '', action);
   const known = ['draw', 'redraw', 'meld', 'extend', 'discard', 'pass'];
   if (a.verb === 'take') return t(a.cards.length ? 'hint.take_cards' : 'hint.take', p);
   if (known.includes(a.verb)) return t(`hint.${a.verb}`, p);
   return p.action;
+}
+
+/**
+ * A hint to show: the move advised and why, in the page's language, from
+ * the hint's `why` (a code of burraco.bots.hints.WHY) and its params (cards
+ * with suit symbols, the grade in words, the margin over the next best
+ * signed). Without a known `why`, the move alone; in English the engine's
+ * reason, with suit symbols, if it sent one.
+ */
+export function hintText(action, reason = '', why = null, params = {}) {
+  if (why && `hint.why.${why}` in TEXTS.en) {
+    const p = { ...(params || {}) };
+    for (const k of CARD_PARAMS) if (k in p) p[k] = cardsText(p[k]);
+    if (typeof p.grade === 'string') p.grade = t(`grade.${p.grade}`);
+    p.action = adviceText(action);
+    const text = t(`hint.why.${why}`, p);
+    const margin = params && params.margin;
+    if (typeof margin !== 'number') return text;
+    return t('hint.margin', { reason: text, margin: margin > 0 ? `+${margin}` : String(margin) });
+  }
+  if (lang === 'en' && reason) return prettyAction(reason);
+  return adviceText(action);
 }
 
 export function setLang(l) {

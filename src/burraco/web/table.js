@@ -20,6 +20,8 @@ import {
   el, $, api, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
   seatName, lineName, variantLabel, setupLabel, defaultLineOf, botName,
 } from './common.js';
+import { applyPrefs, getPrefs, setPref, reducedMotion } from './prefs.js';
+import { sound } from './sound.js';
 
 const params = new URLSearchParams(location.search);
 const DEMO = params.get('demo');
@@ -71,6 +73,7 @@ function tableIdFromUrl() {
 }
 
 async function boot() {
+  applyPrefs();
   initI18n();
   onLangChange(() => { renderAll(); if (S.msg && S.msg.table.status === 'waiting') renderWaiting(); });
   wireControls();
@@ -290,6 +293,7 @@ function onState(m) {
   } else {
     S.clock = null;
   }
+  if (changed && prev && view) cueSounds(prev, m);
   if (changed) {
     // A hint is for the position it was asked in: it goes when the table moves on.
     S.hint = null;
@@ -298,7 +302,10 @@ function onState(m) {
   }
   continueExtension(m);
   updatePause(m);
+  const moved = Boolean(S.glow && S.glow.version === m.version && changed && prev);
+  const from = moved ? moveSource(S.glow) : null;
   renderAll();
+  if (moved) animateMove(S.glow, from);
   if (m.table.status === 'over' && !S.sheetShown && !S.matchOver) {
     // Reconnected after the end: build the sheet from the state.
     onMatchOver({ type: 'match_over', totals: m.totals, winner: undefined, victory_points: null, abandoned_by: null });
@@ -335,7 +342,9 @@ function addLog(entry) {
 }
 
 function notAllowed(error) {
-  toast(`${t('table.not_allowed')} ${refusalText(error)}`, 'error', 7000);
+  const text = refusalText(error, { info: S.msg && S.msg.table, seat: S.seat });
+  // The engine's rules are clauses ("the hand does not hold 5♥"); the room's own refusals are sentences.
+  toast(error.code === 'illegal' || !error.code ? `${t('table.not_allowed')} ${text}` : text, 'error', 7000);
 }
 
 function onError(m) {
@@ -461,6 +470,75 @@ function tickTimer() {
   box.setAttribute('aria-label', t('table.timer_aria', { name, s }));
   box.classList.toggle('mine', c.seat === S.seat);
   box.classList.toggle('low', s <= 10);
+  if (c.seat === S.seat && s <= 10 && s > 0 && s !== S.lastTick) sound('tick');
+  S.lastTick = s;
+}
+
+// ---------------------------------------------------------------- sound and motion
+
+/** The sounds of a change: your turn begins, a burraco is made. */
+function cueSounds(prev, m) {
+  const mine = (x) => Boolean(x && x.legal && x.legal.length);
+  if (!mine(prev) && mine(m)) sound('turn');
+  const burracos = (x) => (x.view && x.view.grades ? x.view.grades.flat().filter(Boolean).length : 0);
+  if (prev.view && m.view && prev.view.deal === m.view.deal && burracos(m) > burracos(prev)) sound('burraco');
+}
+
+/** Where the last move's cards come from, measured before the table is drawn again. */
+function moveSource(g) {
+  if (reducedMotion() || !g) return null;
+  const rect = (e) => (e ? e.getBoundingClientRect() : null);
+  if (g.verb === 'draw' || g.verb === 'redraw') return rect($('#stock'));
+  if (g.verb === 'take') return rect($('#pile'));
+  if (g.seat === S.seat) return rect($('#hand'));
+  return rect(document.querySelector(`#others [data-seat="${g.seat}"]`)) || rect($('#their-lines'));
+}
+
+/** Cards fly from where they came to where they land (none when the system asks for
+ * reduced motion); the table itself is already drawn in its new state. */
+function animateMove(g, from) {
+  if (!from || reducedMotion() || !document.body.animate) return;
+  let targets = [];
+  if (g.verb === 'discard') targets = [document.querySelector('#pile .card')];
+  else if (g.verb === 'meld' || g.verb === 'extend') targets = [...document.querySelectorAll('.meld.glow')];
+  else if ((g.verb === 'draw' || g.verb === 'take' || g.verb === 'redraw') && g.seat === S.seat) targets = [...document.querySelectorAll('#hand .card.new')];
+  else if (g.verb === 'draw' || g.verb === 'take') targets = [document.querySelector(`#others [data-seat="${g.seat}"] .card`)];
+  for (const target of targets.filter(Boolean)) {
+    const to = target.getBoundingClientRect();
+    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    target.animate(
+      [{ transform: `translate(${dx}px, ${dy}px) scale(0.7)`, opacity: 0.5 }, { transform: 'none', opacity: 1 }],
+      { duration: 420, easing: 'cubic-bezier(0.2, 0.7, 0.3, 1)' },
+    );
+    window.burracoMoves = (window.burracoMoves || 0) + 1; // for the tests: cards that flew
+  }
+}
+
+// ---------------------------------------------------------------- settings
+
+function wireSettings() {
+  const dlg = $('#settings');
+  const sync = () => {
+    const p = getPrefs();
+    for (const r of document.querySelectorAll('input[name="card-size"]')) r.checked = r.value === p.cards;
+    $('#four-colour').checked = Boolean(p.fourColour);
+    $('#sound-on').checked = !p.muted;
+    $('#mute').setAttribute('aria-pressed', String(Boolean(p.muted)));
+    // A drawn speaker (an emoji may be missing from the system's fonts).
+    const waves = p.muted ? '<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" fill="none"/>'
+      : '<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none"/>';
+    $('#mute').innerHTML = `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M3 9h4l5-4v14l-5-4H3z"/>${waves}</svg>`;
+  };
+  $('#settings-button').addEventListener('click', () => { sync(); dlg.showModal(); });
+  $('#settings-close').addEventListener('click', () => dlg.close());
+  for (const r of document.querySelectorAll('input[name="card-size"]')) {
+    r.addEventListener('change', () => { if (r.checked) setPref('cards', r.value); });
+  }
+  $('#four-colour').addEventListener('change', (e) => setPref('fourColour', e.target.checked));
+  $('#sound-on').addEventListener('change', (e) => { setPref('muted', !e.target.checked); sync(); if (e.target.checked) sound('turn'); });
+  $('#mute').addEventListener('click', () => { setPref('muted', !getPrefs().muted); sync(); if (!getPrefs().muted) sound('turn'); });
+  sync();
 }
 
 /** A tournament's deal clock: the time left for the whole deal, in the header. */
@@ -1005,7 +1083,7 @@ function continueExtension(m) {
 }
 
 function clickHint() {
-  if (DEMO) { onHint({ type: 'hint', action: 'meld 5H 6H 7H', reason: 'meld 5H 6H 7H: a sequence of hearts worth 15 points; it keeps the 9s for the opponents’ discards' }); return; }
+  if (DEMO) { onHint({ type: 'hint', action: 'meld 5H 6H 7H', reason: 'lay down 5H 6H 7H: 3 cards towards a burraco (about +12 points over the next best)', why: 'meld_towards', params: { meld: '5H 6H 7H', size: 3, margin: 12 } }); return; }
   if (!wsSend({ type: 'hint' })) toast(t('table.not_connected'), 'error');
 }
 
@@ -1143,6 +1221,7 @@ function onDealOver(m) {
   // replays it): its score goes to the sheet, the window does not open again.
   if (typeof m.version === 'number' && S.msg && m.version <= S.msg.version) { renderLog(); return; }
   S.lastDealOver = m;
+  if (m.score && (m.score.end_reason === 'closed' || m.score.end_reason === 'went out')) sound('close');
   const info = S.msg ? S.msg.table : null;
   fillDealModal(m, info);
   const dlg = $('#score-modal');
@@ -1253,6 +1332,7 @@ function showSheet() {
 // ---------------------------------------------------------------- wiring
 
 function wireControls() {
+  wireSettings();
   $('#join-form').addEventListener('submit', joinTable);
   $('#stock').addEventListener('click', clickStock);
   $('#pile').addEventListener('click', clickPile);
@@ -1299,6 +1379,13 @@ function wireControls() {
     $('#sheet-final').hidden = false;
     $('#sheet-final-title').textContent = t('score.final_of', { n });
     showFinal(n, $('#sheet-final-body'));
+  });
+  $('#moves-button').addEventListener('click', () => {
+    // Phones: the moves list opens over the table and closes with the same button.
+    const open = document.body.classList.toggle('show-moves');
+    $('#moves-button').setAttribute('aria-expanded', String(open));
+    if (open) $('#side').hidden = false;
+    renderLog();
   });
   $('#take-back').addEventListener('click', () => {
     // The seat comes back at once; the bot does not make its next move.

@@ -1,0 +1,134 @@
+"""The table as a daily player meets it, in a real browser (Playwright, Debian's Chromium):
+settings kept per browser (card size, a four-colour deck, sound), sounds and cards that
+move (none when the system asks for reduced motion), a header on one line at 1366x800,
+and the moves list, by deal, that survives a reload and opens on a phone.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from roomserver import RoomServer
+from test_browser import CHROMIUM, browser, play_one_turn, shot, wait_my_turn  # noqa: F401
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+
+def _table(page: Any, base: str) -> None:
+    page.goto(f"{base}/")
+    page.fill("#name", "Anna")
+    page.select_option("#variant", "italian")
+    page.select_option("#setup", "2:2")
+    page.check("#by-deals")
+    page.fill("#deals", "1")
+    page.fill("#move-seconds", "40")
+    page.select_option("#bot", "greedy")
+    page.click("#create")
+    page.wait_for_url(re.compile(r".*/table/t-.*"))
+    page.click("#start")
+    page.wait_for_selector("#hand [data-card]")
+
+
+def _width(page: Any, selector: str) -> float:
+    return float(page.eval_on_selector(selector, "e => e.getBoundingClientRect().width"))
+
+
+def test_settings_sounds_and_motion(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.3) as server:
+        page = browser.new_page(viewport={"width": 1366, "height": 800})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        _table(page, server.url)
+        wait_my_turn(page)
+
+        # The header stays on one line at 1366x800 (its items share a middle line), whatever
+        # the language.
+        for _ in range(3):
+            tops = page.eval_on_selector_all(
+                ".topbar > *:not([hidden])",
+                "els => els.filter(e => e.offsetParent !== null)"
+                ".map(e => { const r = e.getBoundingClientRect(); return Math.round(r.top + r.height / 2); })",
+            )
+            height = page.eval_on_selector(".topbar", "e => e.getBoundingClientRect().height")
+            assert height < 60 and max(tops) - min(tops) < 20, (tops, height)
+            page.click("#lang")
+
+        # Card size and the four-colour deck, kept across a reload.
+        medium = _width(page, "#hand .card")
+        page.click("#settings-button")
+        page.check('input[name="card-size"][value="large"]')
+        page.check("#four-colour")
+        shot(page, "settings")
+        page.click("#settings-close")
+        assert _width(page, "#hand .card") > medium * 1.15
+        page.reload()
+        page.wait_for_selector("#hand [data-card]")
+        assert _width(page, "#hand .card") > medium * 1.15
+        assert "four-colour" in page.eval_on_selector("body", "b => b.className")
+        diamond = page.query_selector("#hand .card.suit-D, #hand .card.suit-C")
+        if diamond is not None:
+            colour = diamond.evaluate("e => getComputedStyle(e).color")
+            assert colour in ("rgb(24, 70, 184)", "rgb(20, 107, 46)"), colour
+        shot(page, "large-four-colour")
+
+        # Sounds: the turn's chime when the turn comes back; none once muted.
+        wait_my_turn(page)
+        before = page.evaluate("() => window.burracoSounds || 0")
+        moves = page.evaluate("() => window.burracoMoves || 0")
+        assert play_one_turn(page)
+        wait_my_turn(page)
+        assert page.evaluate("() => window.burracoSounds || 0") > before
+        # Cards flew: the discard to the pile, the bot's cards, the drawn card.
+        assert page.evaluate("() => window.burracoMoves || 0") > moves
+        page.click("#mute")
+        muted = page.evaluate("() => window.burracoSounds || 0")
+        assert play_one_turn(page)
+        wait_my_turn(page)
+        assert page.evaluate("() => window.burracoSounds || 0") == muted
+        assert not errors, errors
+        page.close()
+
+        # Reduced motion: nothing flies.
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 800}, reduced_motion="reduce"
+        )
+        still = context.new_page()
+        _table(still, server.url)
+        assert play_one_turn(still)
+        wait_my_turn(still)
+        assert still.evaluate("() => window.burracoMoves || 0") == 0
+        context.close()
+
+
+def test_the_moves_list_survives_a_reload_and_opens_on_a_phone(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        _table(page, server.url)
+        for _ in range(2):
+            assert play_one_turn(page)
+        wait_my_turn(page)
+        count = page.eval_on_selector_all("#log li[data-version]", "els => els.length")
+        assert count >= 4
+        page.reload()
+        page.wait_for_selector("#hand [data-card]")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#log li[data-version]').length >= {count}"
+        )
+        # Numbered within the deal, under the deal's heading.
+        assert page.inner_text("#log li.log-deal") != ""
+        numbers = page.eval_on_selector_all("#log li[data-version]", "els => els.map(e => e.value)")
+        assert numbers[:3] == [1, 2, 3], numbers
+        # A phone shows the list on demand.
+        assert page.is_hidden("#side")
+        page.click("#moves-button")
+        page.wait_for_selector("#side #log li[data-version]")
+        shot(page, "moves-phone")
+        page.click("#moves-button")
+        assert page.is_hidden("#side")
+        page.close()
