@@ -66,7 +66,7 @@ def settle(page: Any) -> None:
 
 def open_lobby(page: Any, server: RoomServer) -> None:
     page.goto(f"{server.url}/")
-    page.wait_for_selector("#variant option")
+    page.wait_for_selector("#variant option", state="attached")
 
 
 def open_table_waiting(page: Any, server: RoomServer) -> None:
@@ -82,17 +82,17 @@ def open_table_playing(page: Any, server: RoomServer) -> None:
 
 
 def open_table_score(page: Any, server: RoomServer) -> None:
-    page.goto(f"{server.url}/table/demo?demo=deal")
+    page.goto(f"{server.url}/static/table.html?demo=deal")
     page.wait_for_selector("#score-modal[open]")
 
 
 def open_table_sheet(page: Any, server: RoomServer) -> None:
-    page.goto(f"{server.url}/table/demo?demo=over")
+    page.goto(f"{server.url}/static/table.html?demo=over")
     page.wait_for_selector("#score-sheet[open]")
 
 
 def open_replay(page: Any, server: RoomServer) -> None:
-    page.goto(f"{server.url}/replay/demo?demo=1")
+    page.goto(f"{server.url}/static/replay.html?demo=1")
     page.wait_for_selector("#hands .card")
 
 
@@ -124,7 +124,7 @@ def open_desk(page: Any, server: RoomServer) -> None:
 def open_tournament(page: Any, server: RoomServer) -> None:
     tid, _ = _tournament(server)
     page.goto(f"{server.url}/tournament/{tid}")
-    page.wait_for_selector("#standings tr")
+    page.wait_for_selector("#standings tr", state="attached")
 
 
 PAGES: dict[str, Callable[[Any, RoomServer], None]] = {

@@ -132,3 +132,40 @@ def test_the_moves_list_survives_a_reload_and_opens_on_a_phone(
         page.click("#moves-button")
         assert page.is_hidden("#side")
         page.close()
+
+
+def test_a_guided_first_deal_explains_each_step_with_the_hint_engine(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale="it-IT")
+        page = context.new_page()
+        page.goto(f"{server.url}/")
+        page.fill("#name", "Anna")
+        page.click("#learn")
+        page.wait_for_url(re.compile(r".*/table/t-.*\?guide=1"))
+        page.wait_for_selector("#hand [data-card]")
+        wait_my_turn(page)
+        page.wait_for_selector("#coach:not([hidden])")
+        assert "pesca" in page.inner_text("#coach-step").lower(), page.inner_text("#coach")
+        # The hint engine's suggestion, in the page's language, and its cards lit.
+        page.wait_for_function(
+            "() => document.querySelector('#coach-hint').textContent.startsWith(\"L'allenatore consiglia\")",
+            timeout=30_000,
+        )
+        shot(page, "coach-phone-it")
+        assert play_one_turn(page)
+        wait_my_turn(page)
+        page.reload()
+        page.wait_for_selector("#coach:not([hidden])")
+        page.wait_for_function(
+            "() => document.querySelector('#coach-hint').textContent.startsWith(\"L'allenatore consiglia\")",
+            timeout=30_000,
+        )
+        # Hidden on request, and it stays hidden.
+        page.click("#coach-close")
+        page.reload()
+        page.wait_for_selector("#hand [data-card]")
+        assert page.is_hidden("#coach")
+        context.close()

@@ -61,7 +61,31 @@ from burraco.scoring import DealScore, score_deal
 from burraco.variants import Variant
 from burraco.view import DealView, view_of
 
-__all__ = ["DRAW_PHASE", "OVER", "PLAY_PHASE", "Deal"]
+__all__ = ["DRAW_PHASE", "OVER", "PLAY_PHASE", "Deal", "pozzetto_sizes"]
+
+#: 000: with 3 or 5 players the first to run out takes a pozzetto of 18 cards.
+BIG_POZZETTO: Final = 18
+
+
+def pozzetto_sizes(v: Variant, phase: int = 1) -> tuple[int, ...]:
+    """The pozzetti of a deal, in cards (none without pozzetti). With 3 or 5 players
+    (``italian``), the first phase has one of 18 and the partnerships' (000), the
+    second one of 11 for each player.
+
+    >>> from burraco.variants import variant
+    >>> pozzetto_sizes(variant("italian", players=3)), pozzetto_sizes(variant("italian", players=5), 2)
+    ((18, 11), (11, 11, 11, 11, 11))
+    >>> pozzetto_sizes(variant("italian", players=4)), pozzetto_sizes(variant("buraco"))
+    ((11, 11), ())
+    """
+    if not v.pozzetti:
+        return ()
+    if v.players in (3, 5) and phase == 1:
+        return (BIG_POZZETTO,) + (v.pozzetto_size,) * (v.players // 2)
+    if v.players in (3, 5):
+        return (v.pozzetto_size,) * v.players
+    return (v.pozzetto_size,) * v.lines
+
 
 DRAW_PHASE: Final = "draw"
 PLAY_PHASE: Final = "play"
@@ -396,12 +420,7 @@ class Deal:
         return self
 
     def _pozzetto_sizes(self, phase: int) -> list[int]:
-        v = self.v
-        if v.players in (3, 5) and phase == 1:
-            return [18] + [v.pozzetto_size] * (v.players // 2)
-        if v.players in (3, 5):
-            return [v.pozzetto_size] * v.players
-        return [v.pozzetto_size] * v.lines
+        return list(pozzetto_sizes(self.v, phase))
 
     def _turn_up_canasta_pile(self) -> None:
         # Canasta (003): the turned card is buried under as many cards as its value.

@@ -2,7 +2,7 @@
 
 >>> app = create_app("sqlite://", bot_delay=0)
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
-['/api/tables', '/api/tables', '/api/tables/{table_id}']
+['/api/rules/{name}', '/api/tables', '/api/tables']
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTex
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from burraco.rulebook import figures
 from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
@@ -42,6 +43,7 @@ from burraco.server.room import (
 from burraco.server.thinking import ThinkingSettings
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
+from burraco.variants import PRESETS, Variant
 
 __all__ = ["create_app"]
 
@@ -249,6 +251,11 @@ def create_app(
     @app.get("/api/variants")
     async def variants() -> dict[str, Any]:
         return presets()
+
+    @app.get("/api/rules/{name}")
+    async def rules(name: str) -> dict[str, Any]:
+        """The figures of a game's rules page, from the engine's own data (rulebook.py)."""
+        return dict(figures(_preset(name)))
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
@@ -461,7 +468,26 @@ def create_app(
         room.table(table_id)
         return page("replay.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_home() -> FileResponse:
+        return page("rules.html")
+
+    @app.get("/rules/{name}", include_in_schema=False)
+    async def rules_page(name: str) -> FileResponse:
+        _preset(name)
+        return page("rules.html")
+
     return app
+
+
+def _preset(name: str) -> Variant:
+    """The preset of a rules page, by its own name only; 404 for another."""
+    found = PRESETS.get(name)
+    if found is None:
+        raise RoomError(
+            "not_found", f"no rules for {name[:32]!r}: the games are {', '.join(PRESETS)}", 404
+        )
+    return found
 
 
 def _printable(value: object) -> object:

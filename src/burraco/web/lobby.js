@@ -210,8 +210,25 @@ async function join(ev) {
   }
 }
 
+/** A first deal with the coach: Italian Burraco, two players, against a bot, no clock. */
+async function learn() {
+  const name = $('#name').value.trim() || savedName() || t('learn.player');
+  $('#learn').disabled = true;
+  try {
+    const body = { variant: 'italian', players: 2, lines: 2, deals: 1, target: null, move_seconds: 0, bot: 'greedy', name };
+    const res = await api('POST', '/api/tables', body);
+    saveSeat(res.table, res.seat, res.token);
+    await api('POST', `/api/tables/${encodeURIComponent(res.table)}/start`, { token: res.token });
+    location.href = `/table/${encodeURIComponent(res.table)}?guide=1`;
+  } catch (e) {
+    toast(refusalText(e), 'error');
+    $('#learn').disabled = false;
+  }
+}
+
 function init() {
   initI18n();
+  $('#learn').addEventListener('click', learn);
   $('#name').value = savedName();
   $('#variant').addEventListener('change', () => fillSetups(true));
   $('#setup').addEventListener('change', updateOptions);

@@ -81,6 +81,7 @@ async function boot() {
 
   if (DEMO) { startDemo(); return; }
   S.id = tableIdFromUrl();
+  S.guide = guided(S.id);
   if (!S.id) { showOnly('join-box'); $('#join-status').textContent = t('table.not_found'); return; }
   const mine = seatFor(S.id);
   if (mine && mine.token) {
@@ -91,6 +92,17 @@ async function boot() {
     pollWhileWaiting();
   } else {
     showJoinBox();
+  }
+}
+
+/** Whether this table is a guided first deal (remembered, so a reload keeps the coach). */
+function guided(id) {
+  const key = `burraco.guide.${id}`;
+  try {
+    if (params.get('guide') === '1') localStorage.setItem(key, '1');
+    return localStorage.getItem(key) === '1';
+  } catch {
+    return params.get('guide') === '1';
   }
 }
 
@@ -363,13 +375,62 @@ function onError(m) {
     toast(t('table.unavailable'), 'error', 10000);
     return;
   }
+  if (m.code === 'busy' && S.guide && S.coachAsked === S.version) {
+    // The coach's question met a busy thinking pool (or a search still on its way for
+    // this table): it asks again in a moment, without a toast.
+    setTimeout(() => { if (S.coachAsked === S.version) { S.coachAsked = null; renderAll(); } }, 1500);
+    return;
+  }
   notAllowed(m);
 }
 
 function onHint(m) {
   S.hint = { action: m.action, ...parseAction(m.action) };
-  toast(`${t('table.hint_prefix')} ${hintText(m.action, m.reason, m.why, m.params)}`, 'hint', 20000);
+  const text = hintText(m.action, m.reason, m.why, m.params);
+  if (S.guide) {
+    // The coach says it in its panel, beside what this step is.
+    S.coachHint = { version: S.version, text };
+  } else {
+    toast(`${t('table.hint_prefix')} ${text}`, 'hint', 20000);
+  }
   renderAll();
+}
+
+// ---------------------------------------------------------------- the coach
+
+/**
+ * A guided first deal (?guide=1, remembered for the table): a panel says what each step
+ * of the turn is, and on the player's turn asks the hint engine what to do and why.
+ */
+function renderCoach(m) {
+  const box = $('#coach');
+  if (!S.guide || !m.view) { box.hidden = true; return; }
+  box.hidden = false;
+  const v = m.view;
+  const info = m.table;
+  const mine = (m.legal || []).length > 0;
+  const line = v.line_of[S.seat];
+  const ownMelds = (v.melds[line] || []).length;
+  const burracos = ((v.grades || [])[line] || []).filter(Boolean).length;
+  const hand = (v.hand || []).length;
+  let step;
+  if (info.status === 'over' || v.phase === 'over') step = t('coach.over');
+  else if (!mine) step = t('coach.wait', { name: seatName(info, v.turn, S.seat) });
+  else if (v.phase === 'draw') step = t('coach.draw');
+  else if (v.has_pozzetto && v.has_pozzetto[line] && burracos) step = t('coach.can_close');
+  else if (v.has_pozzetto && !v.has_pozzetto[line] && hand <= 3) step = t('coach.pozzetto');
+  else if (!ownMelds) step = t('coach.play_first');
+  else step = t('coach.play');
+  $('#coach-step').textContent = step;
+  const hint = $('#coach-hint');
+  if (!mine) { hint.textContent = ''; return; }
+  if (S.coachHint && S.coachHint.version === m.version) {
+    hint.textContent = t('coach.suggests', { hint: S.coachHint.text });
+  } else if (S.coachAsked !== m.version) {
+    S.coachAsked = m.version;
+    hint.textContent = t('coach.thinking');
+    wsSend({ type: 'hint' });
+  }
 }
 
 // ---------------------------------------------------------------- the hand
@@ -666,6 +727,7 @@ function renderAll() {
   renderBoard(m);
   renderLog();
   renderTakeover(m);
+  renderCoach(m);
   tickTimer();
 }
 
@@ -1386,6 +1448,15 @@ function wireControls() {
     $('#moves-button').setAttribute('aria-expanded', String(open));
     if (open) $('#side').hidden = false;
     renderLog();
+  });
+  $('#coach-close').addEventListener('click', () => {
+    S.guide = false;
+    try { localStorage.removeItem(`burraco.guide.${S.id}`); } catch { /* ignore */ }
+    // A reload must not bring it back: the address loses its ?guide=1.
+    const url = new URL(location.href);
+    url.searchParams.delete('guide');
+    history.replaceState(null, '', url);
+    $('#coach').hidden = true;
   });
   $('#take-back').addEventListener('click', () => {
     // The seat comes back at once; the bot does not make its next move.
