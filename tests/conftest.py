@@ -2,12 +2,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+#: Debian's Chromium (``scripts/test.sh`` installs it); never a browser downloaded at run time.
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture
 def db(tmp_path: Path) -> str:
     """A fresh SQLite database for one test's room."""
     return f"sqlite:///{tmp_path / 'room.db'}"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, shared by every browser test (each opens its own pages
+    or contexts); the tests that use it skip where it is not installed."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield launched
+        launched.close()

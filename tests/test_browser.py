@@ -11,39 +11,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CHROMIUM
 from roomserver import RoomServer, free_port
 
-CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_sync.sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        yield launched
-        launched.close()
 
 
 def shot(page: Any, name: str) -> None:
@@ -99,17 +76,31 @@ def play_one_turn(page: Any) -> bool:
     return True
 
 
-def create_table(page: Any, base: str, *, players: str = "2:2", name: str = "Anna") -> str:
+def create_table(
+    page: Any,
+    base: str,
+    *,
+    players: str = "2:2",
+    name: str = "Anna",
+    deals: int = 1,
+    seconds: int = 0,
+    start: bool = False,
+) -> str:
+    """A table of Italian Burraco made in the lobby's form against greedy bots; its id.
+    With ``start``, started, and the hand on the page."""
     page.goto(f"{base}/")
     page.fill("#name", name)
     page.select_option("#variant", "italian")
     page.select_option("#setup", players)
     page.check("#by-deals")
-    page.fill("#deals", "1")
-    page.fill("#move-seconds", "0")
+    page.fill("#deals", str(deals))
+    page.fill("#move-seconds", str(seconds))
     page.select_option("#bot", "greedy")
     page.click("#create")
     page.wait_for_url(re.compile(r".*/table/t-.*"))
+    if start:
+        page.click("#start")
+        page.wait_for_selector("#hand [data-card]")
     return str(page.url.rsplit("/", 1)[-1].split("?")[0])
 
 

@@ -10,33 +10,21 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from roomserver import Player, RoomServer
-from test_browser import CHROMIUM, browser, shot, state, wait_my_turn  # noqa: F401
+from test_browser import (
+    CHROMIUM,
+    create_table,
+    shot,
+    state,
+    wait_my_turn,
+)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
-
-
-def _new_table(page: Any, base: str, *, deals: str, seconds: str) -> str:
-    page.goto(f"{base}/")
-    page.fill("#name", "Anna")
-    page.select_option("#variant", "italian")
-    page.select_option("#setup", "2:2")
-    page.check("#by-deals")
-    page.fill("#deals", deals)
-    page.fill("#move-seconds", seconds)
-    page.select_option("#bot", "greedy")
-    page.click("#create")
-    page.wait_for_url(re.compile(r".*/table/t-.*"))
-    table_id = str(page.url.rsplit("/", 1)[-1].split("?")[0])
-    page.click("#start")
-    page.wait_for_selector("#hand [data-card]")
-    return table_id
 
 
 def _play_deal_one_over_the_api(server: RoomServer, table_id: str, token: str) -> None:
@@ -60,14 +48,14 @@ def _play_deal_one_over_the_api(server: RoomServer, table_id: str, token: str) -
 
 
 def test_the_score_stays_up_until_next_deal_and_shows_the_final_table(
-    browser: Any,  # noqa: F811
+    browser: Any,
     tmp_path: Path,
 ) -> None:
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.02) as server:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        table_id = _new_table(page, server.url, deals="2", seconds="40")
+        table_id = create_table(page, server.url, deals=2, seconds=40, start=True)
         seats = json.loads(page.evaluate("() => localStorage.getItem('burraco.seats')"))
         _play_deal_one_over_the_api(server, table_id, seats[table_id]["token"])
 
@@ -99,10 +87,10 @@ def test_the_score_stays_up_until_next_deal_and_shows_the_final_table(
         page.close()
 
 
-def test_a_banner_gives_the_seat_back_from_the_bot(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_a_banner_gives_the_seat_back_from_the_bot(browser: Any, tmp_path: Path) -> None:
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.8) as server:
         page = browser.new_page(viewport={"width": 390, "height": 844})
-        _new_table(page, server.url, deals="1", seconds="2")
+        create_table(page, server.url, seconds=2, start=True)
         # Anna does nothing: her clock runs out and a bot plays for her.
         page.wait_for_selector("#takeover:not([hidden])", timeout=30_000)
         shot(page, "takeover-banner-phone")

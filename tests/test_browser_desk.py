@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from roomserver import RoomServer
-from test_browser import CHROMIUM, browser, shot  # noqa: F401  (the browser fixture)
+from test_browser import CHROMIUM, shot
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
@@ -25,7 +25,7 @@ def _register(page: Any, first: str, second: str) -> None:
     page.wait_for_selector(f"#entrants >> text={first}")
 
 
-def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_path: Path) -> None:
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
         desk = browser.new_page(viewport={"width": 1280, "height": 900})
         errors: list[str] = []

@@ -12,31 +12,26 @@ from typing import Any
 
 import pytest
 from roomserver import RoomServer
-from test_browser import CHROMIUM, browser, play_one_turn, shot, wait_my_turn  # noqa: F401
+from test_browser import (
+    CHROMIUM,
+    create_table,
+    play_one_turn,
+    shot,
+    wait_my_turn,
+)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
 
 def _table(page: Any, base: str) -> None:
-    page.goto(f"{base}/")
-    page.fill("#name", "Anna")
-    page.select_option("#variant", "italian")
-    page.select_option("#setup", "2:2")
-    page.check("#by-deals")
-    page.fill("#deals", "1")
-    page.fill("#move-seconds", "40")
-    page.select_option("#bot", "greedy")
-    page.click("#create")
-    page.wait_for_url(re.compile(r".*/table/t-.*"))
-    page.click("#start")
-    page.wait_for_selector("#hand [data-card]")
+    create_table(page, base, seconds=40, start=True)
 
 
 def _width(page: Any, selector: str) -> float:
     return float(page.eval_on_selector(selector, "e => e.getBoundingClientRect().width"))
 
 
-def test_settings_sounds_and_motion(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_settings_sounds_and_motion(browser: Any, tmp_path: Path) -> None:
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.3) as server:
         page = browser.new_page(viewport={"width": 1366, "height": 800})
         errors: list[str] = []
@@ -104,7 +99,7 @@ def test_settings_sounds_and_motion(browser: Any, tmp_path: Path) -> None:  # no
 
 
 def test_the_moves_list_survives_a_reload_and_opens_on_a_phone(
-    browser: Any,  # noqa: F811
+    browser: Any,
     tmp_path: Path,
 ) -> None:
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
@@ -124,6 +119,13 @@ def test_the_moves_list_survives_a_reload_and_opens_on_a_phone(
         assert page.inner_text("#log li.log-deal") != ""
         numbers = page.eval_on_selector_all("#log li[data-version]", "els => els.map(e => e.value)")
         assert numbers[:3] == [1, 2, 3], numbers
+        # A refusal's message on a phone never covers the hand.
+        s = wait_my_turn(page)
+        page.evaluate(f"() => window.burracoTable.act('discard 2S', {s['version']})")
+        page.wait_for_selector("#toast:not([hidden])")
+        toast = page.eval_on_selector("#toast", "e => e.getBoundingClientRect().bottom")
+        hand = page.eval_on_selector("#hand-area", "e => e.getBoundingClientRect().top")
+        assert toast <= hand, (toast, hand)
         # A phone shows the list on demand.
         assert page.is_hidden("#side")
         page.click("#moves-button")
@@ -135,7 +137,7 @@ def test_the_moves_list_survives_a_reload_and_opens_on_a_phone(
 
 
 def test_a_guided_first_deal_explains_each_step_with_the_hint_engine(
-    browser: Any,  # noqa: F811
+    browser: Any,
     tmp_path: Path,
 ) -> None:
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:

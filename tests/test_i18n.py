@@ -12,19 +12,22 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-import pytest
+from test_browser import (
+    create_table,
+    play_one_turn,
+    shot,
+    wait_my_turn,
+    wait_version_above,
+)
 
 from burraco.bots.hints import WHY
 from burraco.refusals import TEXTS as RULES
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "burraco" / "web"
-SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
-CHROMIUM = Path("/usr/bin/chromium")
 LANGS = ("en", "it", "pt")
 
 ENTRY = re.compile(r"^    '((?:[^'\\]|\\.)+)': '((?:[^'\\]|\\.)*)',$")
@@ -363,83 +366,10 @@ PT_VERBS = ("comprou", "pegou", "baixou", "adicionou", "descartou", "passou")
 IT_VERBS = ("ha pescato", "ha raccolto", "ha calato", "ha aggiunto", "ha scartato", "ha passato")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        yield launched
-        launched.close()
-
-
-def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def table_state(page: Any) -> dict[str, Any]:
-    found: dict[str, Any] = (
-        page.evaluate("() => JSON.parse(JSON.stringify(window.burracoTable.state || null))") or {}
-    )
-    return found
-
-
-def wait_my_turn(page: Any) -> dict[str, Any]:
-    page.wait_for_function(
-        """() => { const s = window.burracoTable && window.burracoTable.state;
-                   return s && s.legal && s.legal.length; }""",
-        timeout=30_000,
-    )
-    return table_state(page)
-
-
-def wait_version_above(page: Any, version: int) -> None:
-    page.wait_for_function(
-        f"() => window.burracoTable.state && window.burracoTable.state.version > {version}",
-        timeout=30_000,
-    )
-
-
 def play_a_turn(page: Any) -> None:
     """Draw from the stock and discard a legal card, by clicks; then wait for the bot."""
-    s = wait_my_turn(page)
-    if s["view"]["phase"] == "draw":
-        page.click("#stock")
-        wait_version_above(page, s["version"])
-        s = wait_my_turn(page)
-    card = [a.split()[1] for a in s["legal"] if a.startswith("discard ")][-1]
-    page.click(f'#hand [data-card="{card}"] >> nth=0')
-    page.click("#pile")
-    wait_version_above(page, s["version"])
+    assert play_one_turn(page)
     wait_my_turn(page)
-
-
-def open_table(page: Any, base: str, name: str) -> None:
-    page.fill("#name", name)
-    page.select_option("#variant", "italian")
-    page.select_option("#setup", "2:2")
-    page.check("#by-deals")
-    page.fill("#deals", "1")
-    page.fill("#move-seconds", "0")
-    page.select_option("#bot", "greedy")
-    page.click("#create")
-    page.wait_for_url(re.compile(r".*/table/t-.*"))
-    page.click("#start")
-    page.wait_for_selector("#hand [data-card]")
 
 
 def lang_button(page: Any) -> tuple[str, ...]:
@@ -502,7 +432,7 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
         assert not re.search(r"\b(AM|PM)\b", lobby)
         shot(page, "lobby-pt")
 
-        open_table(page, server.url, "Ana")
+        create_table(page, server.url, name="Ana", start=True)
         board = visible_text(page)
         for word in ("Dica", "Abandonar", "Jogadas", "Nossa equipe", "Mão 1 de 1"):
             assert word in board, word
@@ -576,7 +506,7 @@ def test_an_italian_player_on_a_phone_reads_the_table_in_italian(
         ]
         shot(page, "lobby-it")
 
-        open_table(page, server.url, "Anna")
+        create_table(page, server.url, name="Anna", start=True)
         play_a_turn(page)
         last = page.inner_text("#last-move")
         assert any(v in last for v in IT_VERBS), last
@@ -719,7 +649,7 @@ def test_an_italian_player_reads_refusals_and_hints_in_italian(
         page.on("websocket", lambda ws: ws.on("framereceived", keep))
         page.goto(f"{server.url}/")
         page.wait_for_selector("#tables-status:not(:empty)")
-        open_table(page, server.url, "Anna")
+        create_table(page, server.url, name="Anna", start=True)
         s = wait_my_turn(page)
         assert s["view"]["phase"] == "draw"
 

@@ -76,7 +76,11 @@ export function cardEl(code, opts = {}) {
   e.innerHTML =
     `<span class="corner tl" aria-hidden="true"><span class="r">${label}</span><span class="s">${sym}</span></span>` +
     `<span class="pip" aria-hidden="true">${sym}</span>`;
-  if (opts.lang) e.setAttribute('aria-label', cardLabel(norm, opts.lang));
+  if (opts.lang) {
+    e.setAttribute('aria-label', cardLabel(norm, opts.lang));
+    // A label needs a role: a face that is not a button is a picture of the card.
+    if (e.tagName !== 'BUTTON') e.setAttribute('role', 'img');
+  }
   e.dataset.code = norm;
   return e;
 }

@@ -702,6 +702,7 @@ async function showFinal(n, box) {
       data.has_pozzetto[l] ? el('span', { class: 'chip-mini pz-taken', text: `✓ ${t('table.took_pozzetto')}` }) : null),
     melds.length ? el('div', { class: 'final-melds' }, ...melds.map((cards) => el('div', {
       class: 'meld' + (cards.length >= 7 ? ' burraco' : ''),
+      role: 'img',
       'aria-label': cards.map((c) => cardLabel(c, getLang())).join(', '),
     }, fanEl(cards, { size: 'sm' })))) : el('p', { class: 'muted', text: t('table.no_melds') }))));
 }
@@ -735,6 +736,7 @@ function renderHeader(m) {
   const info = m.table;
   $('#table-title').textContent = variantLabel(info.variant);
   $('#table-title').title = `${variantLabel(info.variant)} · ${setupLabel(info.players, info.lines)}`;
+  $('#rules-link').href = `/rules/${encodeURIComponent(info.variant)}`;
   const deal = (m.view && m.view.deal) || info.deal || 1;
   $('#deal-info').textContent = info.deals ? t('table.deals_of', { n: deal, of: info.deals })
     : info.target ? t('table.to_target', { n: deal, target: info.target }) : t('table.deal', { n: deal });
@@ -802,7 +804,7 @@ function seatBadge(m, s, compact = false) {
   else if (s !== S.seat) cls.push('opponent');
   if (S.glow && S.glow.seat === s && (S.glow.verb === 'draw' || S.glow.verb === 'take') && recentGlow()) cls.push('glow');
   const chips = [];
-  if (v.dealer === s) chips.push(el('span', { class: 'chip-d', title: t('seat.dealer'), 'aria-label': t('seat.dealer'), text: t('seat.dealer_short') }));
+  if (v.dealer === s) chips.push(el('span', { class: 'chip-d', role: 'img', title: t('seat.dealer'), 'aria-label': t('seat.dealer'), text: t('seat.dealer_short') }));
   if (seatInfo.kind === 'bot') chips.push(el('span', { class: 'chip-mini', text: t('seat.bot') }));
   if (seatInfo.kind === 'human' && seatInfo.connected === false) chips.push(el('span', { class: 'chip-mini off', text: t('seat.offline') }));
   if (isPartner(v, s)) chips.push(el('span', { class: 'chip-mini', text: t('seat.partner') }));
@@ -810,7 +812,7 @@ function seatBadge(m, s, compact = false) {
   if (pfd) chips.push(el('span', { class: 'chip-mini pz', text: t('table.pozzetto_waiting', { n: pfd }) }));
   const name = el('span', { class: 'seat-name', text: seatName(info, s, S.seat) });
   const size = (v.hand_sizes || [])[s] ?? 0;
-  return el('div', { class: cls.join(' '), 'data-seat': s, 'aria-label': t('table.seat_aria', { name: seatName(info, s, S.seat), n: size }) },
+  return el('div', { class: cls.join(' '), 'data-seat': s, role: 'group', 'aria-label': t('table.seat_aria', { name: seatName(info, s, S.seat), n: size }) },
     el('div', { class: 'seat-head' }, name, ...chips),
     compact ? null : backsEl(size, { max: 6, className: 'seat-backs' }));
 }
@@ -1016,7 +1018,15 @@ function renderHand(m) {
     if (S.newIds.has(x.id)) b.classList.add('new');
     return b;
   });
+  // A re-render (a new state, a sort) keeps the keyboard's place: the same card, or the
+  // card now where it was.
+  const had = hand.contains(document.activeElement) ? document.activeElement : null;
   hand.replaceChildren(...items);
+  if (had) {
+    const again = hand.querySelector(`.card[data-id="${had.dataset.id}"]`)
+      || items[Math.min(Number(had.dataset.index), items.length - 1)];
+    if (again) again.focus();
+  }
   hand.classList.toggle('my-turn', v.turn === S.seat && v.phase !== 'over');
   hand.dataset.count = String(S.order.length);
 }
@@ -1060,15 +1070,18 @@ function myTurn() {
 
 function clickStock() { sendAction('draw'); }
 
-function clickPile() {
+function clickPile(want) {
   const m = S.msg;
   if (!m || !m.view) return;
   const raised = raisedCards();
   const v = m.view;
   // The pile is both "take" (draw phase) and "discard" (play phase), as in
   // 002. When it is not our turn the action still goes to the server, which
-  // explains why it is refused.
-  if (v.phase === 'draw' || (myTurn() && (m.legal || []).some((a) => a.startsWith('take')) && !(m.legal || []).some((a) => a.startsWith('discard')))) {
+  // explains why it is refused. The keyboard says which it means (`want`: t takes, x
+  // discards); a click lets the phase decide.
+  const take = typeof want === 'string' ? want === 'take'
+    : v.phase === 'draw' || (myTurn() && (m.legal || []).some((a) => a.startsWith('take')) && !(m.legal || []).some((a) => a.startsWith('discard')));
+  if (take) {
     // Canasta takes the pile by melding its top with two naturals from the hand.
     if (m.table.variant === 'canasta' && raised.length) sendAction(`take ${raised.join(' ')}`);
     else sendAction('take');
@@ -1265,13 +1278,66 @@ function onHandKey(e) {
   const card = e.target.closest('#hand .card');
   if (!card) return;
   const i = Number(card.dataset.index);
-  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+  if (!['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
   e.preventDefault();
-  const j = e.key === 'ArrowLeft' ? i - 1 : i + 1;
+  const j = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: S.order.length - 1 }[e.key];
   if (j < 0 || j >= S.order.length) return;
-  if (e.shiftKey) { moveCard(i, j); renderHand(S.msg); } // Shift+arrow moves the card
+  if (e.shiftKey && e.key.startsWith('Arrow')) { moveCard(i, j); renderHand(S.msg); } // Shift+arrow moves the card
   const next = $(`#hand .card[data-index="${j}"]`);
   if (next) next.focus();
+}
+
+// ---------------------------------------------------------------- keyboard
+//
+// Shortcuts, listed in the ? window (#keys-help): d draw, t take the pile, s sort (by suit /
+// by value), ←/→ Home/End along the hand (Shift+arrow moves the card), Space/Enter raise or
+// lower the card (it is a button), m meld, 1…9 add to our meld N, x discard, h hint, Esc
+// lower every card. Each does what its click does. None fires while typing in a field or
+// while a window is open (a window closes with Esc by itself).
+
+function typingIn(target) {
+  return !!(target && target.closest && target.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])'));
+}
+
+function openKeysHelp() {
+  const dlg = $('#keys-help');
+  if (!dlg.open) dlg.showModal();
+}
+
+function lowerAll() {
+  if (!S.raised.size) return;
+  S.raised.clear();
+  if (S.msg && S.msg.view) renderHand(S.msg);
+}
+
+function onTableKey(e) {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+  if (typingIn(e.target) || document.querySelector('dialog[open]')) return;
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (e.repeat && !key.startsWith('Arrow')) return; // a held key sends its action once
+  if (key === '?') { e.preventDefault(); openKeysHelp(); return; }
+  const m = S.msg;
+  if (!m || !m.view || $('#board').hidden) return;
+  const cards = [...$('#hand').querySelectorAll('.card')];
+  switch (key) {
+    case 'ArrowLeft': case 'ArrowRight': case 'Home': case 'End': {
+      // From outside the hand (its own keys move within it): to the first or the last card.
+      if (!cards.length) return;
+      (key === 'ArrowLeft' || key === 'End' ? cards[cards.length - 1] : cards[0]).focus();
+      break;
+    }
+    case 'd': clickStock(); break;
+    case 't': clickPile('take'); break;
+    case 'x': clickPile('discard'); break;
+    case 's': sortHand(S.sortMode === 'suit' ? 'value' : 'suit'); break;
+    case 'm': clickNewMeld(); break;
+    case 'h': if (!$('#hint').disabled) clickHint(); break;
+    case 'Escape': lowerAll(); break;
+    default:
+      if (!/^[1-9]$/.test(key)) return;
+      clickMeld(m.view.line_of[S.seat], Number(key) - 1);
+  }
+  e.preventDefault();
 }
 
 // ---------------------------------------------------------------- scores
@@ -1397,7 +1463,7 @@ function wireControls() {
   wireSettings();
   $('#join-form').addEventListener('submit', joinTable);
   $('#stock').addEventListener('click', clickStock);
-  $('#pile').addEventListener('click', clickPile);
+  $('#pile').addEventListener('click', () => clickPile());
   $('#board').addEventListener('click', (e) => {
     if (e.target.closest('#new-meld')) { clickNewMeld(); return; }
     const meld = e.target.closest('.meld[data-meld]');
@@ -1414,6 +1480,9 @@ function wireControls() {
   hand.addEventListener('pointerup', (e) => endDrag(e, false));
   hand.addEventListener('pointercancel', (e) => endDrag(e, true));
   hand.addEventListener('keydown', onHandKey);
+  document.addEventListener('keydown', onTableKey);
+  $('#keys-button').addEventListener('click', openKeysHelp);
+  $('#keys-close').addEventListener('click', () => $('#keys-help').close());
   $('#sort-suit').addEventListener('click', () => sortHand('suit'));
   $('#sort-value').addEventListener('click', () => sortHand('value'));
   $('#hint').addEventListener('click', clickHint);
