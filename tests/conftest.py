@@ -18,10 +18,13 @@ def db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'room.db'}"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, shared by every browser test (each opens its own pages
-    or contexts); the tests that use it skip where it is not installed."""
+    """Debian's Chromium, headless, shared by the browser tests of one module (each opens
+    its own pages or contexts); the tests that use it skip where it is not installed.
+
+    One a module, not a session: Playwright's sync API holds an event loop in this thread
+    while it runs, and the other modules' tests start loops of their own."""
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed")
     sync_api = pytest.importorskip("playwright.sync_api")

@@ -15,6 +15,7 @@ import uvicorn
 import websockets
 
 from burraco.server.app import create_app
+from burraco.server.capacity import Capacity
 from burraco.server.limits import Limits
 from burraco.server.room import Room
 
@@ -39,7 +40,11 @@ class RoomServer:
             start_round="10000/minute",
             socket_messages="100000/minute",
         )
-        self.app = create_app(database_url, **({"bot_delay": 0.0, "limits": generous} | options))
+        # The test process also drives the browser and the clients, so its event loop lags
+        # more than a room's would: "busy" for a late loop is tested in test_capacity.py.
+        patient = Capacity(busy_lag=30.0)
+        defaults = {"bot_delay": 0.0, "limits": generous, "capacity": patient}
+        self.app = create_app(database_url, **(defaults | options))
         self.server = uvicorn.Server(
             uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")
         )

@@ -85,12 +85,13 @@ def create_table(
     deals: int = 1,
     seconds: int = 0,
     start: bool = False,
+    variant: str = "italian",
 ) -> str:
-    """A table of Italian Burraco made in the lobby's form against greedy bots; its id.
-    With ``start``, started, and the hand on the page."""
+    """A table (Italian Burraco unless told) made in the lobby's form against greedy bots;
+    its id. With ``start``, started, and the hand on the page."""
     page.goto(f"{base}/")
     page.fill("#name", name)
-    page.select_option("#variant", "italian")
+    page.select_option("#variant", variant)
     page.select_option("#setup", players)
     page.check("#by-deals")
     page.fill("#deals", str(deals))

@@ -171,3 +171,57 @@ def test_a_guided_first_deal_explains_each_step_with_the_hint_engine(
         page.wait_for_selector("#hand [data-card]")
         assert page.is_hidden("#coach")
         context.close()
+
+
+def test_the_turn_prompt_offers_the_pile_only_when_it_may_be_taken(
+    browser: Any,
+    tmp_path: Path,
+) -> None:
+    """Buraco (001): the pile starts with the dealer's first discard, so a turn with an
+    empty pile says "draw from the stock", not "or take the pile"."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        create_table(page, server.url, variant="buraco", start=True)
+        s = wait_my_turn(page)
+        prompt = page.inner_text("#turn")
+        can_take = any(a == "take" or a.startswith("take ") for a in s["legal"])
+        assert ("pile" in prompt) == can_take, (prompt, s["legal"])
+        page.close()
+
+
+def test_the_sheet_says_the_abandonment_and_its_penalty_and_opens_each_final_table(
+    browser: Any,
+    tmp_path: Path,
+) -> None:
+    """002: whoever abandons loses, with a penalty of 350; the sheet says both, on lines of
+    their own, and each deal's final table opens from it."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.02) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        create_table(page, server.url, deals=3, start=True)
+        # Deal 1 by clicks, to its end; then "next deal", then abandon in deal 2.
+        while True:
+            s = wait_my_turn(page)
+            if s.get("pause") or s["view"]["deal"] > 1:
+                break
+            assert play_one_turn(page)
+            page.wait_for_function(
+                "() => { const s = window.burracoTable.state; return s && (s.pause || "
+                "(s.legal && s.legal.length) || s.view.deal > 1); }"
+            )
+            if page.evaluate("() => Boolean(window.burracoTable.state.pause)"):
+                break
+        page.wait_for_selector("#score-modal[open]")
+        page.click("#score-continue")
+        page.wait_for_selector("#score-modal", state="hidden")
+        wait_my_turn(page)
+        page.once("dialog", lambda d: d.accept())
+        page.click("#abandon")
+        page.wait_for_selector("#score-sheet[open]")
+        lines = page.eval_on_selector_all(
+            "#sheet-result .result-line", "els => els.map(e => e.textContent)"
+        )
+        assert len(lines) == 2 and "350" in lines[1], lines
+        page.click('#sheet-table button[data-final="1"]')
+        page.wait_for_selector("#sheet-final-body .final-line")
+        shot(page, "sheet-abandoned-final-table")
+        page.close()
