@@ -225,3 +225,29 @@ def test_the_sheet_says_the_abandonment_and_its_penalty_and_opens_each_final_tab
         page.wait_for_selector("#sheet-final-body .final-line")
         shot(page, "sheet-abandoned-final-table")
         page.close()
+
+
+def test_each_burraco_shows_its_grade_and_each_line_its_points(
+    browser: Any,
+    tmp_path: Path,
+) -> None:
+    """The grade under a burraco (never over its first card) and the line's points, on
+    desktop and on a phone (the demo table: a clean burraco on each line)."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        for size in ({"width": 1366, "height": 800}, {"width": 390, "height": 844}):
+            page = browser.new_page(viewport=size)
+            page.goto(f"{server.url}/static/table.html?demo=1")
+            page.wait_for_selector("#hand [data-card]")
+            marks = page.eval_on_selector_all(".meld-mark", "els => els.map(e => e.dataset.grade)")
+            assert marks == ["clean", "clean"], marks
+            points = page.eval_on_selector_all(".line-points", "els => els.map(e => e.textContent)")
+            assert any("390" in p for p in points) and any("410" in p for p in points), points
+            # The meld's number sits under its cards, not over the first card's rank.
+            below = page.eval_on_selector(
+                ".meld",
+                "m => m.querySelector('.meld-no').getBoundingClientRect().top >= "
+                "m.querySelector('.card').getBoundingClientRect().bottom - 1",
+            )
+            assert below
+            shot(page, f"grades-{size['width']}")
+            page.close()

@@ -64,6 +64,9 @@ function onlineState(now, phase) {
         [['3S', '4S', '5S', '6S', '7S'], ['JD', 'JC', 'JH'], ['8H', '9H', '10H', 'JH', 'QH', 'KH', 'AH']],
         [['9C', '10C', 'JC', 'QC'], ['KD', 'KH', '2S'], ['4H', '4C', '4S', '4S'], ['6D', '7D', '8D', '9D', '10D', 'JD', 'QD', 'KD']],
       ],
+      // What the server adds (messages.table_points): each burraco's grade, each line's points.
+      grades: [[null, null, 'clean'], [null, null, null, 'clean']],
+      line_points: [390, 410],
       pile: ['7D', '3C', 'QD', '5C', 'AS', '9C'], pile_hidden: 0,
       stock: 41, pozzetti: [11], has_pozzetto: [false, true],
       pozzetto_face_down: [0, 0, 0, 0],

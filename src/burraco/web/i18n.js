@@ -20,6 +20,7 @@ import { seatName } from './common.js';
 
 const TEXTS = {
   en: {
+    'table.grade_mark': '{grade} {mark}',
     // The rules pages (rules.js): every figure comes from GET /api/rules/{variant}.
     'rules.link': 'Rules',
     'rules.link_table': 'Rules of this game',
@@ -719,6 +720,7 @@ const TEXTS = {
     'score.abandoned_penalty': '{name} abandoned the match ({penalty}-point penalty).',
   },
   it: {
+    'table.grade_mark': '{mark} {grade}',
     // The rules pages (rules.js): every figure comes from GET /api/rules/{variant}.
     'rules.link': 'Regole',
     'rules.link_table': 'Regole di questo gioco',
@@ -1418,6 +1420,7 @@ const TEXTS = {
     'score.abandoned_penalty': '{name} ha abbandonato la partita (penalità di {penalty} punti).',
   },
   pt: {
+    'table.grade_mark': '{mark} {grade}',
     // The rules pages (rules.js): every figure comes from GET /api/rules/{variant}.
     'rules.link': 'Regras',
     'rules.link_table': 'Regras deste jogo',

@@ -921,8 +921,8 @@ function meldEl(m, l, i, cards, mine) {
   const mark = t(info.variant === 'canasta' ? 'mark.canasta' : info.variant === 'buraco' ? 'mark.canastra' : 'mark.burraco');
   b.appendChild(el('span', { class: 'meld-foot', 'aria-hidden': 'true' },
     el('span', { class: 'meld-no', text: i + 1 }),
-    grade ? el('span', { class: 'meld-mark', 'data-grade': grade, text: `${mark} ${t(`grade.${grade}`)}` }) : null));
-  if (grade) b.setAttribute('aria-label', `${b.getAttribute('aria-label')} (${mark} ${t(`grade.${grade}`)})`);
+    grade ? el('span', { class: 'meld-mark', 'data-grade': grade, text: t('table.grade_mark', { mark, grade: t(`grade.${grade}`) }) }) : null));
+  if (grade) b.setAttribute('aria-label', `${b.getAttribute('aria-label')} (${t('table.grade_mark', { mark, grade: t(`grade.${grade}`) })})`);
   // The last move's meld glows (a new meld: the one with exactly its cards).
   const g = S.glow;
   if (g && recentGlow() && m.view.line_of[g.seat] === l) {
