@@ -9,6 +9,7 @@ can be played with the keyboard alone. Screenshots go to ``artifacts/screenshots
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -187,6 +188,25 @@ PAGES: dict[str, Callable[[Any, RoomServer], None]] = {
 }
 
 
+@contextlib.contextmanager
+def opened(
+    browser: Any, server: RoomServer, open_page: Callable[[Any, RoomServer], None], viewport: str
+) -> Iterator[Any]:
+    """A page of its own, at ``viewport``, opened by ``open_page`` and settled; closed after,
+    failing on any script error it had."""
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        open_page(page, server)
+        settle(page)
+        yield page
+        assert not errors, errors
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize("name", list(PAGES))
 def test_no_serious_accessibility_violations(
@@ -195,19 +215,10 @@ def test_no_serious_accessibility_violations(
     name: str,
     viewport: str,
 ) -> None:
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        PAGES[name](page, server)
-        settle(page)
+    with opened(browser, server, PAGES[name], viewport) as page:
         shot(page, f"a11y-{name}-{viewport}")
         found = serious_violations(page)
         assert not found, f"{name} at {viewport}:\n" + "\n".join(found)
-        assert not errors, errors
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- text size
@@ -247,16 +258,10 @@ def test_no_text_on_the_table_is_under_14_px(
     name: str,
     viewport: str,
 ) -> None:
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
-    page = context.new_page()
-    try:
-        TABLES_IN_PLAY[name](page, server)
-        settle(page)
+    with opened(browser, server, TABLES_IN_PLAY[name], viewport) as page:
         small = page.evaluate(SMALL_TEXT)
         assert not small, f"{name} at {viewport}: text under 14 px:\n" + "\n".join(small)
         shot(page, f"a11y-text-{name}-{viewport}")
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- the keyboard

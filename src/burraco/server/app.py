@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import json
@@ -428,6 +429,10 @@ def create_app(
                 await room.message(table, seat, send, raw)
         except (WebSocketDisconnect, RuntimeError):
             pass  # the player closed the page or lost the connection
+        except asyncio.CancelledError:
+            # The room is stopping: past its graceful timeout uvicorn cancels what is left
+            # (a hint waiting for a worker, say); the socket goes quietly, not as an error.
+            pass
         finally:
             await room.disconnect(table, seat, send)
 
