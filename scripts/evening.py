@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -54,6 +55,15 @@ def start() -> subprocess.Popen:
         except Exception:
             time.sleep(0.2)
     raise SystemExit("server did not start")
+
+
+def resumed(page: Any, before: dict[str, Any], shot: str) -> dict[str, Any]:
+    """The page is back at the turn it showed ``before``, with the same hand."""
+    s = wait_my_turn(page)
+    assert s["version"] == before["version"], (s["version"], before["version"])
+    assert sorted(s["view"]["hand"]) == sorted(before["view"]["hand"])
+    page.screenshot(path=str(OUT / f"{shot}.png"))
+    return s
 
 
 def stop(p: subprocess.Popen) -> float:
@@ -110,10 +120,7 @@ with sync_playwright() as pw:
             before = s
             page.reload()
             page.wait_for_selector("#hand [data-card]")
-            s = wait_my_turn(page)
-            assert s["version"] == before["version"], (s["version"], before["version"])
-            assert sorted(s["view"]["hand"]) == sorted(before["view"]["hand"])
-            page.screenshot(path=str(OUT / "04-deal2-after-reload.png"))
+            s = resumed(page, before, "04-deal2-after-reload")
             reloaded = True
             print("reloaded in deal 2 at version", s["version"])
         if deal == 2 and reloaded and not restarted and turns % 3 == 0:
@@ -128,10 +135,7 @@ with sync_playwright() as pw:
             page.wait_for_function(
                 "() => document.querySelector('#conn').dataset.state === 'ok'", timeout=30_000
             )
-            s = wait_my_turn(page)
-            assert s["version"] == before["version"], (s["version"], before["version"])
-            assert sorted(s["view"]["hand"]) == sorted(before["view"]["hand"])
-            page.screenshot(path=str(OUT / "06-after-restart.png"))
+            s = resumed(page, before, "06-after-restart")
             restarted = True
             print("restarted; resumed at version", s["version"])
         if not play_one_turn(page):

@@ -1134,7 +1134,8 @@ class Room:
         deal = match.deal
         message["view"] = view_json(match.view(seat), len(match.deals))
         message["scores"] = [score_json(s) for s in match.scores]
-        if not match.is_over and deal.turn == seat:
+        # Between two deals nothing is legal: the next deal's actions are not even listed.
+        if not match.is_over and deal.turn == seat and table.pause_until is None:
             message["legal"] = [str(a) for a in deal.legal_actions()]
         now = time.time()
         if table.deadline is not None and not match.is_over:
@@ -1144,7 +1145,6 @@ class Room:
                 "seconds": max(0.0, round(table.deadline - now, 1)),
             }
         if table.pause_until is not None:
-            message["legal"] = []
             message["pause"] = {
                 "deal": len(match.scores),
                 "until": int(table.pause_until * 1000),
