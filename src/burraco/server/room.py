@@ -99,6 +99,8 @@ class SeatState:
     name: str
     kind: str  # human, bot, empty
     token_hash: str
+    #: The registered player (or bot level) in the seat; None for a guest.
+    user_id: int | None = None
     #: A human seat a bot plays for, after its clock ran out, until its player acts again.
     taken_over: bool = False
     connections: list[Send] = field(default_factory=list)
@@ -349,7 +351,9 @@ class Room:
 
     def _load(self, row: TableRow) -> LiveTable:
         v = variant(row.variant, **json.loads(row.options))
-        seats = [SeatState(s.name, s.kind, s.token_hash) for s in self.store.seats(row.id)]
+        seats = [
+            SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in self.store.seats(row.id)
+        ]
         table = LiveTable(row=row, variant=v, seats=seats)
         last_time = row.updated_at
         #: When the deal that follows a finished one began (the pause is not logged: it
@@ -408,7 +412,11 @@ class Room:
 
     # --- the lobby ------------------------------------------------------------------------
 
-    def create(self, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
+    def create(
+        self, request: dict[str, Any], user_id: int | None = None
+    ) -> tuple[LiveTable, int, str]:
+        """A new table, its creator in seat 0 (``user_id``: a registered player's account).
+        A rated table is for registered players only."""
         self.admit()
         name = _name(request.get("name"))
         kind = str(request.get("variant", "italian"))
@@ -425,10 +433,20 @@ class Room:
         move_seconds = int(request.get("move_seconds", v.move_seconds) or 0)
         if not 0 <= move_seconds <= 3600:
             raise RoomError("bad_message", "seconds per move must be between 0 and 3600")
+        rated = bool(request.get("rated", False))
+        if rated and user_id is None:
+            raise RoomError("forbidden", "a rated table is for registered players: log in", 403)
         row = _new_row(v, options, move_seconds, bot, bool(request.get("takeover", True)))
+        row = _with(
+            row,
+            rated=rated,
+            watchable=bool(request.get("watchable", False)),
+            watch_delay=int(request.get("watch_delay", 0) or 0),
+            chat=bool(request.get("chat", True)),
+        )
         table_id = row.id
         token = secrets.token_urlsafe(24)
-        seats = [SeatRow(table_id, 0, name, "human", _hash(token))] + [
+        seats = [SeatRow(table_id, 0, name, "human", _hash(token), user_id)] + [
             SeatRow(table_id, i, "", "empty", "") for i in range(1, v.players)
         ]
         try:
@@ -438,7 +456,7 @@ class Room:
         table = LiveTable(
             row=row,
             variant=v,
-            seats=[SeatState(s.name, s.kind, s.token_hash) for s in seats],
+            seats=[SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in seats],
         )
         self.tables[table_id] = table
         self._lobby = (0.0, [])
@@ -487,11 +505,17 @@ class Room:
                 found.append(info)
         return found
 
-    async def join(self, table_id: str, request: dict[str, Any]) -> tuple[LiveTable, int, str]:
+    async def join(
+        self, table_id: str, request: dict[str, Any], user_id: int | None = None
+    ) -> tuple[LiveTable, int, str]:
         self.admit()
         table = self.table(table_id)
         name = _name(request.get("name"))
         async with table.lock:
+            if table.row.rated and user_id is None:
+                raise RoomError("forbidden", "this table is rated: log in to sit at it", 403)
+            if user_id is not None and any(s.user_id == user_id for s in table.seats):
+                raise RoomError("forbidden", "you already sit at this table", 409)
             if table.status != "waiting":
                 raise RoomError("forbidden", "the match has started: no seat is free", 409)
             free = [i for i, s in enumerate(table.seats) if s.kind == "empty"]
@@ -512,7 +536,7 @@ class Room:
             token = secrets.token_urlsafe(24)
             digest = _hash(token)
             try:
-                self.store.claim_seat(SeatRow(table.id, seat, name, "human", digest))
+                self.store.claim_seat(SeatRow(table.id, seat, name, "human", digest, user_id))
             except SeatTaken as error:
                 raise RoomError(
                     "forbidden", f"seat {seat} was just taken", 409, params={"seat": seat}
@@ -521,6 +545,7 @@ class Room:
                 raise RoomError("unavailable", UNAVAILABLE, 503) from error
             state = table.seats[seat]
             state.name, state.kind, state.token_hash = name, "human", digest
+            state.user_id = user_id
             self._lobby = (0.0, [])
             if all(s.kind == "human" for s in table.seats):
                 await self._start_locked(table)
@@ -1030,16 +1055,26 @@ class Room:
         deal_seconds: int = 0,
         tournament: str | None = None,
         hashes: dict[int, str] | None = None,
+        users: dict[int, int] | None = None,
+        rated: bool = False,
+        watchable: bool = False,
+        watch_delay: int = 0,
+        chat: bool = True,
+        quick: bool = False,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A table whose seats are given (``(name, "human" | "bot")``), started at once;
         the tokens of its human seats, by seat. A seat in ``hashes`` opens instead with
-        the token of that hash (a tournament player's own)."""
+        the token of that hash (a tournament player's own); ``users`` gives the account
+        (a person's or a bot level's) of a seat."""
         v = variant(kind, **options)
         if len(seats) != v.players:
             raise RoomError("bad_message", f"{v.players} seats are needed, not {len(seats)}")
         # A tournament's move clock is 002's: running out is abandonment, never a bot.
         takeover = tournament is None
         row = _new_row(v, options, move_seconds, bot, takeover, deal_seconds, tournament)
+        row = _with(
+            row, rated=rated, watchable=watchable, watch_delay=watch_delay, chat=chat, quick=quick
+        )
         table_id = row.id
         tokens: dict[int, str] = {}
         rows = []
@@ -1050,10 +1085,12 @@ class Room:
             elif seat_kind == "human":
                 tokens[i] = secrets.token_urlsafe(24)
                 digest = _hash(tokens[i])
-            rows.append(SeatRow(table_id, i, name, seat_kind, digest))
+            rows.append(SeatRow(table_id, i, name, seat_kind, digest, (users or {}).get(i)))
         self.store.create_table(row, rows)
         table = LiveTable(
-            row=row, variant=v, seats=[SeatState(r.name, r.kind, r.token_hash) for r in rows]
+            row=row,
+            variant=v,
+            seats=[SeatState(r.name, r.kind, r.token_hash, r.user_id) for r in rows],
         )
         self.tables[table_id] = table
         async with table.lock:

@@ -1,9 +1,34 @@
-"""Storage: tables, seats, the append-only log of every action, finished records.
+"""Storage: tables, seats, the append-only log of every action, finished records,
+accounts and their sessions, ratings, results and chat.
 
 SQLAlchemy over an embedded SQLite file by default, or PostgreSQL with the same
 code; the schema is kept by Alembic migrations (``migrations/``).
 """
 
-from burraco.storage.store import EventRow, SeatRow, Store, TableRow, TournamentRow
+from burraco.storage.store import (
+    ChatRow,
+    EventRow,
+    NameTaken,
+    RatingRow,
+    ResultRow,
+    SeatRow,
+    SessionRow,
+    Store,
+    TableRow,
+    TournamentRow,
+    UserRow,
+)
 
-__all__ = ["EventRow", "SeatRow", "Store", "TableRow", "TournamentRow"]
+__all__ = [
+    "ChatRow",
+    "EventRow",
+    "NameTaken",
+    "RatingRow",
+    "ResultRow",
+    "SeatRow",
+    "SessionRow",
+    "Store",
+    "TableRow",
+    "TournamentRow",
+    "UserRow",
+]

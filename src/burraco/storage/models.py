@@ -9,6 +9,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -37,6 +38,15 @@ tables = Table(
     Column("deal_seconds", Integer, nullable=False, server_default="0"),
     #: "TOURNAMENT:ROUND:TABLE" for a table of a tournament round.
     Column("tournament", String(64), nullable=True),
+    #: A finished match here updates its players' ratings (every person registered).
+    Column("rated", Boolean, nullable=False, server_default="0"),
+    #: Anyone may watch (public information only), this many moves behind.
+    Column("watchable", Boolean, nullable=False, server_default="0"),
+    Column("watch_delay", Integer, nullable=False, server_default="0"),
+    #: The players may chat (a tournament's director may turn it off).
+    Column("chat", Boolean, nullable=False, server_default="1"),
+    #: The table was made by quick play.
+    Column("quick", Boolean, nullable=False, server_default="0"),
 )
 
 tournaments = Table(
@@ -64,6 +74,8 @@ seats = Table(
     Column("kind", String(8), nullable=False),
     #: sha256 of the seat's secret token; empty for bots and empty seats.
     Column("token_hash", String(64), nullable=False),
+    #: The registered player (or bot) in the seat; None for a guest.
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=True),
 )
 
 events = Table(
@@ -86,4 +98,87 @@ records = Table(
     Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
     Column("text", Text, nullable=False),
     Column("finished_at", DateTime(timezone=False), nullable=True),
+)
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    #: As the player wrote it; ``name_key`` (casefolded) is what must be unique.
+    Column("name", String(64), nullable=False),
+    Column("name_key", String(64), nullable=False, unique=True),
+    #: Argon2 (PHC string); empty for a bot, which never logs in.
+    Column("password_hash", String(255), nullable=False),
+    #: person or bot.
+    Column("kind", String(8), nullable=False),
+    Column("language", String(8), nullable=False, server_default="en"),
+    Column("created_at", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    #: sha256 of the session cookie's secret: the cookie itself is never stored.
+    Column("id_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    #: The token every state-changing request with this session must carry.
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    #: The game and table size rated: "italian-2", "italian-4", "buraco-2", "canasta-6"...
+    Column("game", String(24), primary_key=True),
+    #: OpenSkill's belief about the player: mean and uncertainty.
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_ratings_game_mu", "game", "mu"),
+)
+
+results = Table(
+    "results",
+    metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=True, index=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(24), nullable=False),
+    Column("line", Integer, nullable=False),
+    #: win, loss or draw.
+    Column("outcome", String(8), nullable=False),
+    #: The line's match total, and its points deal by deal summed (for MP a deal).
+    Column("points", Integer, nullable=False),
+    Column("deals", Integer, nullable=False),
+    Column("burracos_clean", Integer, nullable=False),
+    Column("burracos_semi", Integer, nullable=False),
+    Column("burracos_dirty", Integer, nullable=False),
+    Column("closes", Integer, nullable=False),
+    Column("pozzetti", Integer, nullable=False),
+    Column("abandoned", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    #: The displayed rating before and after this match (None: not rated).
+    Column("rating_before", Float, nullable=True),
+    Column("rating_after", Float, nullable=True),
+    Column("finished_at", Float, nullable=False, index=True),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    #: players or watchers: the two never mix.
+    Column("channel", String(8), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("text", String(400), nullable=False),
+    #: A quick message's code ("ciao", "grazie"...), shown in each reader's language.
+    Column("quick", String(24), nullable=True),
+    Column("created_at", Float, nullable=False),
 )

@@ -18,21 +18,38 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event, insert, select, text, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from burraco.storage import models
 
 __all__ = [
+    "ChatRow",
     "EventRow",
+    "NameTaken",
+    "RatingRow",
+    "ResultRow",
     "SeatRow",
     "SeatTaken",
+    "SessionRow",
     "StorageUnavailable",
     "Store",
     "StoreInUse",
     "TableRow",
     "TournamentRow",
+    "UserRow",
+    "name_key",
 ]
 
 
@@ -50,6 +67,11 @@ class TableRow:
     updated_at: float
     deal_seconds: int = 0
     tournament: str | None = None
+    rated: bool = False
+    watchable: bool = False
+    watch_delay: int = 0
+    chat: bool = True
+    quick: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +92,7 @@ class SeatRow:
     name: str
     kind: str
     token_hash: str
+    user_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +102,74 @@ class EventRow:
     kind: str
     seat: int | None
     payload: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class UserRow:
+    """A registered player, or a bot level (``kind`` "bot", which has no password)."""
+
+    id: int
+    name: str
+    name_key: str
+    password_hash: str
+    kind: str
+    language: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    id_hash: str
+    user_id: int
+    csrf: str
+    created_at: float
+    expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    user_id: int
+    game: str
+    mu: float
+    sigma: float
+    matches: int
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat's part in a finished match (the player page's statistics)."""
+
+    table_id: str
+    seat: int
+    user_id: int | None
+    name: str
+    game: str
+    line: int
+    outcome: str
+    points: int
+    deals: int
+    burracos_clean: int
+    burracos_semi: int
+    burracos_dirty: int
+    closes: int
+    pozzetti: int
+    abandoned: bool
+    rated: bool
+    rating_before: float | None
+    rating_after: float | None
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    table_id: str
+    channel: str
+    seat: int | None
+    name: str
+    text: str
+    quick: str | None
     created_at: float
 
 
@@ -99,6 +190,10 @@ class StorageUnavailable(Exception):
     def __init__(self, cause: BaseException) -> None:
         super().__init__(f"the database cannot store this now: {cause}")
         self.cause = cause
+
+
+class NameTaken(Exception):
+    """Another account has this name (names are unique whatever their case)."""
 
 
 class StoreInUse(Exception):
@@ -329,7 +424,12 @@ class Store:
                     & (models.seats.c.seat == seat.seat)
                     & (models.seats.c.kind == "empty")
                 )
-                .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash)
+                .values(
+                    name=seat.name,
+                    kind=seat.kind,
+                    token_hash=seat.token_hash,
+                    user_id=seat.user_id,
+                )
             )
         if done.rowcount != 1:
             raise SeatTaken(f"seat {seat.seat} of table {seat.table_id} is taken")
@@ -397,12 +497,227 @@ class Store:
             ).first()
         return None if r is None else str(r[0])
 
+    def finished_tables(
+        self, limit: int = 50, offset: int = 0, variant: str | None = None
+    ) -> list[TableRow]:
+        """Tables whose match is over, the latest first (tournament tables included)."""
+        t = models.tables
+        query = select(t).where(t.c.status == "over")
+        if variant is not None:
+            query = query.where(t.c.variant == variant)
+        query = query.order_by(t.c.updated_at.desc()).limit(limit).offset(offset)
+        with self.engine.connect() as c:
+            rows = c.execute(query).all()
+        return [TableRow(**r._mapping) for r in rows]
+
+    # --- accounts and sessions ------------------------------------------------------------
+
+    def create_user(
+        self, name: str, password_hash: str, kind: str = "person", language: str = "en"
+    ) -> UserRow:
+        """A new account; :class:`NameTaken` if its name (whatever its case) is taken."""
+        now = time.time()
+        values = {
+            "name": name,
+            "name_key": name_key(name),
+            "password_hash": password_hash,
+            "kind": kind,
+            "language": language,
+            "created_at": now,
+        }
+        try:
+            with self._write() as c:
+                result = c.execute(insert(models.users).values(**values))
+                user_id = int(result.inserted_primary_key[0])  # type: ignore[index]
+        except IntegrityError as error:
+            raise NameTaken(f"the name {name!r} is taken") from error
+        return UserRow(id=user_id, **values)  # type: ignore[arg-type]
+
+    def user(self, user_id: int) -> UserRow | None:
+        with self.engine.connect() as c:
+            r = c.execute(select(models.users).where(models.users.c.id == user_id)).first()
+        return None if r is None else UserRow(**r._mapping)
+
+    def user_by_name(self, name: str) -> UserRow | None:
+        with self.engine.connect() as c:
+            r = c.execute(
+                select(models.users).where(models.users.c.name_key == name_key(name))
+            ).first()
+        return None if r is None else UserRow(**r._mapping)
+
+    def users(self, user_ids: Sequence[int]) -> dict[int, UserRow]:
+        if not user_ids:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.execute(select(models.users).where(models.users.c.id.in_(user_ids))).all()
+        return {r.id: UserRow(**r._mapping) for r in rows}
+
+    def update_user(self, user_id: int, **values: str) -> None:
+        """Change an account's ``password_hash`` or ``language``."""
+        allowed = {"password_hash", "language"}
+        if not values or set(values) - allowed:
+            raise ValueError(f"an account's {sorted(allowed)} may change, not {sorted(values)}")
+        with self._write() as c:
+            c.execute(update(models.users).where(models.users.c.id == user_id).values(**values))
+
+    def create_session(self, row: SessionRow) -> None:
+        with self._write() as c:
+            c.execute(insert(models.sessions).values(**_fields(row)))
+
+    def session(self, id_hash: str) -> SessionRow | None:
+        """The session of this hash, if it has not expired."""
+        s = models.sessions
+        with self.engine.connect() as c:
+            r = c.execute(
+                select(s).where((s.c.id_hash == id_hash) & (s.c.expires_at > time.time()))
+            ).first()
+        return None if r is None else SessionRow(**r._mapping)
+
+    def delete_sessions(self, user_id: int, keep: str | None = None) -> None:
+        """End every session of an account (but ``keep``): after a password change, say."""
+        s = models.sessions
+        condition = s.c.user_id == user_id
+        if keep is not None:
+            condition = condition & (s.c.id_hash != keep)
+        with self._write() as c:
+            c.execute(delete(s).where(condition | (s.c.expires_at <= time.time())))
+
+    def delete_session(self, id_hash: str) -> None:
+        with self._write() as c:
+            c.execute(delete(models.sessions).where(models.sessions.c.id_hash == id_hash))
+
+    # --- ratings and results ----------------------------------------------------------------
+
+    def ratings(self, user_id: int) -> list[RatingRow]:
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(models.ratings)
+                .where(models.ratings.c.user_id == user_id)
+                .order_by(models.ratings.c.game)
+            ).all()
+        return [RatingRow(**r._mapping) for r in rows]
+
+    def ratings_for(self, game: str, user_ids: Sequence[int]) -> dict[int, RatingRow]:
+        if not user_ids:
+            return {}
+        r_ = models.ratings
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(r_).where((r_.c.game == game) & r_.c.user_id.in_(user_ids))
+            ).all()
+        return {r.user_id: RatingRow(**r._mapping) for r in rows}
+
+    def leaderboard(
+        self, game: str, limit: int = 50, offset: int = 0, kind: str | None = None
+    ) -> list[tuple[UserRow, RatingRow]]:
+        """The rated of a game, the highest ``mu - 3 sigma`` first (OpenSkill's ordinal)."""
+        r_, u = models.ratings, models.users
+        query = (
+            select(u, r_)
+            .join(r_, r_.c.user_id == u.c.id)
+            .where(r_.c.game == game)
+            .order_by((r_.c.mu - 3 * r_.c.sigma).desc(), u.c.id)
+            .limit(limit)
+            .offset(offset)
+        )
+        if kind is not None:
+            query = query.where(u.c.kind == kind)
+        with self.engine.connect() as c:
+            rows = c.execute(query).all()
+        user_fields = UserRow.__slots__
+        rating_fields = RatingRow.__slots__
+        return [
+            (
+                UserRow(**{k: r._mapping[u.c[k]] for k in user_fields}),
+                RatingRow(**{k: r._mapping[r_.c[k]] for k in rating_fields}),
+            )
+            for r in rows
+        ]
+
+    def save_results(self, rows: Sequence[ResultRow], ratings: Sequence[RatingRow] = ()) -> bool:
+        """Store a finished match's results and the ratings they moved, in one transaction;
+        False (and nothing written) if this match's results are stored already."""
+        if not rows:
+            return False
+        try:
+            with self._write() as c:
+                for row in rows:
+                    c.execute(insert(models.results).values(**_fields(row)))
+                for rating in ratings:
+                    r_ = models.ratings
+                    where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
+                    done = c.execute(update(r_).where(where).values(**_fields(rating)))
+                    if done.rowcount == 0:
+                        c.execute(insert(r_).values(**_fields(rating)))
+        except IntegrityError:
+            return False
+        return True
+
+    def put_ratings(self, ratings: Sequence[RatingRow]) -> None:
+        """Insert or replace ratings (the bots' rating matches)."""
+        r_ = models.ratings
+        with self._write() as c:
+            for rating in ratings:
+                where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
+                done = c.execute(update(r_).where(where).values(**_fields(rating)))
+                if done.rowcount == 0:
+                    c.execute(insert(r_).values(**_fields(rating)))
+
+    def results(
+        self,
+        *,
+        user_id: int | None = None,
+        table_id: str | None = None,
+        limit: int = 1000,
+        offset: int = 0,
+    ) -> list[ResultRow]:
+        """Results of one player (the latest first) or of one table (by seat)."""
+        r_ = models.results
+        query = select(r_)
+        if user_id is not None:
+            query = query.where(r_.c.user_id == user_id).order_by(r_.c.finished_at.desc())
+        if table_id is not None:
+            query = query.where(r_.c.table_id == table_id).order_by(r_.c.seat)
+        with self.engine.connect() as c:
+            rows = c.execute(query.limit(limit).offset(offset)).all()
+        return [ResultRow(**r._mapping) for r in rows]
+
+    # --- chat ---------------------------------------------------------------------------------
+
+    def add_chat(self, row: ChatRow) -> None:
+        with self._write() as c:
+            c.execute(insert(models.chat).values(**_fields(row)))
+
+    def chat(self, table_id: str, channel: str, limit: int = 50) -> list[ChatRow]:
+        """The last ``limit`` messages of a table's channel, oldest first."""
+        ch = models.chat
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(ch)
+                .where((ch.c.table_id == table_id) & (ch.c.channel == channel))
+                .order_by(ch.c.id.desc())
+                .limit(limit)
+            ).all()
+        return [
+            ChatRow(r.table_id, r.channel, r.seat, r.name, r.text, r.quick, r.created_at)
+            for r in reversed(rows)
+        ]
+
+
+def name_key(name: str) -> str:
+    """What makes two account names the same: case and surrounding spaces do not.
+
+    >>> name_key(" Giulia ") == name_key("GIULIA")
+    True
+    """
+    return name.strip().casefold()
+
 
 def _update_seat(c: Connection, seat: SeatRow) -> None:
     c.execute(
         update(models.seats)
         .where((models.seats.c.table_id == seat.table_id) & (models.seats.c.seat == seat.seat))
-        .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash)
+        .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash, user_id=seat.user_id)
     )
 
 

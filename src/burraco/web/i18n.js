@@ -718,6 +718,10 @@ const TEXTS = {
     'score.final_table_short': 'Final table',
     'score.final_of': 'The final table of deal {n}',
     'score.abandoned_penalty': '{name} abandoned the match ({penalty}-point penalty).',
+    // -- accounts (en) --
+    // -- ratings (en) --
+    // -- quick play (en) --
+    // -- watch and chat (en) --
   },
   it: {
     'table.grade_mark': '{mark} {grade}',
@@ -1418,6 +1422,10 @@ const TEXTS = {
     'score.final_table_short': 'Tavolo finale',
     'score.final_of': 'Il tavolo finale della smazzata {n}',
     'score.abandoned_penalty': '{name} ha abbandonato la partita (penalità di {penalty} punti).',
+    // -- accounts (it) --
+    // -- ratings (it) --
+    // -- quick play (it) --
+    // -- watch and chat (it) --
   },
   pt: {
     'table.grade_mark': '{mark} {grade}',
@@ -2118,6 +2126,10 @@ const TEXTS = {
     'score.final_table_short': 'Mesa final',
     'score.final_of': 'A mesa final da mão {n}',
     'score.abandoned_penalty': '{name} abandonou a partida (penalidade de {penalty} pontos).',
+    // -- accounts (pt) --
+    // -- ratings (pt) --
+    // -- quick play (pt) --
+    // -- watch and chat (pt) --
   },
 };
 
