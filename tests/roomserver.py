@@ -38,7 +38,11 @@ class RoomServer:
             create_tournament="10000/minute",
             pad_tournament="10000/minute",
             start_round="10000/minute",
+            quick_play="10000/minute",
             socket_messages="100000/minute",
+            log_in="10000/minute",
+            log_in_name="10000/minute",
+            sign_up="10000/minute",
         )
         # The test process also drives the browser and the clients, so its event loop lags
         # more than a room's would: "busy" for a late loop is tested in test_capacity.py.

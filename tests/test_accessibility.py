@@ -10,12 +10,14 @@ can be played with the keyboard alone. Screenshots go to ``artifacts/screenshots
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from roomserver import RoomServer
+from roomserver import RoomServer, start_table
+from roomserver import create_table as api_table
 from test_browser import (
     CHROMIUM,
     create_table,
@@ -24,6 +26,8 @@ from test_browser import (
     wait_my_turn,
     wait_version_above,
 )
+
+from burraco.storage.store import ChatRow
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
@@ -95,6 +99,15 @@ def open_lobby(page: Any, server: RoomServer) -> None:
     page.wait_for_selector("#variant option", state="attached")
 
 
+def open_lobby_quick(page: Any, server: RoomServer) -> None:
+    """The lobby while quick play waits (without bots: nobody comes, it waits on)."""
+    open_lobby(page, server)
+    page.fill("#quick-name", "Anna")
+    page.uncheck("#quick-bots")
+    page.click("#quick-play")
+    page.wait_for_selector("#quick-cancel", state="visible")
+
+
 def open_table_waiting(page: Any, server: RoomServer) -> None:
     create_table(page, server.url)
     page.wait_for_selector("#start", state="visible")
@@ -105,6 +118,19 @@ def open_table_playing(page: Any, server: RoomServer) -> None:
     page.click("#start")
     page.wait_for_selector("#hand [data-card]")
     wait_my_turn(page)
+
+
+def open_table_watching(page: Any, server: RoomServer) -> None:
+    """A spectator's table, with a message of the spectators' chat (and its mute button)."""
+    table = api_table(server, move_seconds=0, watchable=True)
+    start_table(server, table)
+    said = ChatRow(table["table"], "watchers", None, "Zoe", "forza Anna!", None, time.time())
+    server.room.store.add_chat(said)
+    page.goto(f"{server.url}/table/{table['table']}?watch=1")
+    page.wait_for_selector("#chat-log .chat-line", state="attached")
+    if page.locator("#chat-button").is_visible():
+        page.click("#chat-button")  # a phone's chat: the drawer, open
+    page.wait_for_selector("#chat-log .chat-line")
 
 
 def open_table_demo(page: Any, server: RoomServer) -> None:
@@ -174,8 +200,10 @@ def open_tournament(page: Any, server: RoomServer) -> None:
 
 PAGES: dict[str, Callable[[Any, RoomServer], None]] = {
     "lobby": open_lobby,
+    "lobby-quick": open_lobby_quick,
     "table-waiting": open_table_waiting,
     "table-playing": open_table_playing,
+    "table-watching": open_table_watching,
     "table-demo": open_table_demo,
     "table-canasta": open_table_canasta,
     "table-keys": open_table_keys,
@@ -244,6 +272,7 @@ SMALL_TEXT = """() => {
 TABLES_IN_PLAY = {
     "table-waiting": open_table_waiting,
     "table-playing": open_table_playing,
+    "table-watching": open_table_watching,
     "table-demo": open_table_demo,
     "table-canasta": open_table_canasta,
     "table-score": open_table_score,

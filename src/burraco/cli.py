@@ -812,6 +812,23 @@ def serve(
     api_docs: Annotated[
         bool, typer.Option("--api-docs", help="Serve the API's own pages at /docs.")
     ] = False,
+    quick_wait_seconds: Annotated[
+        float,
+        typer.Option(
+            help="Seconds quick play waits for people before bots fill the empty seats "
+            "(for those who allow bots).",
+            min=1,
+            max=600,
+        ),
+    ] = 20.0,
+    quick_deals: Annotated[
+        int | None,
+        typer.Option(
+            help="Quick play's matches last this many deals (default: the game's own length).",
+            min=1,
+            max=50,
+        ),
+    ] = None,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -849,6 +866,8 @@ def serve(
         node=node,
         thinking=ThinkingSettings(workers=search_workers),
         api_docs=api_docs,
+        quick_wait_seconds=quick_wait_seconds,
+        quick_deals=quick_deals,
     )
     Console().print(
         f"[bold green]Burraco room[/] at [bold]http://{host}:{port}/[/] "
@@ -955,6 +974,126 @@ def arena(
     console.print(table)
     if save_dir is not None:
         console.print(f"Records saved in {save_dir}")
+
+
+# --- the bots' ratings ------------------------------------------------------------------------
+
+
+@app.command("ratings")
+def ratings_command(
+    game: Annotated[
+        str, typer.Option(help="The game and table: italian-2, italian-4, buraco-2, canasta-2...")
+    ] = "italian-2",
+    matches: Annotated[int, typer.Option(help="Rating matches to play.", min=1)] = 60,
+    levels: Annotated[str, typer.Option(help="Bot levels, comma separated.")] = (
+        "random,greedy,expert"
+    ),
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            "--database",
+            help="Store the levels' ratings in this database (sqlite:///FILE or postgresql...).",
+        ),
+    ] = "sqlite:///burraco.db",
+    no_database: Annotated[
+        bool, typer.Option("--no-database", help="Store the ratings in no database.")
+    ] = False,
+    write_defaults: Annotated[
+        bool,
+        typer.Option(
+            "--write-defaults",
+            help="Also write them into the package's bot_ratings.json (a fresh room's).",
+        ),
+    ] = False,
+    defaults_file: Annotated[
+        Path | None, typer.Option(help="Write the defaults to this file instead.")
+    ] = None,
+    expert_seconds: Annotated[
+        float, typer.Option(help="Expert: seconds per decision in these matches.")
+    ] = 0.05,
+    seed: Annotated[int, typer.Option(help="Seed of the matches.")] = 0,
+    workers: Annotated[int, typer.Option(help="Processes (both cores by default).")] = 2,
+) -> None:
+    """Rate the bot levels: they play whole matches against each other at one game's table
+    and OpenSkill rates them on the players' scale (what the leaderboard shows)."""
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from burraco.server import ladder, results
+    from burraco.server.ratings import GAMES, game_variant
+
+    console = Console(highlight=False)
+    names = [b.strip() for b in levels.split(",") if b.strip()]
+    v = game_variant(game)
+    try:
+        if v is None:
+            raise ValueError(f"no game {game!r} ({', '.join(GAMES)})")
+        for n in names:
+            if n not in BOT_NAMES:
+                raise ValueError(f"no bot {n!r} ({', '.join(BOT_NAMES)})")
+        if len(set(names)) < 2:
+            raise ValueError("rating matches need at least two different bot levels")
+    except ValueError as error:
+        console.print(Text(str(error), style="red"), soft_wrap=True)
+        raise typer.Exit(2) from None
+    assert v is not None
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task("matches", total=matches)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        played = ladder.play_matches(
+            v,
+            list(dict.fromkeys(names)),
+            matches=matches,
+            seed=seed,
+            expert_seconds=expert_seconds,
+            workers=workers,
+            progress=advance,
+        )
+    rated = ladder.rate_matches(played)
+    table = Table(title=f"{game}: {matches} rating matches (expert {expert_seconds} s a move)")
+    for column in ("level", "mu", "sigma", "rating", "matches", "won"):
+        table.add_column(column, justify="left" if column == "level" else "right")
+    for r in rated.values():
+        table.add_row(
+            r.level,
+            f"{r.skill.mu:.2f}",
+            f"{r.skill.sigma:.2f}",
+            str(r.skill.shown),
+            str(r.matches),
+            str(r.wins),
+        )
+    console.print(table)
+    if database_url and not no_database:
+        from burraco.storage.store import RatingRow, Store
+
+        store = Store(database_url)
+        accounts = results.bot_accounts(store)
+        now = time.time()
+        store.put_ratings(
+            [
+                RatingRow(accounts[r.level], game, r.skill.mu, r.skill.sigma, r.matches, now)
+                for r in rated.values()
+                if r.level in accounts
+            ]
+        )
+        console.print(f"Ratings stored in {database_url}")
+    if write_defaults or defaults_file is not None:
+        path = defaults_file or Path(results.__file__).with_name(results.DEFAULTS)
+        ladder.write_defaults(
+            path, v, rated, matches=matches, seed=seed, expert_seconds=expert_seconds
+        )
+        console.print(f"Defaults written to {path}")
 
 
 # --- tournaments ------------------------------------------------------------------------------

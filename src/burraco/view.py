@@ -21,7 +21,7 @@ from burraco.variants import Variant
 if TYPE_CHECKING:
     from burraco.deal import Deal
 
-__all__ = ["DealView", "view_of"]
+__all__ = ["DealView", "PublicView", "public_view_of", "view_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,4 +142,61 @@ def view_of(deal: Deal, seat: int) -> DealView:
         partnerships_form=deal._partnerships_form,
         closer=deal.closer,
         went_out=deal.went_out,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What anyone standing by the table sees of a deal: a spectator's view.
+
+    Only what lies face up or is counted aloud: the melds, the face-up pile, the size of
+    every hand, of the stock and of each pozzetto. It holds no card of any hand (not even
+    those known to be in one), none of the stock and none of a pozzetto.
+    """
+
+    variant: str
+    players: int
+    dealer: int
+    phase: str
+    turn: int
+    hand_sizes: tuple[int, ...]
+    line_of: tuple[int, ...]
+    melds: tuple[tuple[Meld, ...], ...]
+    pile: tuple[Card, ...]
+    pile_hidden: int
+    stock_size: int
+    pozzetti: tuple[int, ...]
+    has_pozzetto: tuple[bool, ...]
+    pozzetto_face_down: tuple[int, ...]
+    red_threes: tuple[int, ...]
+    opened: tuple[bool, ...]
+    minimum: tuple[int, ...]
+    final_turn: bool
+    end_reason: str
+    rules: Variant
+
+
+def public_view_of(deal: Deal) -> PublicView:
+    """The deal as a spectator sees it (reads no hand, no stock card, no pozzetto card)."""
+    return PublicView(
+        variant=deal.v.name,
+        players=deal.v.players,
+        dealer=deal.dealer,
+        phase=deal.phase,
+        turn=deal.turn,
+        hand_sizes=tuple(deal.sizes),
+        line_of=tuple(deal.line_of),
+        melds=tuple(tuple(m) for m in deal.melds),
+        pile=tuple(Card(c) for c in deal.pile[deal.pile_hidden :]),
+        pile_hidden=deal.pile_hidden,
+        stock_size=len(deal.stock),
+        pozzetti=tuple(len(p) for p in deal.pozzetti),
+        has_pozzetto=tuple(deal.has_pozzetto),
+        pozzetto_face_down=tuple(0 if p is None else len(p) for p in deal.pending_pozzetto),
+        red_threes=tuple(deal.red_threes),
+        opened=tuple(deal.opened),
+        minimum=tuple(deal.minimum),
+        final_turn=deal.final_turn,
+        end_reason=deal.end_reason,
+        rules=deal.v,
     )

@@ -24,12 +24,17 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from burraco.rulebook import figures
+from burraco.server.account_api import routes as account_routes
+from burraco.server.accounts import Accounts, Sessions, same_origin, user_of
 from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
 from burraco.server.guard import Guard
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
 from burraco.server.limits import Limits, Rates
+from burraco.server.players import routes as player_routes
+from burraco.server.quick_api import quick_play
+from burraco.server.quick_api import routes as quick_routes
 from burraco.server.room import (
     NEXT_DEAL_SECONDS,
     TOO_FAST,
@@ -42,6 +47,7 @@ from burraco.server.room import (
     presets,
 )
 from burraco.server.thinking import ThinkingSettings
+from burraco.server.watching import serve as watching_serve
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
 from burraco.variants import PRESETS, Variant
@@ -62,6 +68,12 @@ class CreateTable(BaseModel):
     open_hands: bool = False
     takeover: bool = True
     name: PlayerName
+    #: Registered players only; the match moves their ratings.
+    rated: bool = False
+    #: Anyone may watch (public information only), this many moves behind.
+    watchable: bool = False
+    watch_delay: int = Field(0, ge=0, le=20)
+    chat: bool = True
 
 
 class JoinTable(BaseModel):
@@ -81,6 +93,9 @@ class CreateTournament(BaseModel):
     deals: int = Field(3, ge=1, le=12)
     deal_minutes: int = Field(15, ge=1, le=120)
     move_seconds: int = Field(40, ge=0, le=3600)
+    #: Anyone may watch the tournament's tables, and their players may chat.
+    spectators: bool = True
+    chat: bool = True
 
 
 class Register(BaseModel):
@@ -128,11 +143,15 @@ def create_app(
     thinking: ThinkingSettings | None = None,
     limits: Limits | None = None,
     api_docs: bool = False,
+    quick_wait_seconds: float = 20.0,
+    quick_deals: int | None = None,
 ) -> FastAPI:
     """The web room's application over one database; with ``redis_url``, one process of
     a cluster (docs/cluster.md). ``limits`` and ``capacity`` default to their documented
     values and ``BURRACO_*`` variables (docs/operating.md); ``api_docs`` serves the API's
-    own pages at /docs."""
+    own pages at /docs. ``quick_wait_seconds``: how long quick play waits for people
+    before bots fill the empty seats; ``quick_deals``: quick play's matches last this many
+    deals (None: the game's own length)."""
     limits = limits or Limits.from_env()
     rates = Rates(limits)
     store = Store(database_url)
@@ -144,9 +163,14 @@ def create_app(
         next_deal_seconds=next_deal_seconds,
         capacity=capacity or Capacity.from_env(),
         thinking=thinking,
+        rates=rates,
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
     desk = Desk(room, store, limits)
+    accounts = Accounts(store, rates)
+    quick = quick_play(
+        room, store, quick_wait_seconds, cluster.claim if cluster else None, quick_deals
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -155,7 +179,9 @@ def create_app(
         else:
             await cluster.start()
         await desk.startup()
+        quick.start()
         yield
+        await quick.stop()
         if cluster is not None:
             await cluster.stop()
         await room.shutdown()
@@ -169,6 +195,9 @@ def create_app(
     app = FastAPI(title="Burraco", lifespan=lifespan, **docs)  # type: ignore[arg-type]
     app.state.room = room
     app.state.desk = desk
+    app.state.quick = quick
+    # Added before the guard, so it runs after it: a body too large never reaches it.
+    app.add_middleware(Sessions, accounts=accounts)
     app.add_middleware(
         Guard,
         body_bytes=limits.body_bytes,
@@ -218,7 +247,10 @@ def create_app(
         request = body.model_dump()
         if request["lines"] is None:
             request.pop("lines")
-        table, seat, token = room.create(request)
+        user = user_of(request_)
+        if user is not None:
+            request["name"] = user.name
+        table, seat, token = room.create(request, user.id if user else None)
         if cluster is not None:
             await cluster.claim(table.id)
         return _seat_answer(table.id, seat, token)
@@ -228,6 +260,8 @@ def create_app(
         variant: str | None = Query(None, max_length=16),
         players: int | None = Query(None, ge=2, le=6),
         free: bool | None = None,
+        rated: bool | None = None,
+        watch: bool = False,
         page: int = Query(1, ge=1, le=100_000),
         per_page: int | None = Query(None, ge=1, le=1000),
         ids: str | None = Query(None, max_length=8000, description="table ids, comma separated"),
@@ -236,12 +270,12 @@ def create_app(
         if ids is not None:
             wanted = [i for i in ids.split(",") if i][:300]
             return {"tables": room.infos(wanted)}
-        query = LobbyQuery(variant, players, free, page, per_page)
+        query = LobbyQuery(variant, players, free, page, per_page, rated, watch)
         if cluster is None:
             return room.lobby(query)
         listed = []
         for row in store.tables():
-            if row.tournament:
+            if row.tournament and not watch:
                 continue
             if row.id in cluster.owned:
                 listed.append(room.table(row.id).info())
@@ -267,7 +301,11 @@ def create_app(
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
         limit(request, "join_table")
         _exists(table_id)
-        return dict(await on_owner(table_id, "join", body.model_dump()))
+        user = user_of(request)
+        join = body.model_dump()
+        if user is not None:
+            join |= {"name": user.name, "user_id": user.id}
+        return dict(await on_owner(table_id, "join", join))
 
     @app.post("/api/tables/{table_id}/start")
     async def start(table_id: str, body: StartTable) -> dict[str, Any]:
@@ -374,6 +412,12 @@ def create_app(
     async def play(socket: WebSocket, table_id: str) -> None:
         await socket.accept()
         token = socket.query_params.get("token", "")
+        user = user_of(socket)
+        # A socket that would open a seat by its session alone must come from this room.
+        user_id = user.id if user is not None and (token or same_origin(socket)) else None
+        # A spectator (?watch=1) needs no token: it hears public information only.
+        watching = socket.query_params.get("watch") == "1"
+        spectator = socket.query_params.get("name", "")[:200] if watching else None
         known = cluster is not None and store.table(table_id) is not None
         owner = await cluster.owner(table_id) if cluster is not None and known else None
         if cluster is not None and owner is not None and owner != cluster.node:
@@ -387,13 +431,19 @@ def create_app(
                     token,
                     socket.send_json,
                     _paced(rates, socket.receive_text, socket.send_json),
+                    user_id,
+                    watch=spectator,
                 )
             with contextlib.suppress(Exception):
                 await socket.close(code=code)
             return
+        if spectator is not None:
+            receive = _paced(rates, socket.receive_text, socket.send_json)
+            await watching_serve(room, socket, table_id, spectator, receive, limits.message_bytes)
+            return
         try:
             table = room.table(table_id)
-            seat = room.seat_of(table, token)
+            seat = room.seat_of(table, token, user_id)
         except RoomError as error:
             await socket.send_json(
                 {"type": "error", "code": "forbidden", "message": error.message, "params": {}}
@@ -435,6 +485,12 @@ def create_app(
             pass
         finally:
             await room.disconnect(table, seat, send)
+
+    app.include_router(account_routes(accounts, room, store, rates))
+
+    app.include_router(quick_routes(quick, room, store, limit))
+
+    app.include_router(player_routes(room, store))
 
     if WEB.is_dir():
         app.mount("/static", StaticFiles(directory=WEB), name="static")
@@ -536,7 +592,10 @@ async def _local(room: Room, op: str, table_id: str, body: dict[str, Any]) -> An
     if op == "info":
         return room.table(table_id).info()
     if op == "join":
-        table, seat, token = await room.join(table_id, body)
+        user_id = body.get("user_id")
+        table, seat, token = await room.join(
+            table_id, body, user_id if isinstance(user_id, int) else None
+        )
         return _seat_answer(table.id, seat, token)
     if op == "start":
         return (await room.start(table_id, body["token"])).info()

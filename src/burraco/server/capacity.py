@@ -44,6 +44,8 @@ class Capacity:
     max_sockets: int = 5000
     #: Tables in memory (waiting or playing); past it, new tables are refused as "busy".
     max_tables: int = 2000
+    #: Spectators watching one table at once; past it, a new one is told the table is full.
+    max_watchers: int = 500
     #: Tables where no person sits (a tournament's bot lines) playing at once.
     max_bot_tables: int = 100
     #: Seconds the event loop may fall behind before new visitors are told "busy".

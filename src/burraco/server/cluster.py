@@ -28,7 +28,8 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from burraco.server.room import Room, RoomError
+from burraco.server.room import Room, RoomError, error_message
+from burraco.server.watching import Watcher, spectator_name
 
 __all__ = ["Cluster"]
 
@@ -216,8 +217,12 @@ class Cluster:
         token: str,
         send: Callable[[dict[str, Any]], Awaitable[None]],
         receive: Callable[[], Awaitable[str]],
+        user_id: int | None = None,
+        *,
+        watch: str | None = None,
     ) -> int:
-        """Carry one player's socket to the table's owner and back, until either side ends
+        """Carry one player's socket (or, with ``watch``, the name of a spectator, one
+        spectator's socket) to the table's owner and back, until either side ends
         it. The close code for the player's socket: :data:`RESTART` when the owner died
         (the page reconnects), the owner's own code (:data:`FORBIDDEN` for a bad token,
         a replaced socket), or 1000 when the player left."""
@@ -251,7 +256,14 @@ class Cluster:
 
         inbox = f"burraco:in:{table}"
         out = f"burraco:out:{self.node}:{connection}"
-        hello = {"conn": connection, "kind": "connect", "token": token, "out": out}
+        hello = {
+            "conn": connection,
+            "kind": "connect",
+            "token": token,
+            "user": user_id,
+            "watch": watch,
+            "out": out,
+        }
         tasks: list[asyncio.Task[None]] = []
         try:
             await self.redis.publish(inbox, json.dumps(hello))
@@ -344,8 +356,12 @@ class Cluster:
         async def close(code: int, reason: str) -> None:
             await self.redis.publish(out, json.dumps({"type": "_close", "code": code}))
 
+        async def send_text(text: str) -> None:
+            await self.redis.publish(out, text)
+
         room = self.room
         seat: int | None = None
+        watcher: Watcher | None = None
         table = None
         data: dict[str, Any] | None = first
         try:
@@ -353,10 +369,24 @@ class Cluster:
                 if data is None or data["kind"] == "disconnect":
                     return
                 try:
-                    if data["kind"] == "connect":
+                    if data["kind"] == "connect" and isinstance(data.get("watch"), str):
                         table = room.table(table_id)
                         try:
-                            seat = room.seat_of(table, data["token"])
+                            name = spectator_name(data["watch"])
+                            watcher = await room.watch(table, name, send_text, close)
+                        except RoomError as error:
+                            await send(error_message(error.code, error.message, error.params))
+                            await close(RESTART if error.status == 503 else FORBIDDEN, "")
+                            return
+                    elif data["kind"] == "message" and table is not None and watcher is not None:
+                        await room.watch_message(table, watcher, data["raw"])
+                    elif data["kind"] == "connect":
+                        table = room.table(table_id)
+                        try:
+                            user = data.get("user")
+                            seat = room.seat_of(
+                                table, data["token"], user if isinstance(user, int) else None
+                            )
                         except RoomError as error:
                             await send(
                                 {
@@ -383,3 +413,6 @@ class Cluster:
             if table is not None and seat is not None:
                 with contextlib.suppress(Exception):
                     await room.disconnect(table, seat, send)
+            if table is not None and watcher is not None:
+                with contextlib.suppress(Exception):
+                    await room.unwatch(table, watcher)

@@ -53,6 +53,7 @@ class LiveTournament:
 #: What a director sets when creating a tournament (the rest are the defaults).
 SETTINGS = (
     "name", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds", "seeding",
+    "spectators", "chat",
 )  # fmt: skip
 
 
@@ -238,6 +239,8 @@ class Desk:
             move_seconds=s.move_seconds,
             tournament=f"{live.id}:{round_}:{number}",
             hashes=hashes,
+            watchable=s.spectators,
+            chat=s.chat,
         )
         return table
 

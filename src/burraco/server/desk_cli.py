@@ -90,6 +90,10 @@ def create(
     move_seconds: Annotated[
         int, typer.Option(help="Seconds a move at the room's tables (0: no move clock).")
     ] = 40,
+    spectators: Annotated[
+        bool, typer.Option(help="Anyone may watch the room's tables (public cards only).")
+    ] = True,
+    chat: Annotated[bool, typer.Option(help="The players may chat at the room's tables.")] = True,
     url: Url = DEFAULT_URL,
 ) -> None:
     """Create a tournament; prints its id and the director's token."""
@@ -101,6 +105,8 @@ def create(
         "deals": deals,
         "deal_minutes": deal_minutes,
         "move_seconds": move_seconds,
+        "spectators": spectators,
+        "chat": chat,
     }
     made = _call(url, "POST", "/api/tournaments", body)
     console.print(f"Tournament [bold]{made['tournament']}[/]: desk at {url}{made['url']}")

@@ -44,6 +44,15 @@ class Limits:
     create_tournament: str = "5/minute"
     pad_tournament: str = "10/minute"
     start_round: str = "10/minute"
+    #: Presses of quick play's "Play" per address.
+    quick_play: str = "30/minute"
+    #: Login attempts per address (a club's players may share one) and per account name
+    #: (a guessed password is slow to find), and new accounts per address.
+    log_in: str = "30/minute"
+    log_in_name: str = "10 per 5 minutes"
+    sign_up: str = "30/hour"
+    #: Chat messages of one seat (all its sockets) or one spectator.
+    chat_messages: str = "5 per 10 seconds"
     #: Messages one WebSocket may send (actions, hints, syncs, pings); past it they are
     #: dropped, with one "too_fast" answer, until the window allows more.
     socket_messages: str = "60 per 10 seconds"
@@ -65,7 +74,12 @@ _WHAT = {
     "create_tournament": "new tournaments",
     "pad_tournament": "paddings",
     "start_round": "rounds started",
+    "quick_play": "quick-play requests",
+    "log_in": "login attempts",
+    "log_in_name": "login attempts",
+    "sign_up": "new accounts",
     "socket_messages": "messages",
+    "chat_messages": "chat messages",
 }
 
 

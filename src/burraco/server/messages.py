@@ -1,7 +1,7 @@
 """What the server says, as JSON: a seat's view, scores, table information.
 
-Every function here takes what one seat may see (a :class:`DealView`) or public
-data; nothing here can reach a hidden card.
+Every function here takes what one seat may see (a :class:`DealView`), what a spectator
+may see (a :class:`PublicView`) or public data; nothing here can reach a hidden card.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from burraco.scoring import DealScore
-from burraco.view import DealView
+from burraco.view import DealView, PublicView
 
-__all__ = ["cards", "score_json", "table_points", "view_json"]
+__all__ = ["cards", "public_view_json", "score_json", "table_points", "view_json"]
 
 
 def cards(values: Sequence[int]) -> list[str]:
@@ -50,7 +50,33 @@ def view_json(view: DealView, deal_number: int) -> dict[str, Any]:
     }
 
 
-def table_points(view: DealView) -> dict[str, Any]:
+def public_view_json(view: PublicView, deal_number: int) -> dict[str, Any]:
+    """A spectator's view in the protocol's shape: a seat's view without ``hand``,
+    ``partner_hands``, ``line`` and ``taken_single`` (docs/protocol.md, watching)."""
+    return {
+        "phase": view.phase,
+        "turn": view.turn,
+        "dealer": view.dealer,
+        "deal": deal_number,
+        "hand_sizes": list(view.hand_sizes),
+        "line_of": list(view.line_of),
+        "melds": [[cards(m.cards) for m in line] for line in view.melds],
+        **table_points(view),
+        "pile": cards(view.pile),
+        "pile_hidden": view.pile_hidden,
+        "stock": view.stock_size,
+        "pozzetti": list(view.pozzetti),
+        "has_pozzetto": list(view.has_pozzetto),
+        "pozzetto_face_down": list(view.pozzetto_face_down),
+        "red_threes": list(view.red_threes),
+        "opened": list(view.opened),
+        "minimum": list(view.minimum),
+        "final_turn": view.final_turn,
+        "end_reason": view.end_reason,
+    }
+
+
+def table_points(view: DealView | PublicView) -> dict[str, Any]:
     """What the melds on the table show: each meld's grade once it is a burraco (canastra,
     canasta), and each line's points so far (its melded cards and bonuses)."""
     from burraco.melds import grade_of, meld_bonus, meld_points

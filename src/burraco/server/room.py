@@ -16,9 +16,12 @@ import json
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from burraco.actions import Action
 from burraco.bots import Bot
@@ -26,16 +29,30 @@ from burraco.bots.arena import make_bot
 from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
 from burraco.server.capacity import BUSY, Capacity, LoopLag
+from burraco.server.chat import (
+    HISTORY,
+    LONGEST,
+    QUICK,
+    ChatEmpty,
+    ChatTooLong,
+    chat_json,
+    clean_chat,
+)
 from burraco.server.inputs import clean_name
-from burraco.server.messages import cards, score_json, view_json
+from burraco.server.limits import Limits, Rates
+from burraco.server.messages import cards, public_view_json, score_json, view_json
 from burraco.server.thinking import Busy, Thinking, ThinkingSettings
+from burraco.server.watching import CloseSocket, Frame, Pacer, SendText, Watcher
 from burraco.storage import SeatRow, Store, TableRow
-from burraco.storage.store import SeatTaken, StaleVersion, StorageUnavailable
+from burraco.storage.store import ChatRow, SeatTaken, StaleVersion, StorageUnavailable
 from burraco.variants import PRESETS, Variant, variant
+from burraco.view import public_view_of
 
 __all__ = ["LiveTable", "LobbyQuery", "Room", "RoomError", "error_message", "lobby_page"]
 
 log = logging.getLogger("burraco.room")
+
+T = TypeVar("T")
 
 #: What a player hears when the database refuses a write (disk full, read-only, gone).
 UNAVAILABLE = (
@@ -58,6 +75,10 @@ REPLACED = 4409
 #: Seconds the score of a deal stays up before the next deal begins by itself, unless
 #: every person at the table presses "next deal" sooner.
 NEXT_DEAL_SECONDS = 30.0
+
+#: Seconds between two states that only tell the players how many watch (200 spectators
+#: arriving make one state a second, not 200).
+WATCHERS_EVERY = 1.0
 
 #: What a player may set when creating a table; everything else is the preset's.
 TABLE_OPTIONS = ("players", "lines", "deals", "target", "open_hands")
@@ -142,6 +163,16 @@ class LiveTable:
     #: The seats whose players pressed "next deal" during the pause.
     ready: set[int] = field(default_factory=set)
     pause_task: asyncio.Task[None] | None = None
+    #: The spectators' sockets.
+    watchers: list[Watcher] = field(default_factory=list)
+    #: The latest public states, by version, for spectators ``watch_delay`` moves behind
+    #: (each built once for all of them).
+    frames: deque[Frame] = field(default_factory=deque)
+    #: The version the spectators were last shown (its events and scores told).
+    shown: int = 0
+    #: When the players were last told how many watch, and the task that tells them next.
+    watchers_told: float = 0.0
+    watchers_task: asyncio.Task[None] | None = None
 
     def next_backoff(self) -> float:
         """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
@@ -170,6 +201,9 @@ class LiveTable:
             "bot": self.row.bot,
             "open_hands": v.open_hands,
             "takeover": self.row.takeover,
+            "rated": self.row.rated,
+            "watchable": self.row.watchable,
+            "quick": self.row.quick,
             "status": self.row.status,
             "seats": [
                 {
@@ -183,6 +217,9 @@ class LiveTable:
             ],
             "totals": list(match.totals) if match else [0] * v.lines,
             "deal": len(match.deals) if match else 0,
+            "watch_delay": self.row.watch_delay,
+            "watchers": len(self.watchers),
+            "chat": self.row.chat,
         }
 
 
@@ -199,13 +236,21 @@ class Room:
         next_deal_seconds: float = NEXT_DEAL_SECONDS,
         capacity: Capacity | None = None,
         thinking: ThinkingSettings | None = None,
+        rates: Rates | None = None,
     ) -> None:
         self.store = store
+        #: The per-visitor rates (the chat's among them): the app's own.
+        self.rates = rates or Rates(Limits())
+        #: Spectators' writes take turns, a few each turn of the loop: players first.
+        self.pacer = Pacer()
         self.next_deal_seconds = next_deal_seconds
         self.capacity = capacity or Capacity()
         self.lag = LoopLag()
         self.sockets = 0
-        self._lobby: tuple[float, list[dict[str, Any]]] = (0.0, [])
+        #: The lobby's tables in their order with what the filters read (game, players,
+        #: rated), and when they were listed (0: list again).
+        self._lobby: tuple[float, list[Listed[LiveTable]]] = (0.0, [])
+        self._watch_list: tuple[float, list[dict[str, Any]]] = (0.0, [])
         self._reaper: asyncio.Task[None] | None = None
         self.bot_delay = bot_delay
         self.hint_seconds = hint_seconds
@@ -213,12 +258,18 @@ class Room:
         self.tables: dict[str, LiveTable] = {}
         #: Called with each table whose match has just ended (tournaments listen here).
         self.finish_listeners: list[Callable[[LiveTable], Awaitable[None]]] = []
+        #: The account of each bot level (results.bot_accounts): a rated table's bots
+        #: play under it, and are rated as players are.
+        self.bot_accounts: dict[str, int] = {}
         #: Tasks that wait for the database to accept writes again.
         self._retrying: set[asyncio.Future[None]] = set()
         #: Processes for expert bots and hints (started at the first search).
         self.thinking = Thinking(thinking)
         #: Set when the room stops: no new bot, clock or retry is started.
         self.closing = False
+        #: Tables finished on rebuilding (the process stopped between the last action and
+        #: the end of the match): their listeners have not heard of the end yet.
+        self._unannounced: list[LiveTable] = []
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -236,6 +287,17 @@ class Room:
             self.tables[row.id] = table
             if table.status == "playing":
                 self._schedule(table)
+        await self.announce_unannounced()
+
+    async def announce_unannounced(self) -> None:
+        """Tell the finish listeners of the tables whose match the log alone finished."""
+        while self._unannounced:
+            table = self._unannounced.pop(0)
+            for listener in self.finish_listeners:
+                try:
+                    await listener(table)
+                except Exception:
+                    log.exception("a listener of table %s failed", table.id)
 
     def start_watching(self) -> None:
         """Start measuring the event loop's lag and reaping finished and stale tables."""
@@ -322,12 +384,18 @@ class Room:
             "bot": row.bot,
             "open_hands": v.open_hands,
             "takeover": row.takeover,
+            "rated": row.rated,
+            "watchable": row.watchable,
+            "quick": row.quick,
             "status": row.status,
             "seats": [
                 {"seat": s.seat, "name": s.name, "kind": s.kind, "connected": False} for s in seats
             ],
             "totals": [],
             "deal": 0,
+            "watch_delay": row.watch_delay,
+            "watchers": 0,
+            "chat": row.chat,
         }
 
     async def shutdown(self, seconds: float = 1.5) -> None:
@@ -342,6 +410,9 @@ class Room:
         for table in self.tables.values():
             timers = (table.clock_task, table.bot_task, table.deal_task, table.pause_task)
             tasks += [t for t in timers if t]
+            if table.watchers_task is not None:
+                tasks.append(table.watchers_task)
+            tasks += [w.task for w in table.watchers if w.task is not None]
         for task in tasks:
             task.cancel()
         self.thinking.close()
@@ -360,7 +431,10 @@ class Room:
         #: ended at its time, or sooner at the next deal's first action).
         next_start: float | None = None
         ended: int | None = None
-        for event in self.store.events(row.id):
+        events = self.store.events(row.id)
+        # Spectators some moves behind see the table as it was: the latest states again.
+        remember = events[-1].version - row.watch_delay - 1 if row.watch_delay and events else None
+        for event in events:
             payload = json.loads(event.payload)
             ended = None
             if event.kind == "start":
@@ -396,11 +470,15 @@ class Room:
                 over = self._deal_over(table, ended, event.version)
                 table.events.append(over | {"sent": True})
             last_time = event.created_at
+            if remember is not None and event.version >= remember and table.row.watchable:
+                self._remember(table)
         if table.match is not None and table.match.is_over and table.status != "over":
             # The process stopped between the last action and the end of the match (the
             # record, the status): the log alone says the match is over, so finish it now.
             with contextlib.suppress(StorageUnavailable):
                 self._finish(table)
+                # Its end was never announced: the listeners (results, ratings) hear of it.
+                self._unannounced.append(table)
         if table.status == "playing" and ended is not None and next_start is not None:
             # The log ends with the end of a deal: its pause goes on, or is over.
             if next_start > time.time():
@@ -470,12 +548,21 @@ class Room:
                 raise RoomError("not_found", f"no table {table_id!r}", 404)
             table = self._load(row)
             self.tables[table_id] = table
+            if self._unannounced and not self.closing:
+                with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
+                    task = asyncio.get_running_loop().create_task(self.announce_unannounced())
+                    self._retrying.add(task)
+                    task.add_done_callback(self._retrying.discard)
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
         """The lobby's tables: waiting or playing, not those a tournament seated; those
-        with a free seat first, then the newest. Built at most once in
-        ``capacity.lobby_cache`` seconds, however many lobbies ask."""
+        waiting for players first, then the newest."""
+        return [t.info() for t, *_ in self._open()]
+
+    def _open(self) -> list[Listed[LiveTable]]:
+        """The lobby's tables in their order, listed at most once in
+        ``capacity.lobby_cache`` seconds however many lobbies ask."""
         built, listed = self._lobby
         now = time.monotonic()
         if now - built < self.capacity.lobby_cache and built:
@@ -486,13 +573,33 @@ class Room:
             if t.status in ("waiting", "playing") and not t.row.tournament
         ]
         tables.sort(key=lambda t: (t.status != "waiting", -t.row.created_at))
-        listed = [t.info() for t in tables]
+        listed = [(t, t.variant.name, t.variant.players, t.row.rated) for t in tables]
         self._lobby = (now, listed)
         return listed
 
     def lobby(self, query: LobbyQuery) -> dict[str, Any]:
-        """One page of the lobby, filtered by game, players and free seats."""
-        return lobby_page(self.open_tables(), self.capacity, query)
+        """One page of the lobby, filtered by game, players, free seats and rated (or of
+        the tables to watch). The filters read the live tables and only the page's tables
+        are described: a page costs little however many tables the room holds."""
+        if query.watch:
+            return lobby_page(self.watch_tables(), self.capacity, query)
+        chosen = _chosen(self._open(), query, _has_free_seat)
+        answer = _cut(chosen, self.capacity, query)
+        return answer | {"tables": [t.info() for t in answer["tables"]]}
+
+    def watch_tables(self) -> list[dict[str, Any]]:
+        """The tables to watch: in play and open to spectators, a tournament's among them;
+        the most watched first, then the newest. Built at most once in
+        ``capacity.lobby_cache`` seconds."""
+        built, listed = self._watch_list
+        now = time.monotonic()
+        if now - built < self.capacity.lobby_cache and built:
+            return listed
+        tables = [t for t in self.tables.values() if t.status == "playing" and t.row.watchable]
+        tables.sort(key=lambda t: (-len(t.watchers), -t.row.created_at))
+        listed = [t.info() for t in tables]
+        self._watch_list = (now, listed)
+        return listed
 
     def infos(self, table_ids: list[str]) -> list[dict[str, Any]]:
         """What the lobby says of these tables (a player's own, a round's), those that exist."""
@@ -564,8 +671,10 @@ class Room:
         return table
 
     async def _start_locked(self, table: LiveTable) -> None:
+        rated = table.row.rated and not table.row.tournament
+        account = self.bot_accounts.get(table.row.bot) if rated else None
         bots = [
-            SeatRow(table.id, i, f"{table.row.bot} bot {i}", "bot", "")
+            SeatRow(table.id, i, f"{table.row.bot} bot {i}", "bot", "", account)
             for i, state in enumerate(table.seats)
             if state.kind == "empty"
         ]
@@ -578,6 +687,7 @@ class Room:
             raise RoomError("unavailable", UNAVAILABLE, 503) from error
         for seat in bots:
             table.seats[seat.seat].name, table.seats[seat.seat].kind = seat.name, "bot"
+            table.seats[seat.seat].user_id = seat.user_id
         table.version += 1
         self._begin(table)
         table.deal_started = now
@@ -593,10 +703,24 @@ class Room:
 
     # --- seats and connections ------------------------------------------------------------
 
-    def seat_of(self, table: LiveTable, token: str) -> int:
+    def seat_of(self, table: LiveTable, token: str, user_id: int | None = None) -> int:
+        """The seat a socket opens: the one its token holds, or, with no token, the one
+        the logged-in account ``user_id`` holds. A seat of an account opens only for that
+        account's session, whoever holds its token."""
+        if not token and user_id is not None:
+            for i, state in enumerate(table.seats):
+                if state.kind == "human" and state.user_id == user_id:
+                    return i
+            raise RoomError("forbidden", "your account holds no seat at this table", 403)
         digest = _hash(token)
         for i, state in enumerate(table.seats):
             if state.kind == "human" and secrets.compare_digest(state.token_hash, digest):
+                if state.user_id is not None and state.user_id != user_id:
+                    raise RoomError(
+                        "forbidden",
+                        "this seat belongs to a registered player: log in as that player",
+                        403,
+                    )
                 return i
         raise RoomError("forbidden", "this token holds no seat at this table", 403)
 
@@ -621,6 +745,9 @@ class Room:
             state.closers[send] = close
         self.sockets += 1
         await send(self._state(table, seat))
+        history = self._chat_history(table, "players")
+        if history is not None:
+            await send(history)
         if came_online:
             await self._broadcast(table, skip=send)
 
@@ -673,6 +800,9 @@ class Room:
                 await self.abandon(table, seat)
             elif kind == "ping":
                 await send({"type": "pong"})
+            elif kind == "chat":
+                said = self.chat(table, "players", seat, table.seats[seat].name, message)
+                await self._send_all(table, said)
             else:
                 raise RoomError("bad_message", f"unknown message type {kind!r}")
         except RoomError as error:
@@ -1148,8 +1278,10 @@ class Room:
         }
 
     def _state(
-        self, table: LiveTable, seat: int, info: dict[str, Any] | None = None
+        self, table: LiveTable, seat: int | None, info: dict[str, Any] | None = None
     ) -> dict[str, Any]:
+        """What ``seat`` hears of the table; with no seat, what a spectator hears (the
+        public view: no hand, nothing legal)."""
         match = table.match
         info = info or table.info()
         message: dict[str, Any] = {
@@ -1166,10 +1298,15 @@ class Room:
             "totals": info["totals"],
             "scores": [],
         }
+        if seat is None:
+            message["watching"] = True
         if match is None:
             return message
         deal = match.deal
-        message["view"] = view_json(match.view(seat), len(match.deals))
+        if seat is None:
+            message["view"] = public_view_json(public_view_of(deal), len(match.deals))
+        else:
+            message["view"] = view_json(match.view(seat), len(match.deals))
         message["scores"] = [score_json(s) for s in match.scores]
         # Between two deals nothing is legal: the next deal's actions are not even listed.
         if not match.is_over and deal.turn == seat and table.pause_until is None:
@@ -1208,11 +1345,262 @@ class Room:
             for send in list(state.connections):
                 if send is not skip:
                     await _safe(send, message)
+        # The players first: the spectators' states are only queued, never awaited.
+        self._tell_watchers(table, info)
 
     async def _send_all(self, table: LiveTable, message: dict[str, Any]) -> None:
         for state in table.seats:
             for send in list(state.connections):
                 await _safe(send, message)
+
+    # --- spectators -----------------------------------------------------------------------
+
+    async def watch(
+        self, table: LiveTable, name: str, send_text: SendText, close: CloseSocket | None = None
+    ) -> Watcher:
+        """A spectator's socket opens: it hears the watchers' chat and the table as it was
+        ``watch_delay`` moves ago, public information only (docs/protocol.md, watching)."""
+        if not table.row.watchable:
+            raise RoomError(
+                "not_watchable",
+                "this table is not open to spectators: its creator (or the tournament's "
+                "director) did not allow watching",
+                403,
+            )
+        most = self.capacity.max_watchers
+        if len(table.watchers) >= most:
+            raise RoomError(
+                "watchers_full",
+                f"this table has {most} spectators already, the most it takes",
+                503,
+                params={"n": most},
+            )
+        watcher = Watcher(name, send_text, close, pacer=self.pacer)
+        if not table.watchers:
+            # Nobody was watching: the frames may be old, and nobody waits for events.
+            self._remember(table)
+            frame = self._shown_frame(table)
+            table.shown = frame.version if frame is not None else table.version
+        table.watchers.append(watcher)
+        self.sockets += 1
+        history = self._chat_history(table, "watchers")
+        if history is not None:
+            watcher.say(history)
+        watcher.say(self._watch_state(table, table.info()))
+        watcher.start()
+        self._watchers_changed(table)
+        return watcher
+
+    async def unwatch(self, table: LiveTable, watcher: Watcher) -> None:
+        """A spectator's socket has closed."""
+        if watcher in table.watchers:
+            table.watchers.remove(watcher)
+            self.sockets -= 1
+            self._watchers_changed(table)
+        await watcher.stop()
+
+    async def watch_message(self, table: LiveTable, watcher: Watcher, raw: str) -> None:
+        """Handle one message from a spectator: a sync, a chat message, a ping. Answers go
+        to its own outbox; a spectator never acts at the table."""
+        try:
+            message = json.loads(raw)
+            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+                raise RoomError("bad_message", "a message is a JSON object with a type")
+            kind = message["type"]
+            if kind == "sync":
+                since = message.get("since", 0)
+                if not isinstance(since, int):
+                    raise RoomError("bad_message", "sync needs the last version seen")
+                for event in table.events:
+                    if since < event["version"] <= table.shown:
+                        watcher.say({k: v for k, v in event.items() if k != "sent"})
+                watcher.say(self._watch_state(table, table.info()))
+            elif kind == "chat":
+                said = self.chat(table, "watchers", None, watcher.name, message, watcher.key)
+                text = json.dumps(said)
+                for other in table.watchers:
+                    other.outbox.put(text)
+            elif kind == "ping":
+                watcher.say({"type": "pong"})
+            elif kind in ("action", "next_deal", "take_back", "hint", "abandon"):
+                raise RoomError("spectator", "a spectator watches: only the players act", 403)
+            else:
+                raise RoomError("bad_message", f"unknown message type {kind!r}")
+        except json.JSONDecodeError as error:
+            watcher.say(error_message("bad_message", f"not JSON: {error.msg}"))
+        except RoomError as error:
+            watcher.say(error_message(error.code, error.message, error.params, error.rule))
+
+    def _remember(self, table: LiveTable) -> None:
+        """Keep the table's public state at its version, built once for every spectator;
+        as many as the spectators' delay needs."""
+        frames = table.frames
+        if frames and frames[-1].version == table.version:
+            frames.pop()
+        frames.append(Frame(table.version, self._state(table, None)))
+        while len(frames) > table.row.watch_delay + 1:
+            frames.popleft()
+
+    @staticmethod
+    def _watch_target(table: LiveTable) -> int:
+        """The version spectators see: ``watch_delay`` moves behind, but never before the
+        deal in play began (a finished deal hides nothing), nor behind a finished match."""
+        match = table.match
+        if match is None or match.is_over or not table.row.watch_delay:
+            return table.version
+        floor = 0
+        for event in reversed(table.events):
+            if event["type"] == "deal_over" or event.get("action") == "start":
+                floor = int(event["version"])
+                break
+        return max(table.version - table.row.watch_delay, floor)
+
+    @staticmethod
+    def _shown_frame(table: LiveTable) -> Frame | None:
+        target = Room._watch_target(table)
+        for frame in reversed(table.frames):
+            if frame.version <= target:
+                return frame
+        return None
+
+    def _watch_state(self, table: LiveTable, info: dict[str, Any]) -> dict[str, Any]:
+        """The state spectators hear now: the frame of the version they are shown, with
+        the table's present seats and count of spectators. A frame behind the table says
+        nothing of the clocks (they run in the players' present)."""
+        frame = next((f for f in reversed(table.frames) if f.version <= table.shown), None)
+        if frame is None:
+            # No state as far back as the delay: none is shown rather than a newer one.
+            return self._state(table, None, info) | {"view": None, "last": None, "scores": []}
+        state = frame.state
+        if frame.version == table.version:
+            return state | {"table": info}
+        past = state["table"]
+        return state | {
+            "table": info | {k: past[k] for k in ("totals", "deal", "status")},
+            "clock": None,
+            "deal_clock": None,
+            "pause": None,
+        }
+
+    def _tell_watchers(self, table: LiveTable, info: dict[str, Any]) -> None:
+        """After any change: queue, for every spectator, the events and scores that have
+        come within their delay and the state they are shown. Built and serialised once."""
+        if not table.row.watchable:
+            return
+        if not table.watchers and not table.row.watch_delay:
+            table.frames.clear()
+            return
+        self._remember(table)
+        if not table.watchers:
+            return
+        frame = self._shown_frame(table)
+        texts = []
+        if frame is not None and frame.version > table.shown:
+            told = []
+            last = frame.state["last"]
+            for event in reversed(table.events):
+                if event["version"] <= table.shown:
+                    break
+                if event["version"] > frame.version:
+                    continue
+                # The state's own last move says the one move it follows (as to players).
+                alone = frame.version == table.shown + 1 and event["type"] == "event"
+                if alone and last == {"seat": event["seat"], "action": event["action"]}:
+                    continue
+                told.append({k: v for k, v in event.items() if k != "sent"})
+            texts = [json.dumps(event) for event in reversed(told)]
+            table.shown = frame.version
+            match = table.match
+            if match is not None and match.is_over and frame.version == table.version:
+                texts.append(json.dumps(self._match_over(table)))
+        state = json.dumps(self._watch_state(table, info))
+        for watcher in table.watchers:
+            for text in texts:
+                watcher.outbox.put(text)
+            watcher.outbox.put(state, state=True)
+
+    def _watchers_changed(self, table: LiveTable) -> None:
+        """Tell the players how many watch, at most once in :data:`WATCHERS_EVERY`."""
+        task = table.watchers_task
+        if self.closing or (task is not None and not task.done()):
+            return
+        table.watchers_task = asyncio.get_running_loop().create_task(self._tell_count(table))
+
+    async def _tell_count(self, table: LiveTable) -> None:
+        await asyncio.sleep(max(0.0, table.watchers_told + WATCHERS_EVERY - time.time()))
+        table.watchers_told = time.time()
+        await self._broadcast(table)
+
+    # --- chat -----------------------------------------------------------------------------
+
+    def chat(
+        self,
+        table: LiveTable,
+        channel: str,
+        seat: int | None,
+        name: str,
+        message: dict[str, Any],
+        key: str | None = None,
+    ) -> dict[str, Any]:
+        """One chat message of a seat (channel ``players``) or a spectator (``watchers``):
+        checked, counted against its rate (``key``, by default the seat's), stored; its
+        JSON for the channel. Raises :class:`RoomError`."""
+        if not table.row.chat:
+            raise RoomError(
+                "chat_off",
+                "chat is off at this table (its creator or the tournament's director chose so)",
+                403,
+            )
+        quick, text = message.get("quick"), message.get("text")
+        if quick is not None:
+            if not isinstance(quick, str) or quick not in QUICK:
+                raise RoomError(
+                    "bad_message", f"no quick message {str(quick)[:24]!r}: {', '.join(QUICK)}"
+                )
+            text = ""
+        elif isinstance(text, str):
+            try:
+                text = clean_chat(text)
+            except ChatTooLong as error:
+                raise RoomError("chat_too_long", str(error), params={"max": LONGEST}) from error
+            except ChatEmpty as error:
+                raise RoomError("chat_empty", str(error)) from error
+        else:
+            raise RoomError("bad_message", "a chat message needs its text or a quick code")
+        wait = self.rates.hit("chat_messages", key or f"chat-{table.id}-{seat}")
+        if wait is not None:
+            raise RoomError(
+                "chat_too_fast",
+                f"too many chat messages (at most {self.rates.limits.chat_messages}): "
+                f"wait {wait:.0f} s",
+                429,
+                retry_after=wait,
+                params={"seconds": max(1, round(wait))},
+            )
+        row = ChatRow(table.id, channel, seat, name, text, quick, time.time())
+        try:
+            self.store.add_chat(row)
+        except StorageUnavailable as error:
+            raise RoomError("unavailable", UNAVAILABLE, 503) from error
+        return chat_json(row)
+
+    def _chat_history(self, table: LiveTable, channel: str) -> dict[str, Any] | None:
+        """The last messages of a channel, for a socket that connects; None if there are
+        none (or chat is off)."""
+        if not table.row.chat:
+            return None
+        try:
+            rows = self.store.chat(table.id, channel, HISTORY)
+        except SQLAlchemyError:
+            log.warning("table %s: the chat's history cannot be read", table.id)
+            return None
+        if not rows:
+            return None
+        return {
+            "type": "chat_history",
+            "channel": channel,
+            "messages": [chat_json(row) for row in rows],
+        }
 
     # --- finished matches -----------------------------------------------------------------
 
@@ -1289,6 +1677,9 @@ class LobbyQuery:
     free: bool | None = None
     page: int = 1
     per_page: int | None = None
+    rated: bool | None = None
+    #: The tables to watch instead: in play and open to spectators (a tournament's too).
+    watch: bool = False
 
 
 def lobby_page(
@@ -1301,14 +1692,43 @@ def lobby_page(
     >>> answer["total"], answer["pages"], len(answer["tables"])
     (3, 2, 1)
     """
-    size = max(1, min(query.per_page or capacity.lobby_page, capacity.lobby_page_max))
-    chosen = [
-        info
+    facts = [
+        (info, info["variant"], info["players"], bool(info.get("rated", False)))
         for info in listed
-        if (query.variant is None or info["variant"] == query.variant)
-        and (query.players is None or info["players"] == query.players)
-        and (query.free is None or any(s["kind"] == "empty" for s in info["seats"]) == query.free)
+        if not query.watch or (info["status"] == "playing" and info["watchable"])
     ]
+    return _cut(_chosen(facts, query, _has_free_seat_info), capacity, query)
+
+
+#: A table of the lobby with what its filters read: (table, game, players, rated).
+Listed = tuple[T, str, int, bool]
+
+
+def _chosen(listed: list[Listed[T]], query: LobbyQuery, free: Callable[[T], bool]) -> list[T]:
+    """The tables that pass the filters (``free`` is asked only when a filter needs it):
+    no call a table for the others, so that thousands cost a few milliseconds."""
+    q = query
+    return [
+        table
+        for table, name, players, rated in listed
+        if (q.variant is None or name == q.variant)
+        and (q.players is None or players == q.players)
+        and (q.rated is None or rated == q.rated)
+        and (q.free is None or free(table) == q.free)
+    ]
+
+
+def _has_free_seat(table: LiveTable) -> bool:
+    return any(s.kind == "empty" for s in table.seats)
+
+
+def _has_free_seat_info(info: dict[str, Any]) -> bool:
+    return any(s["kind"] == "empty" for s in info["seats"])
+
+
+def _cut(chosen: list[Any], capacity: Capacity, query: LobbyQuery) -> dict[str, Any]:
+    """One page of ``chosen``, with the count of them and of pages."""
+    size = max(1, min(query.per_page or capacity.lobby_page, capacity.lobby_page_max))
     pages = max(1, -(-len(chosen) // size))
     page = max(1, min(query.page, pages))
     return {

@@ -21,9 +21,11 @@ from typing import Any
 from sqlalchemy import (
     Connection,
     Engine,
+    case,
     create_engine,
     delete,
     event,
+    func,
     insert,
     select,
     text,
@@ -681,6 +683,37 @@ class Store:
         with self.engine.connect() as c:
             rows = c.execute(query.limit(limit).offset(offset)).all()
         return [ResultRow(**r._mapping) for r in rows]
+
+    def result_totals(self, user_id: int) -> dict[str, dict[str, int]]:
+        """A player's results summed per game: matches, wins, draws, points, deals,
+        burracos by grade, closes, pozzetti and abandoned matches."""
+        r_ = models.results
+
+        def count(condition: Any) -> Any:
+            return func.sum(case((condition, 1), else_=0))
+
+        columns = {
+            "matches": func.count(),
+            "wins": count(r_.c.outcome == "win"),
+            "draws": count(r_.c.outcome == "draw"),
+            "points": func.sum(r_.c.points),
+            "deals": func.sum(r_.c.deals),
+            "burracos_clean": func.sum(r_.c.burracos_clean),
+            "burracos_semi": func.sum(r_.c.burracos_semi),
+            "burracos_dirty": func.sum(r_.c.burracos_dirty),
+            "closes": func.sum(r_.c.closes),
+            "pozzetti": func.sum(r_.c.pozzetti),
+            "abandoned": count(r_.c.abandoned),
+        }
+        query = (
+            select(r_.c.game, *(c.label(k) for k, c in columns.items()))
+            .where(r_.c.user_id == user_id)
+            .group_by(r_.c.game)
+            .order_by(r_.c.game)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(query).all()
+        return {r.game: {k: int(r._mapping[k] or 0) for k in columns} for r in rows}
 
     # --- chat ---------------------------------------------------------------------------------
 

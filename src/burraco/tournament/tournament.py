@@ -107,7 +107,8 @@ class Settings:
     ``move_seconds`` for a move at the room's tables (002's move clock: running
     out is abandonment, with its penalty; 0 for none), and its MP
     difference becomes VP by ``vp_table`` (by default the table for that many
-    deals: 3 or 4).
+    deals: 3 or 4). Anyone may watch the room's tables unless ``spectators`` is
+    off, and their players may chat unless ``chat`` is off.
 
     >>> Settings(deals=4).table[0]
     (100, 10)
@@ -128,6 +129,8 @@ class Settings:
     move_seconds: int = 40
     seeding: Seeding = "draw"
     seed: int = 0
+    spectators: bool = True
+    chat: bool = True
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -182,6 +185,8 @@ class Settings:
             "move_seconds": self.move_seconds,
             "seeding": self.seeding,
             "seed": self.seed,
+            "spectators": self.spectators,
+            "chat": self.chat,
         }
 
     @classmethod
@@ -200,6 +205,9 @@ class Settings:
             move_seconds=int(data.get("move_seconds", 0)),
             seeding=data["seeding"],
             seed=int(data["seed"]),
+            # Tournaments saved before spectators and chat had both.
+            spectators=bool(data.get("spectators", True)),
+            chat=bool(data.get("chat", True)),
         )
 
 

@@ -23,11 +23,29 @@ export function el(tag, attrs = {}, ...children) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
-/** JSON over HTTP. Throws an Error whose message is the server's `detail`, with its status, code and params. */
+let mePromise = null;
+/** The account of this page ({user, csrf}; user null for a guest), asked once per page. */
+export function me(refresh = false) {
+  if (refresh || !mePromise) {
+    mePromise = fetch('/api/me', { credentials: 'same-origin' })
+      .then((r) => (r.ok ? r.json() : { user: null, csrf: null }))
+      .catch(() => ({ user: null, csrf: null }));
+  }
+  return mePromise;
+}
+
+/** JSON over HTTP. Throws an Error whose message is the server's `detail`, with its status, code and params.
+ * A state-changing request carries the session's CSRF token (X-CSRF-Token) when the page is logged in. */
 export async function api(method, path, body) {
+  const headers = body === undefined ? {} : { 'Content-Type': 'application/json' };
+  if (method !== 'GET' && method !== 'HEAD') {
+    const { csrf } = await me();
+    if (csrf) headers['X-CSRF-Token'] = csrf;
+  }
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers,
+    credentials: 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data = null;

@@ -66,6 +66,8 @@ export function settingsText(s) {
     t('desk.n_deals', { n: s.deals }), t('desk.n_minutes', { n: s.deal_minutes })];
   if (s.move_seconds) parts.push(t('desk.n_move_seconds', { n: s.move_seconds }));
   if (s.rounds) parts.push(t('desk.n_rounds', { n: s.rounds }));
+  if (s.spectators === false) parts.push(t('watch.no_spectators'));
+  if (s.chat === false) parts.push(t('chat.off_short'));
   return parts.join(' · ');
 }
 
@@ -288,6 +290,8 @@ async function createTournament(ev) {
     deals: Number($('#t-deals').value),
     deal_minutes: Number($('#t-minutes').value),
     move_seconds: Number($('#t-move').value),
+    spectators: $('#t-spectators').checked,
+    chat: $('#t-chat').checked,
   };
   $('#t-create').disabled = true;
   $('#create-status').textContent = t('desk.creating');

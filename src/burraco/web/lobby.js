@@ -2,7 +2,7 @@
 
 import { t, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
 import {
-  el, $, api, loadSeats, saveSeat, savedName, saveName, toast,
+  el, $, api, me, loadSeats, saveSeat, savedName, saveName, toast,
   FALLBACK_VARIANTS, setupLabel, variantLabel, botName,
 } from './common.js';
 
@@ -82,8 +82,21 @@ async function loadVariants() {
     const got = readVariants(await api('GET', '/api/variants'));
     if (got) variants = got;
   } catch { /* keep the built-in presets */ }
+  fillFilters();
   fillVariants();
   fillSetups(true);
+}
+
+/** A registered player plays under the account's name, and may make a rated table. */
+async function showAccount() {
+  const { user } = await me();
+  $('#rated-field').hidden = !user;
+  if (user) {
+    for (const input of [$('#name'), $('#join-name')]) {
+      input.value = user.name;
+      input.readOnly = true;
+    }
+  }
 }
 
 async function createTable(ev) {
@@ -103,6 +116,10 @@ async function createTable(ev) {
     bot: $('#bot').value,
     open_hands: $('#open-hands').checked,
     takeover: $('#takeover').checked,
+    rated: $('#rated').checked,
+    watchable: $('#watchable').checked,
+    watch_delay: Number($('#watch-delay').value),
+    chat: $('#chat').checked,
     name,
   };
   saveName(name);
@@ -141,29 +158,57 @@ function tableItem(info, mine) {
     el('div', { class: 'ti-main' },
       el('strong', { text: variantLabel(info.variant) }),
       el('span', { class: 'muted', text: ` · ${setupLabel(info.players, info.lines)} · ${length}` }),
-      el('span', { class: `badge status-${info.status}`, text: t(`status.${info.status}`) })),
+      el('span', { class: `badge status-${info.status}`, text: t(`status.${info.status}`) }),
+      info.rated ? el('span', { class: 'badge rated', text: t('filter.rated_badge') }) : null),
     el('div', { class: 'ti-seats', text: seatsText(info) }),
     el('div', { class: 'ti-actions' }, actions));
+}
+
+/** The list's filters: game, players, rated, a free seat (empty: any). */
+function fillFilters() {
+  const game = $('#filter-variant');
+  const players = $('#filter-players');
+  const [g, p] = [game.value, players.value];
+  game.replaceChildren(el('option', { value: '', text: t('filter.any_game') }),
+    ...variants.map((v) => el('option', { value: v.name, text: variantLabel(v.name) })));
+  players.replaceChildren(el('option', { value: '', text: t('filter.any') }),
+    ...[2, 3, 4, 5, 6].map((n) => el('option', { value: String(n), text: t('filter.n_players', { n }) })));
+  game.value = g;
+  players.value = p;
+}
+
+function filterQuery() {
+  const q = new URLSearchParams();
+  for (const [key, id] of [['variant', '#filter-variant'], ['players', '#filter-players'], ['rated', '#filter-rated']]) {
+    if ($(id).value) q.set(key, $(id).value);
+  }
+  if ($('#filter-free').checked) q.set('free', 'true');
+  return q.toString();
 }
 
 function renderTables() {
   const mine = loadSeats();
   const list = $('#tables');
   const open = lastTables.filter((x) => !mine[x.table]);
-  list.replaceChildren(...(open.length ? open.map((x) => tableItem(x, false)) : [el('li', { class: 'empty', text: t('lobby.no_tables') })]));
+  const none = filterQuery() ? t('filter.none') : t('lobby.no_tables');
+  list.replaceChildren(...(open.length ? open.map((x) => tableItem(x, false)) : [el('li', { class: 'empty', text: none })]));
   const my = lastTables.filter((x) => mine[x.table]);
   $('#mine-title').hidden = my.length === 0;
   $('#my-tables').replaceChildren(...my.map((x) => tableItem(x, true)));
 }
 
+let refreshes = 0; // the latest refresh wins (a filter changed while one was on its way)
+
 async function refreshTables() {
+  const mine = ++refreshes;
   try {
     // The lobby's first page of open tables, and this browser's own tables wherever they are.
     const ids = Object.keys(loadSeats()).slice(-50);
     const [data, own] = await Promise.all([
-      api('GET', '/api/tables'),
+      api('GET', `/api/tables${filterQuery() ? `?${filterQuery()}` : ''}`),
       ids.length ? api('GET', `/api/tables?ids=${ids.map(encodeURIComponent).join(',')}`) : { tables: [] },
     ]);
+    if (mine !== refreshes) return;
     const listed = (data && data.tables) || [];
     const seen = new Set(listed.map((x) => x.table));
     lastTables = listed.concat(((own && own.tables) || []).filter((x) => !seen.has(x.table) && ['waiting', 'playing'].includes(x.status)));
@@ -230,6 +275,7 @@ function init() {
   initI18n();
   $('#learn').addEventListener('click', learn);
   $('#name').value = savedName();
+  showAccount();
   $('#variant').addEventListener('change', () => fillSetups(true));
   $('#setup').addEventListener('change', updateOptions);
   for (const r of document.querySelectorAll('input[name=length]')) r.addEventListener('change', updateOptions);
@@ -237,6 +283,10 @@ function init() {
   $('#join-form').addEventListener('submit', join);
   $('#join-cancel').addEventListener('click', () => $('#join-dialog').close());
   onLangChange(() => { fillVariants(); renderTables(); showRefreshed(); });
+  onLangChange(fillFilters);
+  $('#filters').addEventListener('change', refreshTables);
+  $('#filters').addEventListener('submit', (ev) => ev.preventDefault());
+  fillFilters();
   fillVariants();
   fillSetups(true);
   loadVariants();

@@ -22,9 +22,12 @@ import {
 } from './common.js';
 import { applyPrefs, getPrefs, setPref, reducedMotion } from './prefs.js';
 import { sound } from './sound.js';
+import { initChat, onChat, onChatHistory, renderChat, setChatEnabled } from './chat.js';
 
 const params = new URLSearchParams(location.search);
 const DEMO = params.get('demo');
+/** ?watch=1: a spectator, who sees what is public (never a hand) and plays nothing. */
+const WATCH = params.get('watch') === '1';
 
 /** Everything the page knows. `msg` is the last `state` message: the truth. */
 const S = {
@@ -75,16 +78,24 @@ function tableIdFromUrl() {
 async function boot() {
   applyPrefs();
   initI18n();
-  onLangChange(() => { renderAll(); if (S.msg && S.msg.table.status === 'waiting') renderWaiting(); });
+  onLangChange(() => { renderAll(); renderChat(); if (S.msg && S.msg.table.status === 'waiting') renderWaiting(); });
   wireControls();
+  initChat({
+    send: wsSend,
+    // A player's own messages carry its seat; a spectator's, the name it watches under.
+    mine: (c) => (WATCH ? c.seat === null && c.name === savedName().trim() : c.seat === S.seat),
+  });
   setInterval(() => { tickTimer(); tickDealClock(); if (S.pause) renderPause(); }, 250);
 
   if (DEMO) { startDemo(); return; }
   S.id = tableIdFromUrl();
-  S.guide = guided(S.id);
+  S.guide = !WATCH && guided(S.id);
   if (!S.id) { showOnly('join-box'); $('#join-status').textContent = t('table.not_found'); return; }
   const mine = seatFor(S.id);
-  if (mine && mine.token) {
+  if (WATCH) {
+    document.body.classList.add('watching');
+    connect();
+  } else if (mine && mine.token) {
     S.seat = mine.seat;
     S.token = mine.token;
     restoreOrder();
@@ -109,8 +120,10 @@ function guided(id) {
 function showOnly(which) {
   for (const id of ['join-box', 'waiting', 'board']) $('#' + id).hidden = id !== which;
   const playing = which === 'board';
-  $('#hand-area').hidden = !playing;
+  $('#hand-area').hidden = !playing || WATCH;
+  $('#watch-band').hidden = !playing || !WATCH;
   $('#side').hidden = !playing;
+  $('#chat-box').hidden = !playing;
   document.body.classList.toggle('playing', playing);
 }
 
@@ -178,7 +191,8 @@ function connect() {
   clearTimeout(S.retryTimer);
   setConn(t('table.connecting'), 'connecting');
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(S.id)}?token=${encodeURIComponent(S.token)}`);
+  const query = WATCH ? `watch=1&name=${encodeURIComponent(savedName())}` : `token=${encodeURIComponent(S.token)}`;
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(S.id)}?${query}`);
   S.ws = ws;
   ws.onopen = () => {
     S.attempts = 0;
@@ -204,6 +218,12 @@ function connect() {
       // The seat was opened in another window: that one plays; coming back here takes it back.
       setConn(t('table.replaced'), 'lost');
       toast(t('table.replaced'), 'error', 10000);
+      return;
+    }
+    if (ev.code === 4403 && WATCH) {
+      // The table is not open to spectators (the error said why): no reconnection.
+      setConn('', '');
+      showJoinBox();
       return;
     }
     if (ev.code === 4403) {
@@ -246,11 +266,12 @@ function setConn(text, kind) {
 
 document.addEventListener('visibilitychange', () => {
   // Phones suspend sockets in the background: reconnect at once on return.
-  if (!document.hidden && !DEMO && S.token && !S.ws) connect();
+  if (!document.hidden && !DEMO && (S.token || WATCH) && !S.ws) connect();
 });
 
 /** Send one action; in demo mode only say what would be sent. */
 function sendAction(action) {
+  if (WATCH) return false; // a spectator plays nothing
   if (DEMO) { toast(t('table.demo_send', { action }), 'info'); return false; }
   if (!wsSend({ type: 'action', action, version: S.version })) {
     toast(t('table.not_connected'), 'error');
@@ -269,6 +290,8 @@ function onMessage(m) {
     case 'match_over': onMatchOver(m); break;
     case 'error': onError(m); break;
     case 'hint': onHint(m); break;
+    case 'chat': onChat(m); break;
+    case 'chat_history': onChatHistory(m); break;
     case 'pong': break;
     default: break;
   }
@@ -277,6 +300,9 @@ function onMessage(m) {
 function onState(m) {
   const prev = S.msg;
   const changed = !prev || m.version !== prev.version;
+  // A spectator that fell behind hears only the newest state: the moves between come
+  // from a sync.
+  if (WATCH && prev && m.version > S.seen + 1) wsSend({ type: 'sync', since: S.seen });
   S.msg = m;
   S.version = m.version;
   if (m.seat !== undefined && m.seat !== null) S.seat = m.seat;
@@ -641,7 +667,9 @@ function updatePause(m) {
   }
   S.pause = { deal: p.deal, end: Date.now() + p.seconds * 1000, ready: p.ready, waiting: p.waiting };
   const dlg = $('#score-modal');
-  if (!dlg.open || $('#final-table').dataset.deal !== String(p.deal)) {
+  // A spectator who closed the window keeps it closed until the next deal's end.
+  const closedByWatcher = WATCH && S.pauseShown === p.deal && !dlg.open;
+  if (!closedByWatcher && (!dlg.open || $('#final-table').dataset.deal !== String(p.deal))) {
     // Reloaded (or reconnected) during the pause: the window from the state.
     const score = S.dealScores[p.deal] || (m.scores || [])[p.deal - 1];
     if (score) {
@@ -650,6 +678,7 @@ function updatePause(m) {
     }
     if (!dlg.open) dlg.showModal();
   }
+  if (WATCH) S.pauseShown = p.deal;
   S.pauseModal = true;
   renderPause();
 }
@@ -675,9 +704,16 @@ function renderPause() {
   status.dataset.seconds = String(left);
   button.textContent = t('table.next_deal');
   button.disabled = pressed;
+  if (WATCH) {
+    // The players start the next deal; a spectator only closes the window.
+    status.textContent = t('table.next_deal_in', { s: left });
+    button.textContent = t('score.close');
+    button.disabled = false;
+  }
 }
 
 function pressNextDeal() {
+  if (WATCH) { $('#score-modal').close(); return; } // the players start the next deal
   if (wsSend({ type: 'next_deal' }) && S.pause) {
     S.pause.ready = [...(S.pause.ready || []), S.seat];
     renderPause();
@@ -734,6 +770,7 @@ function renderAll() {
 
 function renderHeader(m) {
   const info = m.table;
+  renderWatchers(info);
   $('#table-title').textContent = variantLabel(info.variant);
   $('#table-title').title = `${variantLabel(info.variant)} · ${setupLabel(info.players, info.lines)}`;
   $('#rules-link').href = `/rules/${encodeURIComponent(info.variant)}`;
@@ -750,6 +787,17 @@ function renderHeader(m) {
   renderTurn(m);
 }
 
+/** How many watch (everyone sees it), chat on or off, and a spectator's delay. */
+function renderWatchers(info) {
+  const n = info.watchers || 0;
+  const chip = $('#watchers');
+  chip.hidden = !n;
+  chip.textContent = t('watch.count', { n });
+  chip.dataset.count = String(n);
+  setChatEnabled(info.chat !== false);
+  $('#watch-delay').textContent = WATCH && info.watch_delay ? t('watch.delay', { n: info.watch_delay }) : '';
+}
+
 function renderTurn(m) {
   const box = $('#turn');
   const v = m.view;
@@ -759,6 +807,7 @@ function renderTurn(m) {
   else if (m.table.status === 'over') text = t('table.match_over');
   else if (v && v.phase === 'over') text = t('table.deal_over');
   else if (m.pause) text = t('table.between_deals', { n: m.pause.deal });
+  else if (v && WATCH) text = t('table.turn_of', { name: seatName(m.table, v.turn) });
   else if (v) {
     mine = v.turn === S.seat;
     // Offer the pile only when a take is legal (not on Buraco's first turn, nor in
@@ -787,12 +836,12 @@ function renderWaiting() {
   s.kind === 'bot' ? el('span', { class: 'badge', text: t('seat.bot') }) : null,
   s.kind === 'human' && !s.connected ? el('span', { class: 'badge muted', text: t('seat.offline') }) : null)));
   $('#invite-link').value = `${location.origin}/table/${encodeURIComponent(S.id || 'demo')}`;
-  const creator = S.seat === 0 && info.status === 'waiting';
+  const creator = S.seat === 0 && info.status === 'waiting' && !WATCH;
   $('#start').hidden = !creator;
   $('#wait-creator').hidden = creator;
 }
 
-function isPartner(v, s) { return s !== S.seat && v.line_of[s] === v.line_of[S.seat]; }
+function isPartner(v, s) { return !WATCH && s !== S.seat && v.line_of[s] === v.line_of[S.seat]; }
 
 function seatBadge(m, s, compact = false) {
   const v = m.view;
@@ -823,11 +872,13 @@ function renderBoard(m) {
   const v = m.view;
   const info = m.table;
   const n = v.hand_sizes.length;
-  const myLine = v.line !== undefined ? v.line : v.line_of[S.seat];
+  // A spectator sits nowhere: every seat is shown above, seat 1's line below.
+  const myLine = WATCH ? v.line_of[0] : v.line !== undefined ? v.line : v.line_of[S.seat];
 
   // Other seats, in playing order from the one after us.
   const others = [];
-  for (let i = 1; i < n; i++) others.push(seatBadge(m, (S.seat + i) % n));
+  if (WATCH) for (let s = 0; s < n; s++) others.push(seatBadge(m, s));
+  else for (let i = 1; i < n; i++) others.push(seatBadge(m, (S.seat + i) % n));
   $('#others').replaceChildren(...others);
 
   // Lines: the others' above, ours below (002). Only lines with seats in
@@ -836,7 +887,7 @@ function renderBoard(m) {
   for (const l of linesOf(v)) if (l !== myLine) theirs.push(lineEl(m, l, false));
   $('#their-lines').replaceChildren(...theirs);
   $('#their-lines').dataset.count = String(theirs.length);
-  $('#my-line').replaceChildren(lineEl(m, myLine, true));
+  $('#my-line').replaceChildren(lineEl(m, myLine, !WATCH));
 
   renderCenter(m);
 
@@ -846,6 +897,7 @@ function renderBoard(m) {
     el('span', { class: 'label', text: t('table.hand_of', { name: seatName(info, Number(s), S.seat) }) }),
     fanEl(sortBySuit(cards), { size: 'sm', lang: getLang() }))));
 
+  if (WATCH) return;
   // Our own seat badge, by the hand.
   const me = seatBadge(m, S.seat, true);
   me.id = 'my-seat';
@@ -1072,7 +1124,7 @@ function clickStock() { sendAction('draw'); }
 
 function clickPile(want) {
   const m = S.msg;
-  if (!m || !m.view) return;
+  if (!m || !m.view || WATCH) return;
   const raised = raisedCards();
   const v = m.view;
   // The pile is both "take" (draw phase) and "discard" (play phase), as in
@@ -1099,7 +1151,7 @@ function clickNewMeld() {
 
 function clickMeld(line, index) {
   const v = S.msg && S.msg.view;
-  if (!v) return;
+  if (!v || WATCH) return;
   const myLine = v.line_of[S.seat];
   if (line !== myLine) { toast(t('table.not_our_meld'), 'info'); return; }
   const raised = raisedCards();
@@ -1316,6 +1368,7 @@ function onTableKey(e) {
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   if (e.repeat && !key.startsWith('Arrow')) return; // a held key sends its action once
   if (key === '?') { e.preventDefault(); openKeysHelp(); return; }
+  if (WATCH) return; // a spectator's keys play nothing
   const m = S.msg;
   if (!m || !m.view || $('#board').hidden) return;
   const cards = [...$('#hand').querySelectorAll('.card')];
@@ -1518,6 +1571,8 @@ function wireControls() {
     if (open) $('#side').hidden = false;
     renderLog();
   });
+  // A spectator's phone: the moves list opens from the watching band.
+  $('#watch-moves').addEventListener('click', () => $('#moves-button').click());
   $('#coach-close').addEventListener('click', () => {
     S.guide = false;
     try { localStorage.removeItem(`burraco.guide.${S.id}`); } catch { /* ignore */ }

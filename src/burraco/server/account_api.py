@@ -1,0 +1,198 @@
+"""The accounts' HTTP face: sign up, log in and out, the password, the language, a
+player's own tables; and the history of finished matches (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+
+from burraco.server.accounts import (
+    COOKIE,
+    SESSION_DAYS,
+    Accounts,
+    Opened,
+    public_user,
+    session_of,
+    user_of,
+)
+from burraco.server.limits import Rates
+from burraco.server.room import Room, RoomError
+from burraco.storage import Store, TableRow
+from burraco.variants import variant
+
+__all__ = ["routes"]
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+class SignUp(BaseModel):
+    name: str = Field(..., min_length=1, max_length=64)
+    password: str = Field(..., min_length=1, max_length=1024)
+    language: Literal["en", "it", "pt"] = "en"
+
+
+class LogIn(BaseModel):
+    name: str = Field(..., min_length=1, max_length=64)
+    password: str = Field(..., min_length=1, max_length=1024)
+
+
+class NewPassword(BaseModel):
+    old_password: str = Field(..., min_length=1, max_length=1024)
+    new_password: str = Field(..., min_length=1, max_length=1024)
+
+
+class Language(BaseModel):
+    language: Literal["en", "it", "pt"]
+
+
+def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRouter:
+    router = APIRouter()
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else "unknown"
+
+    def me_answer(user: Any, csrf: str | None) -> dict[str, Any]:
+        return {"user": public_user(user), "csrf": csrf}
+
+    def opened(response: Response, request: Request, done: Opened) -> dict[str, Any]:
+        response.set_cookie(
+            COOKIE,
+            done.secret,
+            max_age=SESSION_DAYS * 86400,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+            path="/",
+        )
+        return me_answer(done.user, done.session.csrf)
+
+    def logged_in(request: Request) -> Any:
+        user, session = user_of(request), session_of(request)
+        if user is None or session is None:
+            raise RoomError("login_needed", "log in first", 401)
+        return user, session
+
+    @router.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        """The account of this page (None for a guest) and the CSRF token its requests carry."""
+        session = session_of(request)
+        return me_answer(user_of(request), session.csrf if session else None)
+
+    @router.post("/api/account/signup")
+    async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
+        wait = rates.hit("sign_up", address(request))
+        if wait is not None:
+            raise RoomError(
+                "too_many",
+                f"too many new accounts from your address: try again in {wait:.0f} s",
+                429,
+                retry_after=wait,
+            )
+        user = accounts.sign_up(body.name, body.password, body.language)
+        return opened(response, request, accounts.open_session(user))
+
+    @router.post("/api/account/login")
+    async def log_in(body: LogIn, request: Request, response: Response) -> dict[str, Any]:
+        return opened(
+            response, request, accounts.log_in(body.name, body.password, address(request))
+        )
+
+    @router.post("/api/account/logout")
+    async def log_out(request: Request, response: Response) -> dict[str, Any]:
+        session = session_of(request)
+        if session is not None:
+            accounts.log_out(session)
+        response.delete_cookie(COOKIE, path="/")
+        return me_answer(None, None)
+
+    @router.post("/api/account/password")
+    async def change_password(body: NewPassword, request: Request) -> dict[str, Any]:
+        user, session = logged_in(request)
+        accounts.change_password(
+            user, session, body.old_password, body.new_password, address(request)
+        )
+        return {"changed": True}
+
+    @router.post("/api/account/language")
+    async def set_language(body: Language, request: Request) -> dict[str, Any]:
+        user, session = logged_in(request)
+        accounts.set_language(user, body.language)
+        return me_answer(store.user(user.id), session.csrf)
+
+    @router.get("/api/me/tables")
+    async def my_tables(request: Request) -> dict[str, Any]:
+        """The tables where this account sits and the match is not over (to go back to
+        them from any device: the table page opens the seat by the session alone)."""
+        user, _ = logged_in(request)
+        mine = [
+            t.info()
+            for t in room.tables.values()
+            if t.status in ("waiting", "playing") and any(s.user_id == user.id for s in t.seats)
+        ]
+        return {"tables": mine}
+
+    @router.get("/api/history")
+    async def history(
+        request: Request,
+        mine: bool = False,
+        variant: str | None = Query(None, max_length=16),
+        page: int = Query(1, ge=1, le=10_000),
+    ) -> dict[str, Any]:
+        """Finished matches, the latest first: every table's, or (``mine``) this account's."""
+        size = 20
+        if mine:
+            user, _ = logged_in(request)
+            results = store.results(user_id=user.id, limit=size + 1, offset=(page - 1) * size)
+            rows = [r for r in (store.table(x.table_id) for x in results[:size]) if r]
+            more = len(results) > size
+        else:
+            found = store.finished_tables(size + 1, (page - 1) * size, variant)
+            rows, more = found[:size], len(found) > size
+        return {"matches": [finished(store, row) for row in rows], "page": page, "more": more}
+
+    @router.get("/account", include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return FileResponse(WEB / "account.html")
+
+    @router.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return FileResponse(WEB / "history.html")
+
+    return router
+
+
+def finished(store: Store, row: TableRow) -> dict[str, Any]:
+    """A finished table as the history lists it: its game, players, result and links."""
+    v = variant(row.variant, **json.loads(row.options))
+    results = {r.seat: r for r in store.results(table_id=row.id)}
+    seats = []
+    for seat in store.seats(row.id):
+        result = results.get(seat.seat)
+        seats.append(
+            {
+                "seat": seat.seat,
+                "name": seat.name,
+                "kind": seat.kind,
+                "registered": seat.user_id is not None and seat.kind == "human",
+                "line": result.line if result else None,
+                "outcome": result.outcome if result else None,
+                "points": result.points if result else None,
+            }
+        )
+    return {
+        "table": row.id,
+        "variant": row.variant,
+        "players": v.players,
+        "rated": row.rated,
+        "tournament": bool(row.tournament),
+        "finished_at": int(row.updated_at * 1000),
+        "seats": seats,
+        "replay": f"/replay/{row.id}",
+        "record": f"/api/tables/{row.id}/record",
+    }

@@ -1,0 +1,250 @@
+"""Results of finished matches, and the ratings they move.
+
+Every finished table stores one :class:`ResultRow` per seat, rated or not and
+guests too (the player pages' statistics and the history). A table marked rated
+(never a tournament's) also moves the rating of every seat with an account,
+people and bot levels alike (ratings.py), in the same transaction: a table
+finished twice (a restart) is stored and rated once.
+
+The bot levels have accounts of kind "bot" named after them. A fresh database
+gives them the ratings of ``bot_ratings.json`` (the result of ``burraco ratings
+--write-defaults``), so a player reads a bot's rating before the first rated match.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Final
+
+from burraco.match import Match
+from burraco.server.ratings import BOT_LEVELS, Skill, game_key, match_ranks, rate
+from burraco.storage.store import NameTaken, RatingRow, ResultRow, Store
+
+if TYPE_CHECKING:
+    from burraco.server.room import LiveTable
+
+__all__ = [
+    "DEFAULTS",
+    "bot_accounts",
+    "default_bot_ratings",
+    "listener",
+    "match_results",
+    "rated_results",
+    "save_table_results",
+    "seed_bot_ratings",
+]
+
+log = logging.getLogger("burraco.results")
+
+#: The bots' ratings shipped with the package (``burraco ratings --write-defaults``).
+DEFAULTS: Final = "bot_ratings.json"
+
+#: Where each burraco grade is counted: a burraco is clean, semi-clean or dirty; the
+#: special canastas of wildcards count as clean, the mixed one as dirty.
+GRADE_COLUMN: Final[Mapping[str, str]] = {
+    "clean": "clean",
+    "semi-clean": "semi",
+    "dirty": "dirty",
+    "twos": "clean",
+    "jokers": "clean",
+    "twos-and-jokers": "dirty",
+}
+
+
+def _outcome(ranks: Sequence[int], line: int) -> str:
+    if ranks[line] != 0:
+        return "loss"
+    return "win" if ranks.count(0) == 1 else "draw"
+
+
+def match_results(
+    match: Match,
+    *,
+    table_id: str,
+    names: Sequence[str],
+    user_ids: Sequence[int | None],
+    finished_at: float,
+) -> list[ResultRow]:
+    """One row per seat of a finished match (not rated): its line's outcome and points,
+    the deals played, and what its line did in them: burracos by grade, closes,
+    pozzetti taken. A pair's partners share their line's figures."""
+    v = match.v
+    ranks = match_ranks(match)
+    game = game_key(v)
+    played = len(match.scores)
+    rows = []
+    for seat in range(v.players):
+        line = v.line_of[seat]
+        grades = {"clean": 0, "semi": 0, "dirty": 0}
+        closes = pozzetti = 0
+        for deal, score in zip(match.deals, match.scores, strict=False):
+            # Lines may change from deal to deal (the 3- and 5-player games' pairs).
+            part = next(ls for ls in score.lines if seat in ls.seats)
+            for grade, _ in part.burracos:
+                grades[GRADE_COLUMN.get(grade, "dirty")] += 1
+            closes += score.closer >= 0 and score.closer in part.seats
+            pozzetti += v.pozzetti and deal.has_pozzetto[deal.line_of[seat]]
+        rows.append(
+            ResultRow(
+                table_id=table_id,
+                seat=seat,
+                user_id=user_ids[seat],
+                name=names[seat],
+                game=game,
+                line=line,
+                outcome=_outcome(ranks, line),
+                points=match.totals[line],
+                deals=played,
+                burracos_clean=grades["clean"],
+                burracos_semi=grades["semi"],
+                burracos_dirty=grades["dirty"],
+                closes=closes,
+                pozzetti=pozzetti,
+                abandoned=match.abandoned is not None and match.abandoned_by == seat,
+                rated=False,
+                rating_before=None,
+                rating_after=None,
+                finished_at=finished_at,
+            )
+        )
+    return rows
+
+
+def rated_results(
+    match: Match, rows: Sequence[ResultRow], before: Mapping[int, RatingRow], now: float
+) -> tuple[list[ResultRow], list[RatingRow]]:
+    """The rows of a rated match with each account's rating before and after it, and the
+    accounts' new ratings. A seat without an account (never at a rated table, but who
+    knows) plays as a newcomer whose rating is not kept."""
+    v = match.v
+    game = game_key(v)
+    key: list[int | tuple[str, int]] = [
+        row.user_id if row.user_id is not None else ("guest", row.seat) for row in rows
+    ]
+    skills: dict[int | tuple[str, int], Skill] = {
+        user_id: Skill(r.mu, r.sigma) for user_id, r in before.items()
+    }
+    teams = [[key[s] for s in range(v.players) if v.line_of[s] == line] for line in range(v.lines)]
+    after = rate(teams, match_ranks(match), skills)
+    ratings = [
+        RatingRow(
+            user_id=k,
+            game=game,
+            mu=skill.mu,
+            sigma=skill.sigma,
+            matches=(before[k].matches if k in before else 0) + 1,
+            updated_at=now,
+        )
+        for k, skill in after.items()
+        if isinstance(k, int)
+    ]
+    rated = [
+        _with_ratings(row, skills.get(key[row.seat], Skill()), after[key[row.seat]])
+        if row.user_id is not None
+        else row
+        for row in rows
+    ]
+    return rated, ratings
+
+
+def _with_ratings(row: ResultRow, old: Skill, new: Skill) -> ResultRow:
+    fields = {name: getattr(row, name) for name in ResultRow.__slots__}
+    fields.update(rated=True, rating_before=float(old.shown), rating_after=float(new.shown))
+    return ResultRow(**fields)
+
+
+def save_table_results(store: Store, table: LiveTable, now: float | None = None) -> bool:
+    """Store the results of a table whose match is over, and rate it if it is rated;
+    False if they were stored already (nothing changes then)."""
+    match = table.match
+    if match is None or not match.is_over:
+        return False
+    now = time.time() if now is None else now
+    rows = match_results(
+        match,
+        table_id=table.id,
+        names=[s.name for s in table.seats],
+        user_ids=[s.user_id for s in table.seats],
+        finished_at=now,
+    )
+    if table.row.tournament is not None or not table.row.rated:
+        return store.save_results(rows)
+    if store.results(table_id=table.id, limit=1):
+        return False  # rated before: don't even compute
+    accounts = sorted({r.user_id for r in rows if r.user_id is not None})
+    before = store.ratings_for(game_key(match.v), accounts)
+    rated_rows, ratings = rated_results(match, rows, before, now)
+    return store.save_results(rated_rows, ratings)
+
+
+def listener(store: Store) -> Callable[[LiveTable], Awaitable[None]]:
+    """The room's finish listener that stores each finished table's results."""
+
+    async def finished(table: LiveTable) -> None:
+        # No await between reading the ratings and writing them: no other table's
+        # result can come in between in this process.
+        save_table_results(store, table)
+
+    return finished
+
+
+# --- the bots' accounts -----------------------------------------------------------------
+
+
+def bot_accounts(store: Store) -> dict[str, int]:
+    """The account of each bot level, created if missing: level → user id. A level
+    whose name a person took before it was reserved has no account."""
+    found = {}
+    for level in BOT_LEVELS:
+        user = store.user_by_name(level)
+        if user is None:
+            try:
+                user = store.create_user(level, "", kind="bot")
+            except NameTaken:
+                user = store.user_by_name(level)  # another process was first
+        if user is not None and user.kind == "bot":
+            found[level] = user.id
+    return found
+
+
+def default_bot_ratings() -> dict[str, dict[str, dict[str, Any]]]:
+    """The shipped ratings: game → level → {mu, sigma, matches}; empty if none shipped."""
+    source = resources.files("burraco.server").joinpath(DEFAULTS)
+    if not source.is_file():
+        return {}
+    games: dict[str, dict[str, dict[str, Any]]] = json.loads(source.read_text())["games"]
+    return games
+
+
+def seed_bot_ratings(
+    store: Store,
+    accounts: Mapping[str, int],
+    defaults: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
+) -> int:
+    """Give each bot level without a rating in a game its shipped rating; how many given."""
+    defaults = default_bot_ratings() if defaults is None else defaults
+    now = time.time()
+    given = []
+    for game, levels in defaults.items():
+        have = store.ratings_for(game, list(accounts.values()))
+        for level, figures in levels.items():
+            user_id = accounts.get(level)
+            if user_id is None or user_id in have:
+                continue
+            given.append(
+                RatingRow(
+                    user_id=user_id,
+                    game=game,
+                    mu=float(figures["mu"]),
+                    sigma=float(figures["sigma"]),
+                    matches=int(figures["matches"]),
+                    updated_at=now,
+                )
+            )
+    if given:
+        store.put_ratings(given)
+    return len(given)

@@ -1,0 +1,99 @@
+// /account: log in or sign up (a guest), or a player's own settings: language, password,
+// tables in play, log out. The session is an HTTP-only cookie; api() adds the CSRF token.
+
+import { t, initI18n, onLangChange, refusalText, setLang } from './i18n.js';
+import { el, $, api, me, variantLabel } from './common.js';
+
+function showTab(which) {
+  const login = which === 'login';
+  $('#tab-login').setAttribute('aria-selected', String(login));
+  $('#tab-signup').setAttribute('aria-selected', String(!login));
+  $('#login-form').hidden = !login;
+  $('#signup-form').hidden = login;
+  $('#guest-error').textContent = '';
+}
+
+function error(box, err) {
+  box.textContent = refusalText(err);
+}
+
+async function afterLogin() {
+  const { user } = await me(true);
+  // The account's language follows the player from device to device.
+  if (user) setLang(user.language);
+  const back = new URLSearchParams(location.search).get('next');
+  // Only a path of this room: never an address elsewhere.
+  if (back && back.startsWith('/') && !back.startsWith('//')) location.href = back;
+  else await render();
+}
+
+async function render() {
+  const { user } = await me();
+  $('#guest').hidden = !!user;
+  $('#member').hidden = !user;
+  if (!user) return;
+  $('#member-title').textContent = t('account.hello', { name: user.name });
+  $('#member-name').value = user.name;
+  $('#my-page').href = `/player/${encodeURIComponent(user.name)}`;
+  $('#language').value = user.language;
+  const list = $('#my-tables');
+  list.replaceChildren();
+  try {
+    const { tables } = await api('GET', '/api/me/tables');
+    if (!tables.length) list.append(el('li', { class: 'muted', text: t('account.no_tables') }));
+    for (const info of tables) {
+      list.append(el('li', {},
+        el('a', { href: `/table/${info.table}`, text: t('account.table_link', { game: variantLabel(info.variant), players: info.players }) })));
+    }
+  } catch (err) {
+    list.append(el('li', { class: 'muted', text: refusalText(err) }));
+  }
+}
+
+function wire() {
+  $('#tab-login').addEventListener('click', () => showTab('login'));
+  $('#tab-signup').addEventListener('click', () => showTab('signup'));
+  $('#login-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      await api('POST', '/api/account/login', { name: $('#login-name').value.trim(), password: $('#login-password').value });
+      await afterLogin();
+    } catch (err) { error($('#guest-error'), err); }
+  });
+  $('#signup-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const lang = document.documentElement.lang.startsWith('pt') ? 'pt' : document.documentElement.lang.slice(0, 2);
+    try {
+      await api('POST', '/api/account/signup', { name: $('#signup-name').value.trim(), password: $('#signup-password').value, language: ['en', 'it', 'pt'].includes(lang) ? lang : 'en' });
+      await afterLogin();
+    } catch (err) { error($('#guest-error'), err); }
+  });
+  $('#language').addEventListener('change', async () => {
+    const language = $('#language').value;
+    try {
+      await api('POST', '/api/account/language', { language });
+      setLang(language);
+      await me(true);
+    } catch (err) { error($('#member-status'), err); }
+  });
+  $('#password-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      await api('POST', '/api/account/password', { old_password: $('#old-password').value, new_password: $('#new-password').value });
+      $('#member-status').textContent = t('account.password_changed');
+      $('#old-password').value = $('#new-password').value = '';
+    } catch (err) { error($('#member-status'), err); }
+  });
+  $('#log-out').addEventListener('click', async () => {
+    await api('POST', '/api/account/logout');
+    await me(true);
+    showTab('login');
+    await render();
+  });
+}
+
+initI18n();
+wire();
+if (new URLSearchParams(location.search).get('tab') === 'signup') showTab('signup');
+onLangChange(() => render());
+render();

@@ -1,0 +1,243 @@
+"""Accounts: sign up, log in and out, passwords (Argon2), sessions in an HTTP-only cookie,
+CSRF on every state-changing request made with it, login floods, and seats that belong
+to an account (issue 10, part 1)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from roomserver import RoomServer
+
+from burraco.server.limits import Limits
+from burraco.storage import Store
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'room.db'}"
+
+
+def sign_up(server: RoomServer, name: str, password: str = "cuori e picche") -> httpx.Client:
+    """A client (its own cookie jar) logged in as a new account ``name``."""
+    client = httpx.Client(base_url=server.url)
+    answer = client.post("/api/account/signup", json={"name": name, "password": password})
+    assert answer.status_code == 200, answer.text
+    client.headers["X-CSRF-Token"] = answer.json()["csrf"]
+    return client
+
+
+def new_table(client: httpx.Client, **options: Any) -> dict[str, Any]:
+    answer = client.post("/api/tables", json={"name": "x", "players": 2} | options)
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+async def first_message(url: str, **headers: str) -> dict[str, Any]:
+    async with websockets.connect(url, additional_headers=headers) as socket:
+        return dict(json.loads(await asyncio.wait_for(socket.recv(), 10)))
+
+
+def cookie_header(client: httpx.Client) -> str:
+    return "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+
+
+def test_sign_up_log_out_log_in_and_the_cookie(db: str) -> None:
+    with RoomServer(db) as server:
+        guest = httpx.Client(base_url=server.url)
+        assert guest.get("/api/me").json() == {"user": None, "csrf": None}
+        answer = guest.post(
+            "/api/account/signup",
+            json={"name": "Giulia", "password": "burraco pulito", "language": "it"},
+        )
+        assert answer.status_code == 200
+        cookie = answer.headers["set-cookie"].lower()
+        assert "httponly" in cookie and "samesite=lax" in cookie and "path=/" in cookie
+        me = guest.get("/api/me").json()
+        assert me["user"] == {"name": "Giulia", "kind": "person", "language": "it"}
+        assert me["csrf"] == answer.json()["csrf"]
+
+        # The same name in another case is the same name.
+        again = httpx.post(
+            f"{server.url}/api/account/signup", json={"name": "GIULIA", "password": "12345678"}
+        )
+        assert again.status_code == 409 and again.json()["code"] == "name_taken"
+
+        out = guest.post("/api/account/logout", headers={"X-CSRF-Token": me["csrf"]})
+        assert out.status_code == 200
+        assert guest.get("/api/me").json()["user"] is None
+
+        wrong = guest.post("/api/account/login", json={"name": "giulia", "password": "nope nope"})
+        nobody = guest.post("/api/account/login", json={"name": "nessuno", "password": "nope"})
+        # Neither answer says whether the name exists.
+        assert wrong.status_code == nobody.status_code == 401
+        assert wrong.json() == nobody.json()
+        right = guest.post(
+            "/api/account/login", json={"name": "giulia", "password": "burraco pulito"}
+        )
+        assert right.status_code == 200 and right.json()["user"]["name"] == "Giulia"
+
+
+def test_names_and_passwords_that_break_the_rules_are_refused(db: str) -> None:
+    with RoomServer(db) as server:
+        for name, password, code in [
+            ("a", "12345678", "bad_name"),
+            ("Anna Maria", "12345678", "bad_name"),
+            ("<b>x</b>", "12345678", "bad_name"),
+            ("greedy", "12345678", "bad_name"),
+            ("Anna", "short", "bad_password"),
+            ("Anna", "x" * 129, "bad_password"),
+        ]:
+            answer = httpx.post(
+                f"{server.url}/api/account/signup", json={"name": name, "password": password}
+            )
+            assert answer.status_code == 400, (name, answer.text)
+            assert answer.json()["code"] == code
+        assert Store(db).user_by_name("Anna") is None
+
+
+def test_passwords_are_stored_as_argon2_hashes_only(db: str) -> None:
+    with RoomServer(db) as server:
+        sign_up(server, "Marco", "sette di quadri")
+    user = Store(db, migrate=False).user_by_name("marco")
+    assert user is not None
+    assert user.password_hash.startswith("$argon2id$")
+    assert "sette di quadri" not in user.password_hash
+
+
+def test_a_request_with_the_cookie_but_without_the_csrf_token_is_refused(db: str) -> None:
+    with RoomServer(db) as server:
+        client = sign_up(server, "Luca")
+        token = client.headers.pop("X-CSRF-Token")
+        tables_before = len(server.room.tables)
+        for path, body in [
+            ("/api/tables", {"name": "x"}),
+            ("/api/account/logout", None),
+            ("/api/account/password", {"old_password": "a", "new_password": "bbbbbbbb"}),
+        ]:
+            refused = client.post(path, json=body)
+            assert refused.status_code == 403, path
+            assert refused.json()["code"] == "csrf"
+        forged = client.post("/api/tables", json={"name": "x"}, headers={"X-CSRF-Token": "x"})
+        assert forged.status_code == 403
+        assert len(server.room.tables) == tables_before
+        # Reading needs no token; the same request with it goes through.
+        assert client.get("/api/me").json()["user"]["name"] == "Luca"
+        made = client.post("/api/tables", json={"name": "x"}, headers={"X-CSRF-Token": token})
+        assert made.status_code == 200
+        # A guest (no cookie) needs no token, as before accounts.
+        assert httpx.post(f"{server.url}/api/tables", json={"name": "x"}).status_code == 200
+
+
+def test_a_login_flood_is_limited(db: str) -> None:
+    limits = Limits(log_in="1000/minute", log_in_name="5 per 5 minutes", sign_up="100/hour")
+    with RoomServer(db, limits=limits) as server:
+        sign_up(server, "Sara", "regina di cuori")
+        codes = [
+            httpx.post(
+                f"{server.url}/api/account/login", json={"name": "sara", "password": f"guess{i}"}
+            ).status_code
+            for i in range(8)
+        ]
+        assert codes[:5] == [401] * 5
+        assert codes[5:] == [429] * 3
+        # Even the right password waits: the flood must not learn it by trying on.
+        right = httpx.post(
+            f"{server.url}/api/account/login", json={"name": "sara", "password": "regina di cuori"}
+        )
+        assert right.status_code == 429 and int(right.headers["Retry-After"]) > 0
+    limits = Limits(log_in="3/minute", log_in_name="1000/minute")
+    with RoomServer(db, limits=limits) as server:
+        codes = [
+            httpx.post(
+                f"{server.url}/api/account/login", json={"name": f"n{i}", "password": "x"}
+            ).status_code
+            for i in range(5)
+        ]
+        assert codes == [401, 401, 401, 429, 429]
+
+
+def test_another_accounts_session_cannot_act_for_a_seat(db: str) -> None:
+    with RoomServer(db) as server:
+        anna, bruno = sign_up(server, "Anna"), sign_up(server, "Bruno")
+        table = new_table(anna, rated=True)
+        assert table["seat"] == 0
+        seat_url = f"{server.ws_url}/ws/{table['table']}?token={table['token']}"
+        bare_url = f"{server.ws_url}/ws/{table['table']}"
+
+        async def check() -> None:
+            mine = await first_message(seat_url, Cookie=cookie_header(anna))
+            assert mine["type"] == "state" and mine["seat"] == 0
+            # Anna's token in Bruno's session, or in no session: refused.
+            for headers in ({"Cookie": cookie_header(bruno)}, {}):
+                refused = await first_message(seat_url, **headers)
+                assert refused["type"] == "error" and refused["code"] == "forbidden"
+            # Anna's session alone opens her seat from a page of the room...
+            by_session = await first_message(
+                bare_url, Cookie=cookie_header(anna), Origin=server.url
+            )
+            assert by_session["type"] == "state" and by_session["seat"] == 0
+            # ...never from another site's page, which the browser would send the cookie from.
+            elsewhere = await first_message(
+                bare_url, Cookie=cookie_header(anna), Origin="https://evil.example"
+            )
+            assert elsewhere["type"] == "error"
+            # Bruno's session holds no seat there.
+            none = await first_message(bare_url, Cookie=cookie_header(bruno), Origin=server.url)
+            assert none["type"] == "error"
+
+        asyncio.run(check())
+
+
+def test_rated_tables_are_for_registered_players(db: str) -> None:
+    with RoomServer(db) as server:
+        guest = httpx.post(f"{server.url}/api/tables", json={"name": "Ospite", "rated": True})
+        assert guest.status_code == 403 and guest.json()["code"] == "forbidden"
+        anna = sign_up(server, "Anna")
+        table = new_table(anna, rated=True, name="whatever")
+        info = httpx.get(f"{server.url}/api/tables/{table['table']}").json()
+        # A registered player sits under the account's name, whatever the form said.
+        assert info["seats"][0]["name"] == "Anna"
+        join = httpx.post(f"{server.url}/api/tables/{table['table']}/join", json={"name": "Ospite"})
+        assert join.status_code == 403
+        twice = anna.post(f"/api/tables/{table['table']}/join", json={"name": "Anna"})
+        assert twice.status_code == 409
+        bruno = sign_up(server, "Bruno")
+        assert (
+            bruno.post(f"/api/tables/{table['table']}/join", json={"name": "B"}).status_code == 200
+        )
+        seats = Store(db, migrate=False).seats(table["table"])
+        assert [s.user_id is not None for s in seats] == [True, True]
+        mine = bruno.get("/api/me/tables").json()["tables"]
+        assert [t["table"] for t in mine] == [table["table"]]
+
+
+def test_a_new_password_ends_the_other_sessions(db: str) -> None:
+    with RoomServer(db) as server:
+        here = sign_up(server, "Carla", "primo segreto")
+        there = httpx.Client(base_url=server.url)
+        there.post("/api/account/login", json={"name": "carla", "password": "primo segreto"})
+        assert there.get("/api/me").json()["user"]["name"] == "Carla"
+        wrong = here.post(
+            "/api/account/password",
+            json={"old_password": "sbagliato", "new_password": "secondo segreto"},
+        )
+        assert wrong.status_code == 401
+        changed = here.post(
+            "/api/account/password",
+            json={"old_password": "primo segreto", "new_password": "secondo segreto"},
+        )
+        assert changed.status_code == 200
+        assert here.get("/api/me").json()["user"]["name"] == "Carla"
+        assert there.get("/api/me").json()["user"] is None
+        old = httpx.post(
+            f"{server.url}/api/account/login", json={"name": "carla", "password": "primo segreto"}
+        )
+        assert old.status_code == 401
+        language = here.post("/api/account/language", json={"language": "pt"})
+        assert language.json()["user"]["language"] == "pt"

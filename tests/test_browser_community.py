@@ -1,0 +1,129 @@
+"""The leaderboard and the player pages in a real browser: a rated match is played, then
+the pages show the ratings (the bots' too), the statistics and the last matches, in the
+player's language, and axe finds nothing serious on them. Screenshots go to
+``artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM
+from roomserver import RoomServer
+from test_browser import shot
+
+from burraco.server.results import bot_accounts, listener, seed_bot_ratings
+from burraco.server.room import Room
+from burraco.storage import Store
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+
+def _rated_match(url: str) -> str:
+    """Anna (an account) loses a rated one-deal match to the greedy bot: its table id."""
+
+    async def play() -> str:
+        store = Store(url)
+        room = Room(store, bot_delay=0, next_deal_seconds=0)
+        room.bot_accounts.update(bot_accounts(store))
+        seed_bot_ratings(store, room.bot_accounts)
+        room.finish_listeners.append(listener(store))
+        anna = store.create_user("Anna", "x", language="it")
+        table, _ = await room.create_seated(
+            "italian",
+            {"deals": 1, "target": None},
+            [("Anna", "human"), ("greedy bot 1", "bot")],
+            users={0: anna.id, 1: room.bot_accounts["greedy"]},
+            rated=True,
+        )
+        await room.abandon(table, 0)
+        for _ in range(500):
+            if store.results(table_id=table.id, limit=1):
+                break
+            await asyncio.sleep(0.01)
+        await room.shutdown()
+        return table.id
+
+    # Playwright's sync API holds an event loop in this thread: the room runs in another.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, play()).result(timeout=60)
+
+
+def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
+    browser: Any, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    table_id = _rated_match(url)
+    with RoomServer(url) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+
+        page.goto(f"{server.url}/leaderboard")
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.locator("#games a").count() > 10
+        page.click(".board-games a[href='/leaderboard/italian-2']")
+        page.wait_for_selector("body[data-ready=true] .board-table")
+        ranking = page.locator("section:not(.board-bots) .board-table tbody tr")
+        names = ranking.evaluate_all("rows => rows.map((r) => r.dataset.name)")
+        assert names[0] == "expert" and "Anna" in names and "greedy" in names
+        bots = page.locator(".board-bots tbody tr").evaluate_all(
+            "rows => rows.map((r) => r.dataset.name)"
+        )
+        assert bots == ["expert", "greedy", "random"]
+        assert "Bot: Expert" in page.locator(".board-bots").inner_text()
+        # The shipped ratings (burraco ratings --write-defaults) are the bots' on a fresh room.
+        assert page.locator(".board-bots tr[data-name=random] td.rating").inner_text() != "1000"
+        shot(page, "leaderboard-italian-2")
+
+        page.click("a[href='/player/Anna']")
+        page.wait_for_selector("body[data-ready=true] .matches-table")
+        text = page.locator("#player").inner_text()
+        assert "Anna" in text and "Italiano" in text
+        row = page.locator(f".matches-table tr[data-table='{table_id}']")
+        assert row.get_attribute("data-outcome") == "loss"
+        assert "Abandoned" in row.inner_text()
+        assert row.locator(f"a[href='/replay/{table_id}']").count() == 1
+        matches = page.locator(".stats-table tr[data-figure=matches] td").all_inner_texts()
+        assert matches == ["1", "1"]
+        shot(page, "player-anna")
+
+        # In Italian, and on a phone.
+        page.click("#lang")
+        page.wait_for_function("document.documentElement.lang === 'it'")
+        assert "Ultime partite" in page.locator("#player").inner_text()
+        page.set_viewport_size({"width": 390, "height": 844})
+        shot(page, "player-anna-phone-it")
+        page.goto(f"{server.url}/player/greedy")
+        page.wait_for_selector("body[data-ready=true] .board-table")
+        assert "Bot: Intermedio" in page.locator("h1").inner_text()
+        page.goto(f"{server.url}/leaderboard/italian-2")
+        page.wait_for_selector("body[data-ready=true] .board-table")
+        shot(page, "leaderboard-italian-2-phone-it")
+        page.goto(f"{server.url}/player/nobody")
+        assert page.locator("body").inner_text().find("no_player") >= 0
+        assert not errors, errors
+        page.close()
+
+
+def test_the_community_pages_pass_axe(browser: Any, tmp_path: Path) -> None:
+    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    _rated_match(url)
+    with RoomServer(url) as server:
+        for viewport in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+            page = browser.new_page(viewport=viewport)
+            for address in ("/leaderboard", "/leaderboard/italian-2", "/player/Anna"):
+                page.goto(f"{server.url}{address}")
+                page.wait_for_selector("body[data-ready=true]")
+                found = axe_sync.Axe().run(page).response["violations"]
+                serious = [
+                    (v["id"], [n["target"] for n in v["nodes"]])
+                    for v in found
+                    if v["impact"] in {"serious", "critical"}
+                ]
+                assert not serious, (address, viewport, serious)
+            page.close()

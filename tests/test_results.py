@@ -1,0 +1,323 @@
+"""Results and ratings of finished tables (burraco.server.results), the bots' rating
+matches (``burraco ratings``), and the leaderboard and player API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from roomserver import RoomServer
+from typer.testing import CliRunner
+
+from burraco.cli import app
+from burraco.server.ratings import BOT_LEVELS, displayed
+from burraco.server.results import (
+    bot_accounts,
+    default_bot_ratings,
+    listener,
+    save_table_results,
+    seed_bot_ratings,
+)
+from burraco.server.room import LiveTable, Room
+from burraco.storage import Store
+
+T = TypeVar("T")
+ONE_DEAL = {"deals": 1, "target": None}
+
+
+def _run(scenario: Callable[[Room, Store], Awaitable[T]], url: str = "sqlite://") -> T:
+    """Run a scenario on a room over a database (a fresh one in memory by default), its
+    bots without delay."""
+
+    async def main() -> T:
+        store = Store(url)
+        room = Room(store, bot_delay=0, next_deal_seconds=0)
+        room.bot_accounts.update(bot_accounts(store))
+        room.finish_listeners.append(listener(store))
+        try:
+            return await scenario(room, store)
+        finally:
+            await room.shutdown()
+
+    return asyncio.run(main())
+
+
+async def _stored(store: Store, table: LiveTable, timeout: float = 60) -> None:
+    """Wait until the table's results are stored."""
+    for _ in range(int(timeout / 0.01)):
+        if store.results(table_id=table.id, limit=1):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"table {table.id} has no results after {timeout} s")
+
+
+def test_a_rated_match_stores_every_seats_figures_and_moves_ratings() -> None:
+    async def scenario(room: Room, store: Store) -> dict[str, Any]:
+        anna = store.create_user("Anna", "x")
+        bruno = store.create_user("Bruno", "x")
+        table, _ = await room.create_seated(
+            "italian",
+            ONE_DEAL | {"players": 4},
+            [("Anna", "bot"), ("Bruno", "bot"), ("greedy bot 2", "bot"), ("Carla", "bot")],
+            users={0: anna.id, 1: bruno.id, 2: room.bot_accounts["greedy"]},
+            rated=True,
+        )
+        await _stored(store, table)
+        rows = store.results(table_id=table.id)
+        ratings = store.ratings_for("italian-4", [anna.id, bruno.id, room.bot_accounts["greedy"]])
+        again = save_table_results(store, table)
+        after = store.ratings_for("italian-4", [anna.id, bruno.id])
+        assert table.match is not None
+        return {
+            "rows": rows,
+            "ratings": ratings,
+            "again": again,
+            "after": after,
+            "match": table.match,
+            "ids": (anna.id, bruno.id),
+        }
+
+    got = _run(scenario)
+    rows, match = got["rows"], got["match"]
+    anna_id, bruno_id = got["ids"]
+    assert [r.seat for r in rows] == [0, 1, 2, 3]
+    assert [r.user_id for r in rows][:2] == [anna_id, bruno_id] and rows[3].user_id is None
+    assert {r.game for r in rows} == {"italian-4"}
+    assert [r.points for r in rows] == [match.totals[s % 2] for s in range(4)]
+    winner = match.winner()
+    for r in rows:
+        expected = "draw" if winner is None else ("win" if r.line == winner else "loss")
+        assert r.outcome == expected
+        assert r.deals == 1 and not r.abandoned
+    # Partners share their line's figures, taken from the deal's own score.
+    score = match.scores[0]
+    for line in (0, 1):
+        part = next(ls for ls in score.lines if ls.line == line)
+        pair = [r for r in rows if r.line == line]
+        grades = [g for g, _ in part.burracos]
+        for r in pair:
+            assert r.burracos_clean + r.burracos_semi + r.burracos_dirty == len(grades)
+            assert r.burracos_semi == grades.count("semi-clean")
+            assert r.closes == int(score.closer in part.seats)
+            assert r.pozzetti == int(match.deals[0].has_pozzetto[line])
+    # Accounts are rated (a guest seat is not), from a newcomer's 1000.
+    assert [r.rated for r in rows] == [True, True, True, False]
+    assert all(r.rating_before == 1000 for r in rows[:3]) and rows[3].rating_before is None
+    ratings = got["ratings"]
+    assert set(ratings) == {anna_id, bruno_id, *[r.user_id for r in rows[2:3]]}
+    assert all(r.matches == 1 for r in ratings.values())
+    for r in rows[:3]:
+        assert r.user_id is not None
+        rating = ratings[r.user_id]
+        assert r.rating_after == displayed(rating.mu, rating.sigma)
+        if r.outcome == "win":
+            assert rating.mu > 25
+        elif r.outcome == "loss":
+            assert rating.mu < 25
+    # A table finished again (a restart) is neither stored nor rated twice.
+    assert got["again"] is False
+    assert got["after"][anna_id] == ratings[anna_id]
+
+
+def test_an_unrated_table_stores_results_of_guests_and_rates_nobody() -> None:
+    async def scenario(room: Room, store: Store) -> tuple[list[Any], int]:
+        table, _ = await room.create_seated(
+            "italian", ONE_DEAL, [("Anna", "bot"), ("Bruno", "bot")], rated=False
+        )
+        await _stored(store, table)
+        greedy = room.bot_accounts["greedy"]
+        return store.results(table_id=table.id), len(store.ratings(greedy))
+
+    rows, bot_ratings = _run(scenario)
+    assert [(r.name, r.user_id, r.rated, r.rating_after) for r in rows] == [
+        ("Anna", None, False, None),
+        ("Bruno", None, False, None),
+    ]
+    assert bot_ratings == 0
+
+
+def test_a_table_of_three_lines_rates_three_sides() -> None:
+    async def scenario(room: Room, store: Store) -> tuple[list[Any], Any, dict[int, Any]]:
+        people = [store.create_user(name, "x") for name in ("Anna", "Bruno", "Carla")]
+        table, _ = await room.create_seated(
+            "italian",
+            ONE_DEAL | {"players": 3},
+            [(p.name, "bot") for p in people],
+            users={i: p.id for i, p in enumerate(people)},
+            rated=True,
+        )
+        await _stored(store, table)
+        ids = [p.id for p in people]
+        return store.results(table_id=table.id), table.match, store.ratings_for("italian-3", ids)
+
+    rows, match, ratings = _run(scenario)
+    assert [r.points for r in rows] == list(match.totals)
+    assert {r.game for r in rows} == {"italian-3"}
+    best = max(match.totals)
+    for r in rows:
+        assert r.user_id is not None
+        mu = ratings[r.user_id].mu
+        if r.points == best and match.totals.count(best) == 1:
+            assert r.outcome == "win" and mu > 25
+        elif r.points == min(match.totals) and match.totals.count(r.points) == 1:
+            assert r.outcome == "loss" and mu < 25
+
+
+def test_abandoning_a_rated_table_loses_to_the_bot_level_which_is_rated() -> None:
+    async def scenario(room: Room, store: Store) -> dict[str, Any]:
+        anna = store.create_user("Anna", "x")
+        table, _, token = room.create(
+            {"name": "Anna", "rated": True, "deals": 1, "bot": "expert"}, user_id=anna.id
+        )
+        await room.start(table.id, token)
+        bot_seat = table.seats[1]
+        await room.abandon(table, 0)
+        await _stored(store, table)
+        return {
+            "bot_user": bot_seat.user_id,
+            "seat_row": store.seats(table.id)[1].user_id,
+            "rows": store.results(table_id=table.id),
+            "anna": store.ratings_for("italian-2", [anna.id])[anna.id],
+            "expert": room.bot_accounts["expert"],
+            "expert_rating": store.ratings_for("italian-2", [room.bot_accounts["expert"]]),
+        }
+
+    got = _run(scenario)
+    assert got["bot_user"] == got["seat_row"] == got["expert"]
+    rows = got["rows"]
+    assert [(r.outcome, r.abandoned, r.rated) for r in rows] == [
+        ("loss", True, True),
+        ("win", False, True),
+    ]
+    assert got["anna"].mu < 25 < got["expert_rating"][got["expert"]].mu
+    assert rows[0].rating_after is not None and rows[0].rating_before is not None
+    assert rows[0].rating_after < rows[0].rating_before
+
+
+def test_a_tournament_table_is_never_rated() -> None:
+    async def scenario(room: Room, store: Store) -> list[Any]:
+        anna = store.create_user("Anna", "x")
+        table, _ = await room.create_seated(
+            "italian",
+            ONE_DEAL,
+            [("Anna", "bot"), ("Bruno", "bot")],
+            users={0: anna.id},
+            rated=True,
+            tournament="cup",
+        )
+        await _stored(store, table)
+        assert store.ratings(anna.id) == []
+        return store.results(table_id=table.id)
+
+    rows = _run(scenario)
+    assert [r.rated for r in rows] == [False, False]
+
+
+def test_bot_accounts_are_made_once_and_seeded_with_the_shipped_ratings() -> None:
+    store = Store("sqlite://")
+    accounts = bot_accounts(store)
+    assert sorted(accounts) == sorted(BOT_LEVELS)
+    assert bot_accounts(store) == accounts
+    assert all(store.user(i).kind == "bot" for i in accounts.values())  # type: ignore[union-attr]
+    defaults = {"italian-2": {"greedy": {"mu": 30.0, "sigma": 2.0, "matches": 40}}}
+    assert seed_bot_ratings(store, accounts, defaults) == 1
+    assert seed_bot_ratings(store, accounts, defaults) == 0  # rated already: kept
+    rating = store.ratings_for("italian-2", [accounts["greedy"]])[accounts["greedy"]]
+    assert (rating.mu, rating.sigma, rating.matches) == (30.0, 2.0, 40)
+    # The shipped file rates every level in the games it holds.
+    shipped = default_bot_ratings()
+    assert shipped, "bot_ratings.json is shipped"
+    for levels in shipped.values():
+        assert set(levels) == set(BOT_LEVELS)
+
+
+def test_the_ratings_command_rates_the_levels_and_writes_the_defaults(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    defaults = tmp_path / "bots.json"
+    result = CliRunner().invoke(
+        app,
+        [
+            "ratings",
+            "--game",
+            "italian-2",
+            "--matches",
+            "4",
+            "--levels",
+            "random,greedy",
+            "--workers",
+            "1",
+            "--database",
+            url,
+            "--defaults-file",
+            str(defaults),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "greedy" in result.output and "random" in result.output and "rating" in result.output
+    store = Store(url)
+    accounts = bot_accounts(store)
+    stored = store.ratings_for("italian-2", [accounts["greedy"], accounts["random"]])
+    assert {r.matches for r in stored.values()} == {4}
+    written = json.loads(defaults.read_text())
+    assert written["games"]["italian-2"]["greedy"]["matches"] == 4
+    assert written["runs"]["italian-2"]["matches"] == 4
+    bad = CliRunner().invoke(app, ["ratings", "--game", "chess-2", "--no-database"])
+    assert bad.exit_code == 2 and "no game 'chess-2'" in bad.output
+
+
+def test_the_leaderboard_and_player_api(db: str) -> None:
+    async def play(room: Room, store: Store) -> str:
+        anna = store.create_user("Anna", "x", language="it")
+        table, _ = await room.create_seated(
+            "italian",
+            ONE_DEAL,
+            [("Anna", "bot"), ("greedy bot 1", "bot")],
+            users={0: anna.id, 1: room.bot_accounts["greedy"]},
+            rated=True,
+        )
+        await _stored(store, table)
+        return table.id
+
+    # A room plays a rated match, then stops; the server opens the same database.
+    table_id = _run(play, db)
+    with RoomServer(db) as server, server.http() as http:
+        games = http.get("/api/leaderboard").json()["games"]
+        assert {"game": "italian-4", "variant": "italian", "players": 4, "lines": 2} in games
+        board = http.get("/api/leaderboard/italian-2").json()
+        names = [row["name"] for row in board["rows"]]
+        assert "Anna" in names and "greedy" in names and "expert" in names
+        assert [row["rank"] for row in board["rows"]] == list(range(1, len(names) + 1))
+        ratings = [row["rating"] for row in board["rows"]]
+        assert ratings == sorted(ratings, reverse=True)
+        assert {row["name"] for row in board["bots"]} == set(BOT_LEVELS)
+        assert all(row["bot"] for row in board["bots"])
+        people = http.get("/api/leaderboard/italian-2", params={"kind": "person"}).json()
+        assert [row["name"] for row in people["rows"]] == ["Anna"]
+        missing = http.get("/api/leaderboard/chess-2")
+        assert missing.status_code == 404 and missing.json()["code"] == "no_game"
+
+        me = http.get("/api/players/anna").json()
+        assert (me["name"], me["kind"], me["language"]) == ("Anna", "person", "it")
+        assert [r["game"] for r in me["ratings"]] == ["italian-2"]
+        stats = me["statistics"]["games"]["italian-2"]
+        assert stats["matches"] == 1 and stats == me["statistics"]["overall"]
+        assert stats["wins"] + stats["draws"] + stats["losses"] == 1
+        assert stats["points_per_deal"] == me["matches"][0]["points"] / me["matches"][0]["deals"]
+        last = me["matches"][0]
+        assert last["table"] == table_id and last["rated"] is True
+        assert last["change"] == round(last["rating_after"] - last["rating_before"])
+        assert [p["account"] for p in last["players"]] == ["Anna", "greedy"]
+        assert http.get(last["replay"]).status_code == 200
+        assert http.get(last["record"]).status_code == 200
+        bot = http.get("/api/players/greedy").json()
+        assert bot["kind"] == "bot" and bot["statistics"]["overall"]["matches"] == 1
+        nobody = http.get("/api/players/nobody")
+        assert nobody.status_code == 404 and nobody.json()["code"] == "no_player"
+        assert http.get("/leaderboard").status_code == 200
+        assert http.get("/leaderboard/italian-2").status_code == 200
+        assert http.get("/leaderboard/chess-2").status_code == 404
+        assert http.get("/player/Anna").status_code == 200
+        assert http.get("/player/nobody").status_code == 404
