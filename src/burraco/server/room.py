@@ -319,7 +319,7 @@ class Room:
         now = time.time() if now is None else now
         gone = []
         for table in list(self.tables.values()):
-            if any(s.connections for s in table.seats):
+            if any(s.connections for s in table.seats) or table.watchers:
                 continue
             if table.status == "over" and now - table.over_at >= self.capacity.finished_linger:
                 gone.append(table.id)
@@ -1431,13 +1431,13 @@ class Room:
         except RoomError as error:
             watcher.say(error_message(error.code, error.message, error.params, error.rule))
 
-    def _remember(self, table: LiveTable) -> None:
+    def _remember(self, table: LiveTable, info: dict[str, Any] | None = None) -> None:
         """Keep the table's public state at its version, built once for every spectator;
         as many as the spectators' delay needs."""
         frames = table.frames
         if frames and frames[-1].version == table.version:
             frames.pop()
-        frames.append(Frame(table.version, self._state(table, None)))
+        frames.append(Frame(table.version, self._state(table, None, info)))
         while len(frames) > table.row.watch_delay + 1:
             frames.popleft()
 
@@ -1470,7 +1470,8 @@ class Room:
         frame = next((f for f in reversed(table.frames) if f.version <= table.shown), None)
         if frame is None:
             # No state as far back as the delay: none is shown rather than a newer one.
-            return self._state(table, None, info) | {"view": None, "last": None, "scores": []}
+            blank: dict[str, Any] = {"view": None, "last": None, "scores": [], "totals": []}
+            return self._state(table, None, info | {"totals": []}) | blank
         state = frame.state
         if frame.version == table.version:
             return state | {"table": info}
@@ -1490,7 +1491,7 @@ class Room:
         if not table.watchers and not table.row.watch_delay:
             table.frames.clear()
             return
-        self._remember(table)
+        self._remember(table, info)
         if not table.watchers:
             return
         frame = self._shown_frame(table)

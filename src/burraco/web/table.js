@@ -795,6 +795,8 @@ function renderWatchers(info) {
   chip.textContent = t('watch.count', { n });
   chip.dataset.count = String(n);
   setChatEnabled(info.chat !== false);
+  // Spectators talk among themselves: the players never read it.
+  if (WATCH) $('#chat-title').textContent = t('chat.title_watchers');
   $('#watch-delay').textContent = WATCH && info.watch_delay ? t('watch.delay', { n: info.watch_delay }) : '';
 }
 
