@@ -187,11 +187,23 @@ def test_another_accounts_session_cannot_act_for_a_seat(db: str) -> None:
                 bare_url, Cookie=cookie_header(anna), Origin="https://evil.example"
             )
             assert elsewhere["type"] == "error"
+            # The creator's session starts the match without the token; Bruno's may not.
+            not_his = bruno.post(f"/api/tables/{table['table']}/start", json={})
+            assert not_his.status_code == 403
+            assert (
+                httpx.post(
+                    f"{server.url}/api/tables/{table['table']}/start",
+                    json={"token": table["token"]},
+                ).status_code
+                == 403
+            )  # the token without Anna's session
             # Bruno's session holds no seat there.
             none = await first_message(bare_url, Cookie=cookie_header(bruno), Origin=server.url)
             assert none["type"] == "error"
 
         asyncio.run(check())
+        started = anna.post(f"/api/tables/{table['table']}/start", json={})
+        assert started.status_code == 200 and started.json()["status"] == "playing"
 
 
 def test_rated_tables_are_for_registered_players(db: str) -> None:

@@ -20,6 +20,10 @@ from burraco.storage import Store
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
 
+def info_seat(info: dict[str, Any]) -> int:
+    return next(s["seat"] for s in info["seats"] if s["kind"] == "human")
+
+
 def test_sign_up_quick_play_a_rated_match_and_see_the_rating_move(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -65,6 +69,21 @@ def test_sign_up_quick_play_a_rated_match_and_see_the_rating_move(
         seats = Store(db, migrate=False).seats(table)
         # The bot sits under its level's account: it is rated too.
         assert all(s.user_id is not None for s in seats)
+
+        # Another device: no seat token in its storage, the session alone opens the seat.
+        other = browser.new_context(viewport={"width": 390, "height": 844})
+        phone = other.new_page()
+        phone.goto(f"{server.url}/account")
+        phone.fill("#login-name", "Giulia")
+        phone.fill("#login-password", "asso di picche")
+        phone.click("#login-form button[type=submit]")
+        phone.wait_for_selector("#member:not([hidden])")
+        phone.wait_for_selector(f'#my-tables a[href="/table/{table}"]')
+        phone.click(f'#my-tables a[href="/table/{table}"]')
+        phone.wait_for_selector("#hand [data-card]", timeout=15_000)
+        assert phone.evaluate("() => window.burracoTable.state.seat") == info_seat(info)
+        shot(phone, "rated-table-other-device")
+        other.close()
 
         # Two turns by clicks, the rest through the page's own socket (quicker, the same
         # messages): the clicks themselves are test_browser.py's.

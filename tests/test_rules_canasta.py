@@ -343,6 +343,27 @@ def test_the_first_melds_of_a_line_are_worth_50():
     assert [str(m) for m in deal.view(0).melds[0]][-1] == "5S 5H 5D"
 
 
+def test_the_50_may_be_reached_by_filling_a_set_with_a_natural_then_a_wildcard():
+    """seeds/003_0008042f6f6a3b44.txt: «Per poter aprire il gioco è necessario posare sul
+    tavolo carte che abbiano un valore minimo di 50 punti.» and «Nella serie di carte che si
+    intende posare sul tavolo il numero delle Pinelle non deve essere superiore a quello
+    delle carte naturali»: two naturals take one wildcard, three take two.
+
+    4H 4D 2D (30) opens the way: a fourth 4 (35) makes room for a second wildcard (55).
+    The natural must stay legal although no 4 is left in the hand after it (a dead end the
+    property tests found: canasta, four players, seed 440).
+    """
+    # Every rank but the 3s once in the hand, and two black 3s drawn: no pair to fill.
+    deal = new({0: "4H 4D 2D 4S 2H 6H 7S 9D QD 5C 8C KC 10S AD JC"}, stock="3C 3S")
+    legal(deal, "draw")
+    legal(deal, "meld 4H 4D 2D")
+    legal(deal, "extend 0 4S")
+    assert texts(deal) == ["extend 0 2H"]
+    legal(deal, "extend 0 2H")
+    legal(deal, "discard 3C")
+    assert deal.view(0).opened == (True, False)
+
+
 def test_a_meld_that_cannot_reach_50_is_illegal():
     """seeds/003_0008042f6f6a3b44.txt: «Per poter aprire il gioco è necessario posare sul
     tavolo carte che abbiano un valore minimo di 50 punti.»

@@ -1504,13 +1504,17 @@ def _lay_value(
     pairs: list[int] = []
     for rank in range(1, 14):
         n = totals[rank]
-        if rank in (2, 3) or not n:
+        if rank in (2, 3):
             continue
         existing = by_rank.get(rank)
         if existing is not None:
+            # A set on the table takes wildcards up to its cap whether or not the hand
+            # still holds naturals of its rank (4H 4D 2D + 4S leaves a place for a 2).
             naturals = existing[0] + n
             base += n * values[rank]
             slots += max(0, (1 if naturals <= 2 else 2) - existing[1])
+        elif not n:
+            continue
         elif n >= 3:
             base += n * values[rank]
             slots += 2

@@ -1,7 +1,8 @@
 """The HTTP and WebSocket face of the room (docs/protocol.md).
 
 >>> app = create_app("sqlite://", bot_delay=0)
->>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
+>>> paths = (getattr(r, "path", "") for r in app.routes)
+>>> sorted(p for p in paths if p.startswith("/api"))[:3]
 ['/api/rules/{name}', '/api/tables', '/api/tables']
 """
 
@@ -83,6 +84,11 @@ class JoinTable(BaseModel):
 
 class StartTable(BaseModel):
     token: str = Field(..., min_length=1, max_length=200)
+
+
+class StartBody(BaseModel):
+    #: The creator's seat token; empty when the creator's session starts it.
+    token: str = Field("", max_length=200)
 
 
 class CreateTournament(BaseModel):
@@ -308,9 +314,11 @@ def create_app(
         return dict(await on_owner(table_id, "join", join))
 
     @app.post("/api/tables/{table_id}/start")
-    async def start(table_id: str, body: StartTable) -> dict[str, Any]:
+    async def start(table_id: str, body: StartBody, request: Request) -> dict[str, Any]:
         _exists(table_id)
-        return dict(await on_owner(table_id, "start", {"token": body.token}))
+        user = user_of(request)
+        start = {"token": body.token, "user_id": user.id if user else None}
+        return dict(await on_owner(table_id, "start", start))
 
     @app.get("/api/tables/{table_id}/record", response_class=PlainTextResponse)
     async def record(table_id: str) -> PlainTextResponse:
@@ -598,7 +606,9 @@ async def _local(room: Room, op: str, table_id: str, body: dict[str, Any]) -> An
         )
         return _seat_answer(table.id, seat, token)
     if op == "start":
-        return (await room.start(table_id, body["token"])).info()
+        user_id = body.get("user_id")
+        user_id = user_id if isinstance(user_id, int) else None
+        return (await room.start(table_id, body["token"], user_id)).info()
     if op == "record":
         return room.record(table_id)
     if op == "replay":

@@ -660,10 +660,19 @@ class Room:
                 await self._broadcast(table)
         return table, seat, token
 
-    async def start(self, table_id: str, token: str) -> LiveTable:
+    async def start(self, table_id: str, token: str, user_id: int | None = None) -> LiveTable:
+        """The creator starts the match: by the seat's token, or, with none, by the session
+        of the account that created the table (from another device)."""
         table = self.table(table_id)
         async with table.lock:
-            if table.seats[0].token_hash != _hash(token):
+            creator = table.seats[0]
+            if token:
+                allowed = secrets.compare_digest(creator.token_hash, _hash(token)) and (
+                    creator.user_id is None or creator.user_id == user_id
+                )
+            else:
+                allowed = user_id is not None and creator.user_id == user_id
+            if not allowed:
                 raise RoomError("forbidden", "only the table's creator starts it", 403)
             if table.status != "waiting":
                 raise RoomError("forbidden", "the match has already started", 409)

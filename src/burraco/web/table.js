@@ -17,7 +17,7 @@ import {
   sortBySuit, sortByValue, parseAction, countCards, normCard,
 } from './cards.js';
 import {
-  el, $, api, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
+  el, $, api, me, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
   seatName, lineName, variantLabel, setupLabel, defaultLineOf, botName,
 } from './common.js';
 import { applyPrefs, getPrefs, setPref, reducedMotion } from './prefs.js';
@@ -102,8 +102,28 @@ async function boot() {
     connect();
     pollWhileWaiting();
   } else {
-    showJoinBox();
+    openBySession();
   }
+}
+
+/** A registered player's seat opens by the session alone (from another device, or after
+ * the browser forgot the token): the socket goes without a token, and the room looks the
+ * account up. Anyone else joins. */
+async function openBySession() {
+  try {
+    const { user } = await me();
+    if (user) {
+      const { tables } = await api('GET', '/api/me/tables');
+      if (tables.some((info) => info.table === S.id)) {
+        S.token = '';
+        S.bySession = true;
+        connect();
+        pollWhileWaiting();
+        return;
+      }
+    }
+  } catch { /* a guest, or the room is unreachable: the join box says so */ }
+  showJoinBox();
 }
 
 /** Whether this table is a guided first deal (remembered, so a reload keeps the coach). */
@@ -266,7 +286,7 @@ function setConn(text, kind) {
 
 document.addEventListener('visibilitychange', () => {
   // Phones suspend sockets in the background: reconnect at once on return.
-  if (!document.hidden && !DEMO && (S.token || WATCH) && !S.ws) connect();
+  if (!document.hidden && !DEMO && (S.token || S.bySession || WATCH) && !S.ws) connect();
 });
 
 /** Send one action; in demo mode only say what would be sent. */
