@@ -167,6 +167,26 @@ def open_replay(page: Any, server: RoomServer) -> None:
     page.wait_for_selector("#hands .card")
 
 
+def open_account_guest(page: Any, server: RoomServer) -> None:
+    page.goto(f"{server.url}/account?tab=signup")
+    page.wait_for_selector("#guest:not([hidden])")
+
+
+def open_account_member(page: Any, server: RoomServer) -> None:
+    """A player's own page, logged in (a new account each time: names are unique)."""
+    page.goto(f"{server.url}/account?tab=signup")
+    page.fill("#signup-name", f"a11y{time.monotonic_ns() % 10**9}")
+    page.fill("#signup-password", "a long enough password")
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#member:not([hidden])")
+    page.wait_for_selector("#my-tables li")
+
+
+def open_history(page: Any, server: RoomServer) -> None:
+    page.goto(f"{server.url}/history")
+    page.wait_for_selector("#matches p, #matches article")
+
+
 def open_desk_home(page: Any, server: RoomServer) -> None:
     page.goto(f"{server.url}/desk")
     page.wait_for_selector("#tournament-form")
@@ -210,6 +230,9 @@ PAGES: dict[str, Callable[[Any, RoomServer], None]] = {
     "table-score": open_table_score,
     "table-sheet": open_table_sheet,
     "replay": open_replay,
+    "account": open_account_guest,
+    "account-member": open_account_member,
+    "history": open_history,
     "desk-home": open_desk_home,
     "desk": open_desk,
     "tournament": open_tournament,

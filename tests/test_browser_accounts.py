@@ -13,7 +13,7 @@ import httpx
 import pytest
 from conftest import CHROMIUM
 from roomserver import RoomServer
-from test_browser import play_one_turn, shot, wait_my_turn, wait_version_above
+from test_browser import play_one_turn, play_turn_by_socket, shot
 
 from burraco.storage import Store
 
@@ -89,15 +89,8 @@ def test_sign_up_quick_play_a_rated_match_and_see_the_rating_move(
         # messages): the clicks themselves are test_browser.py's.
         assert play_one_turn(page) and play_one_turn(page)
         for _ in range(300):
-            s = wait_my_turn(page)
-            legal = s.get("legal") or []
-            if not legal:
+            if play_turn_by_socket(page) is None:
                 break
-            draws = [a for a in legal if a.startswith("draw")]
-            discards = [a for a in legal if a.startswith("discard ")]
-            action = draws[0] if draws else (discards[-1] if discards else legal[0])
-            page.evaluate("(a) => window.burracoTable.act(a)", action)
-            wait_version_above(page, s["version"])
         page.wait_for_function(
             "() => window.burracoTable.state && window.burracoTable.state.table.status === 'over'",
             timeout=30_000,

@@ -16,6 +16,7 @@ from test_browser import (
     CHROMIUM,
     create_table,
     play_one_turn,
+    play_turn_by_socket,
     shot,
     wait_my_turn,
 )
@@ -198,12 +199,13 @@ def test_the_sheet_says_the_abandonment_and_its_penalty_and_opens_each_final_tab
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.02) as server:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         create_table(page, server.url, deals=3, start=True)
-        # Deal 1 by clicks, to its end; then "next deal", then abandon in deal 2.
+        # Deal 1 through the page's socket (the clicks are test_browser.py's), to its end;
+        # then "next deal", then abandon in deal 2.
         while True:
             s = wait_my_turn(page)
             if s.get("pause") or s["view"]["deal"] > 1:
                 break
-            assert play_one_turn(page)
+            assert play_turn_by_socket(page)
             page.wait_for_function(
                 "() => { const s = window.burracoTable.state; return s && (s.pause || "
                 "(s.legal && s.legal.length) || s.view.deal > 1); }"

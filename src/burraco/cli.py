@@ -921,7 +921,7 @@ def arena(
     ] = None,
 ) -> None:
     """Pit bots against each other on duplicate deals and report their strength."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from burraco.terminal import progress_bar
 
     console = Console(highlight=False)
     names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -933,13 +933,7 @@ def arena(
     except ValueError as error:
         console.print(Text(str(error), style="red"), soft_wrap=True)
         raise typer.Exit(2) from None
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task("boards", total=None)
 
         def advance(done: int, total: int) -> None:
@@ -1019,10 +1013,9 @@ def ratings_command(
     and OpenSkill rates them on the players' scale (what the leaderboard shows)."""
     import time
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
     from burraco.server import ladder, results
     from burraco.server.ratings import GAMES, game_variant
+    from burraco.terminal import progress_bar
 
     console = Console(highlight=False)
     names = [b.strip() for b in levels.split(",") if b.strip()]
@@ -1039,13 +1032,7 @@ def ratings_command(
         console.print(Text(str(error), style="red"), soft_wrap=True)
         raise typer.Exit(2) from None
     assert v is not None
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task("matches", total=matches)
 
         def advance(done: int, total: int) -> None:

@@ -17,6 +17,7 @@ from burraco.server.accounts import (
     SESSION_DAYS,
     Accounts,
     Opened,
+    counted,
     public_user,
     session_of,
     user_of,
@@ -86,14 +87,7 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
 
     @router.post("/api/account/signup")
     async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
-        wait = rates.hit("sign_up", address(request))
-        if wait is not None:
-            raise RoomError(
-                "too_many",
-                f"too many new accounts from your address: try again in {wait:.0f} s",
-                429,
-                retry_after=wait,
-            )
+        counted(rates, "sign_up", address(request), " from your address")
         user = accounts.sign_up(body.name, body.password, body.language)
         return opened(response, request, accounts.open_session(user))
 

@@ -145,16 +145,8 @@ class Accounts:
 
     def log_in(self, name: str, password: str, address: str) -> Opened:
         """Check a login (counted per address and per name) and open a session."""
-        for kind, key in (("log_in", address), ("log_in_name", name.casefold()[:64])):
-            wait = self.rates.hit(kind, key)
-            if wait is not None:
-                raise RoomError(
-                    "too_many",
-                    f"too many login attempts: try again in {wait:.0f} s",
-                    429,
-                    retry_after=wait,
-                    params={"seconds": round(wait)},
-                )
+        counted(self.rates, "log_in", address, " from your address")
+        counted(self.rates, "log_in_name", name.casefold()[:64], " for this name")
         return self.open_session(self.check_password(name, password))
 
     def open_session(self, user: UserRow) -> Opened:
@@ -188,15 +180,7 @@ class Accounts:
     ) -> None:
         """A new password, once the old one is given; every other session of the account
         ends (a stolen cookie stops working with the old password)."""
-        wait = self.rates.hit("log_in_name", user.name_key)
-        if wait is not None:
-            raise RoomError(
-                "too_many",
-                f"too many attempts: try again in {wait:.0f} s",
-                429,
-                retry_after=wait,
-                params={"seconds": round(wait)},
-            )
+        counted(self.rates, "log_in_name", user.name_key, " for this name")
         self.check_password(user.name, old)
         check_password(new)
         self.store.update_user(user.id, password_hash=self.hasher.hash(new))
@@ -208,6 +192,20 @@ class Accounts:
                 "bad_message", f"the languages are {', '.join(LANGUAGES)}, not {language[:8]!r}"
             )
         self.store.update_user(user.id, language=language)
+
+
+def counted(rates: Rates, kind: str, key: str, whose: str = "") -> None:
+    """Count one request of ``kind`` for ``key`` (an address, a name); past its rate, a
+    429 :class:`RoomError` that says how long to wait."""
+    wait = rates.hit(kind, key)
+    if wait is not None:
+        raise RoomError(
+            "too_many",
+            f"too many {rates.what(kind)}{whose}: try again in {wait:.0f} s",
+            429,
+            retry_after=wait,
+            params={"seconds": round(wait)},
+        )
 
 
 def _bad_login() -> RoomError:

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 from burraco.rulebook import figures
 from burraco.server.account_api import routes as account_routes
-from burraco.server.accounts import Accounts, Sessions, same_origin, user_of
+from burraco.server.accounts import Accounts, Sessions, counted, same_origin, user_of
 from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
@@ -234,14 +234,7 @@ def create_app(
     def limit(request: Request, kind: str) -> None:
         """Count this request against its address's rate; 429 past it."""
         address = request.client.host if request.client else "unknown"
-        wait = rates.hit(kind, address)
-        if wait is not None:
-            raise RoomError(
-                "too_many",
-                f"too many {rates.what(kind)} from your address: try again in {wait:.0f} s",
-                429,
-                retry_after=wait,
-            )
+        counted(rates, kind, address, " from your address")
 
     @app.exception_handler(StorageUnavailable)
     async def storage_unavailable(_: Any, error: StorageUnavailable) -> JSONResponse:

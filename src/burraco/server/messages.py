@@ -22,37 +22,20 @@ def cards(values: Sequence[int]) -> list[str]:
 
 
 def view_json(view: DealView, deal_number: int) -> dict[str, Any]:
-    """A seat's view in the protocol's shape (docs/protocol.md)."""
-    return {
-        "phase": view.phase,
-        "turn": view.turn,
-        "dealer": view.dealer,
-        "deal": deal_number,
+    """A seat's view in the protocol's shape (docs/protocol.md): what everyone sees, and
+    the seat's own hand, its partners' open hands, its line and the card it took."""
+    return public_view_json(view, deal_number) | {
         "hand": cards(view.hand),
         "partner_hands": {str(seat): cards(hand) for seat, hand in view.partner_hands},
-        "hand_sizes": list(view.hand_sizes),
-        "line_of": list(view.line_of),
         "line": view.line,
-        "melds": [[cards(m.cards) for m in line] for line in view.melds],
-        **table_points(view),
-        "pile": cards(view.pile),
-        "pile_hidden": view.pile_hidden,
-        "stock": view.stock_size,
-        "pozzetti": list(view.pozzetti),
-        "has_pozzetto": list(view.has_pozzetto),
-        "pozzetto_face_down": list(view.pozzetto_face_down),
-        "red_threes": list(view.red_threes),
-        "opened": list(view.opened),
-        "minimum": list(view.minimum),
         "taken_single": None if view.taken_single < 0 else cards([view.taken_single])[0],
-        "final_turn": view.final_turn,
-        "end_reason": view.end_reason,
     }
 
 
-def public_view_json(view: PublicView, deal_number: int) -> dict[str, Any]:
+def public_view_json(view: PublicView | DealView, deal_number: int) -> dict[str, Any]:
     """A spectator's view in the protocol's shape: a seat's view without ``hand``,
-    ``partner_hands``, ``line`` and ``taken_single`` (docs/protocol.md, watching)."""
+    ``partner_hands``, ``line`` and ``taken_single`` (docs/protocol.md, watching). It
+    reads only the fields a :class:`PublicView` has, whichever view it is given."""
     return {
         "phase": view.phase,
         "turn": view.turn,

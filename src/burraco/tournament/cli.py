@@ -169,7 +169,7 @@ def run_command(
     ] = None,
 ) -> None:
     """Play a whole tournament with bots and print the final standings."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from burraco.terminal import progress_bar
 
     console = Console(highlight=False)
     try:
@@ -186,13 +186,7 @@ def run_command(
     start = time.perf_counter()
     deals_played = 0
     time_outs = 0
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task("tables", total=None)
 
         def seated(number: int, tables: int) -> None:
