@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from roomserver import RoomServer
+from sqlalchemy import text
 from typer.testing import CliRunner
 
 from burraco.cli import app
@@ -321,3 +322,43 @@ def test_the_leaderboard_and_player_api(db: str) -> None:
         assert http.get("/leaderboard/chess-2").status_code == 404
         assert http.get("/player/Anna").status_code == 200
         assert http.get("/player/nobody").status_code == 404
+
+
+def test_a_match_the_log_alone_finishes_gets_its_results_on_restart(tmp_path: Path) -> None:
+    """The process stopped between a match's last action and its end (the record, the
+    status): the room that rebuilds the table finishes it and stores its results then."""
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+
+    async def finish(room: Room, store: Store) -> str:
+        anna = store.create_user("Anna", "x")
+        table, _ = await room.create_seated(
+            "italian",
+            ONE_DEAL,
+            [("Anna", "bot"), ("greedy bot 1", "bot")],
+            users={0: anna.id, 1: room.bot_accounts["greedy"]},
+            rated=True,
+        )
+        await _stored(store, table)
+        return table.id
+
+    table_id = _run(finish, url)
+    # As if the process had died before the end: no record, no results, still playing.
+    with Store(url).engine.begin() as c:
+        for sql in (
+            "DELETE FROM results WHERE table_id = :t",
+            "DELETE FROM records WHERE table_id = :t",
+            "DELETE FROM ratings WHERE user_id IN (SELECT id FROM users WHERE kind = 'person')",
+            "UPDATE tables SET status = 'playing' WHERE id = :t",
+        ):
+            c.execute(text(sql), {"t": table_id})
+
+    async def restart(room: Room, store: Store) -> list[str]:
+        await room.startup()
+        return [r.outcome for r in store.results(table_id=table_id)]
+
+    outcomes = _run(restart, url)
+    assert sorted(outcomes) in (["loss", "win"], ["draw", "draw"])
+    store = Store(url)
+    assert store.table(table_id).status == "over"  # type: ignore[union-attr]
+    anna = store.user_by_name("Anna")
+    assert anna is not None and store.ratings(anna.id)[0].matches == 1
