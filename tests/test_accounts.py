@@ -253,3 +253,27 @@ def test_a_new_password_ends_the_other_sessions(db: str) -> None:
         assert old.status_code == 401
         language = here.post("/api/account/language", json={"language": "pt"})
         assert language.json()["user"]["language"] == "pt"
+
+
+def test_an_operator_resets_a_forgotten_password(db: str) -> None:
+    """No e-mail, so no reset link: ``burraco password NAME`` sets a new one and ends the
+    account's sessions."""
+    from typer.testing import CliRunner
+
+    from burraco.cli import app
+
+    with RoomServer(db) as server:
+        client = sign_up(server, "Dario", "dimenticata")
+        runner = CliRunner()
+        done = runner.invoke(
+            app, ["password", "dario", "--database-url", db], input="nuova bella\n"
+        )
+        assert done.exit_code == 0, done.output
+        assert client.get("/api/me").json()["user"] is None
+        login = httpx.post(
+            f"{server.url}/api/account/login", json={"name": "Dario", "password": "nuova bella"}
+        )
+        assert login.status_code == 200
+        short = runner.invoke(app, ["password", "dario", "--database-url", db], input="corta\n")
+        nobody = runner.invoke(app, ["password", "nessuno", "--database-url", db], input="x\n")
+        assert short.exit_code == nobody.exit_code == 2

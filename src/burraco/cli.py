@@ -1083,6 +1083,40 @@ def ratings_command(
         console.print(f"Defaults written to {path}")
 
 
+@app.command("password")
+def password_command(
+    name: Annotated[str, typer.Argument(help="The account's name (any case).")],
+    database_url: Annotated[
+        str,
+        typer.Option("--database-url", "--database", help="The room's database."),
+    ] = "sqlite:///burraco.db",
+) -> None:
+    """Give an account a new password (the room asks no e-mail, so a club's operator resets
+    a forgotten one): it is read twice without echo, or once from standard input when that
+    is not a terminal. Every session of the account ends."""
+    from burraco.server.accounts import PASSWORD_MAX, PASSWORD_MIN, hasher
+    from burraco.storage import Store
+
+    console = Console(stderr=True)
+    store = Store(database_url)
+    user = store.user_by_name(name)
+    if user is None or user.kind != "person":
+        console.print(Text(f"no account {name!r} in {database_url}", style="red"))
+        raise typer.Exit(2)
+    if _stdin_is_tty():
+        password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
+    else:
+        password = sys.stdin.readline().rstrip("\n")
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        console.print(
+            Text(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters", style="red")
+        )
+        raise typer.Exit(2)
+    store.update_user(user.id, password_hash=hasher().hash(password))
+    store.delete_sessions(user.id)
+    console.print(f"{user.name}: new password set; every session of the account has ended.")
+
+
 # --- tournaments ------------------------------------------------------------------------------
 # The `tournament` command group lives in burraco.tournament.cli; it is added here, before the
 # __main__ guard, so that `python -m burraco.cli tournament ...` has it too.

@@ -94,6 +94,11 @@ def check_password(password: str) -> str:
     return password
 
 
+def hasher() -> PasswordHash:
+    """The room's password hasher: Argon2 with pwdlib's parameters."""
+    return PasswordHash((Argon2Hasher(),))
+
+
 @dataclass(frozen=True, slots=True)
 class Opened:
     """A session just opened: the cookie's secret (given once), and its row."""
@@ -109,7 +114,7 @@ class Accounts:
     def __init__(self, store: Store, rates: Rates) -> None:
         self.store = store
         self.rates = rates
-        self.hasher = PasswordHash((Argon2Hasher(),))
+        self.hasher = hasher()
         # Verified when a name has no account, so that a wrong name costs as long as a
         # wrong password and the time of an answer does not tell which names exist.
         self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
