@@ -173,7 +173,7 @@ def test_abandoning_a_rated_table_loses_to_the_bot_level_which_is_rated() -> Non
         table, _, token = room.create(
             {"name": "Anna", "rated": True, "deals": 1, "bot": "expert"}, user_id=anna.id
         )
-        await room.start(table.id, token)
+        await room.start(table.id, token, anna.id)
         bot_seat = table.seats[1]
         await room.abandon(table, 0)
         await _stored(store, table)
