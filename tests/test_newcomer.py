@@ -73,7 +73,9 @@ def test_every_command_works_on_the_core_dependencies(fresh: Path, tmp_path: Pat
     assert _run(fresh, "replay", str(GOLDEN)).strip()
     _run(fresh, "arena", "--bots", "greedy,random", "--deals", "2", "--workers", "1")
     _run(fresh, "tournament", "run", "--format", "danish", "--pairs", "4", "--rounds", "2")
-    for group in ("desk", "tournament"):
+    ratings = ("--matches", "1", "--levels", "random,greedy", "--no-database", "--workers", "1")
+    assert "greedy" in _run(fresh, "ratings", *ratings)
+    for group in ("desk", "tournament", "password"):
         assert "Usage" in _run(fresh, group, "--help")
 
 
