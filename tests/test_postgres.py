@@ -15,6 +15,7 @@ import pwd
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -109,3 +110,52 @@ def test_one_room_per_postgresql_database_without_redis(postgres_url: str) -> No
     second.release()
     first.engine.dispose()
     second.engine.dispose()
+
+
+def test_accounts_ratings_results_and_chat_on_postgresql(postgres_url: str) -> None:
+    """The community's tables on PostgreSQL as on SQLite: an account, a rated match against
+    a bot that moves both ratings, the results, the chat kept across a restart."""
+    import json
+
+    import httpx
+    import websockets
+
+    from burraco.storage import ChatRow, Store
+
+    with RoomServer(postgres_url) as server:
+        client = httpx.Client(base_url=server.url)
+        signed = client.post("/api/account/signup", json={"name": "Pia", "password": "12345678"})
+        assert signed.status_code == 200, signed.text
+        client.headers["X-CSRF-Token"] = signed.json()["csrf"]
+        made = client.post(
+            "/api/tables", json={"name": "Pia", "deals": 1, "rated": True, "move_seconds": 0}
+        ).json()
+        assert client.post(f"/api/tables/{made['table']}/start", json={}).status_code == 200
+        table = server.room.tables[made["table"]]
+        cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+
+        async def abandon() -> None:
+            # 002: who abandons loses the match; at a rated table, a rated loss.
+            url = f"{server.ws_url}/ws/{made['table']}?token={made['token']}"
+            async with websockets.connect(url, additional_headers={"Cookie": cookie}) as ws:
+                await ws.recv()
+                await ws.send(json.dumps({"type": "abandon"}))
+                await asyncio.sleep(0.5)
+
+        asyncio.run(abandon())
+        for _ in range(600):
+            if client.get("/api/players/Pia").json()["matches"]:
+                break
+            time.sleep(0.1)
+        player = client.get("/api/players/Pia").json()
+        assert player["ratings"][0]["game"] == "italian-2"
+        assert player["ratings"][0]["matches"] == 1
+        board = client.get("/api/leaderboard/italian-2").json()
+        assert {r["name"] for r in board["rows"]} >= {"Pia", "greedy"}
+        Store(postgres_url, migrate=False).add_chat(
+            ChatRow(table.id, "players", 0, "Pia", "ciao", None, time.time())
+        )
+    store = Store(postgres_url, migrate=False)
+    assert [c.text for c in store.chat(made["table"], "players")] == ["ciao"]
+    results = store.results(table_id=made["table"])
+    assert len(results) == 2 and all(r.rated for r in results)
