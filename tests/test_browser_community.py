@@ -127,3 +127,30 @@ def test_the_community_pages_pass_axe(browser: Any, tmp_path: Path) -> None:
                 ]
                 assert not serious, (address, viewport, serious)
             page.close()
+
+
+def test_the_lobby_says_each_bots_rating_before_a_player_chooses_it(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 10: "greedy" and "expert" each have a rating a player reads before choosing
+    them: the lobby's bot levels carry the game's ratings, and follow the chosen table."""
+    from burraco.server.ratings import displayed
+
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        store = Store(f"sqlite:///{tmp_path / 'room.db'}", migrate=False)
+        expert = store.user_by_name("expert")
+        assert expert is not None
+        shown = {r.game: str(displayed(r.mu, r.sigma)) for r in store.ratings(expert.id)}
+        assert shown["italian-4"] != shown["italian-2"]
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{server.url}/")
+        option = "document.querySelector('#bot option[value=expert]').textContent"
+        page.select_option("#setup", "4:2")
+        page.wait_for_function(f"(r) => {option} === 'Expert · rated ' + r", arg=shown["italian-4"])
+        page.select_option("#setup", "2:2")
+        page.wait_for_function(f"(r) => {option} === 'Expert · rated ' + r", arg=shown["italian-2"])
+        page.click("#lang")  # Italian: the words change, the rating stays
+        page.wait_for_function(
+            f"(r) => {option}.endsWith('· punteggio ' + r)", arg=shown["italian-2"]
+        )
+        page.close()

@@ -764,6 +764,7 @@ const TEXTS = {
     'error.login_needed': 'Log in first.',
     'error.csrf': 'The page is out of date: reload it and try again.',
     // -- ratings (en) --
+    'board.bot_option': '{level} · rated {rating}',
     'board.title': 'Leaderboard',
     'board.link': 'Leaderboard',
     'board.page_title': 'Leaderboard · {game}',
@@ -1652,6 +1653,7 @@ const TEXTS = {
     'error.login_needed': 'Prima accedi.',
     'error.csrf': 'La pagina non è aggiornata: ricaricala e riprova.',
     // -- ratings (it) --
+    'board.bot_option': '{level} · punteggio {rating}',
     'board.title': 'Classifica',
     'board.link': 'Classifica',
     'board.page_title': 'Classifica · {game}',
@@ -2540,6 +2542,7 @@ const TEXTS = {
     'error.login_needed': 'Entre primeiro.',
     'error.csrf': 'A página está desatualizada: recarregue e tente de novo.',
     // -- ratings (pt) --
+    'board.bot_option': '{level} · rating {rating}',
     'board.title': 'Classificação',
     'board.link': 'Classificação',
     'board.page_title': 'Classificação · {game}',

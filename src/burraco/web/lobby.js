@@ -5,6 +5,7 @@ import {
   el, $, api, me, loadSeats, saveSeat, savedName, saveName, toast,
   FALLBACK_VARIANTS, setupLabel, variantLabel, botName,
 } from './common.js';
+import { gameKey } from './rated.js';
 
 const REFRESH_MS = 4000;
 let variants = FALLBACK_VARIANTS;
@@ -64,6 +65,28 @@ function fillSetups(resetLength = true) {
     else if (v.target) { $('#by-target').checked = true; $('#target').value = v.target; }
   }
   updateOptions();
+}
+
+/** The bots' ratings in the chosen game, next to their levels: a player reads how strong
+ * each is before choosing (the leaderboard's figures, on the players' scale). */
+let botRatings = {};
+async function showBotRatings() {
+  const [players, lines] = $('#setup').value.split(':').map(Number);
+  const key = gameKey($('#variant').value, players, lines);
+  try {
+    const board = await api('GET', `/api/leaderboard/${encodeURIComponent(key)}?kind=bot`);
+    botRatings = Object.fromEntries((board.bots || []).map((b) => [b.name, b.rating]));
+  } catch {
+    botRatings = {};
+  }
+  labelBots();
+}
+
+function labelBots() {
+  for (const option of $('#bot').options) {
+    const rating = botRatings[option.value];
+    option.textContent = rating ? t('board.bot_option', { level: t(`bot.${option.value}`), rating }) : t(`bot.${option.value}`);
+  }
 }
 
 function updateOptions() {
@@ -277,18 +300,20 @@ function init() {
   $('#name').value = savedName();
   showAccount();
   $('#variant').addEventListener('change', () => fillSetups(true));
-  $('#setup').addEventListener('change', updateOptions);
+  $('#setup').addEventListener('change', () => { updateOptions(); showBotRatings(); });
+  $('#variant').addEventListener('change', showBotRatings);
   for (const r of document.querySelectorAll('input[name=length]')) r.addEventListener('change', updateOptions);
   $('#create-form').addEventListener('submit', createTable);
   $('#join-form').addEventListener('submit', join);
   $('#join-cancel').addEventListener('click', () => $('#join-dialog').close());
-  onLangChange(() => { fillVariants(); renderTables(); showRefreshed(); });
+  onLangChange(() => { fillVariants(); renderTables(); showRefreshed(); labelBots(); });
   onLangChange(fillFilters);
   $('#filters').addEventListener('change', refreshTables);
   $('#filters').addEventListener('submit', (ev) => ev.preventDefault());
   fillFilters();
   fillVariants();
   fillSetups(true);
+  showBotRatings();
   loadVariants();
   refreshTables();
   setInterval(() => { if (!document.hidden) refreshTables(); }, REFRESH_MS);

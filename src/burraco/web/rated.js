@@ -15,6 +15,12 @@ export function gameOf(key) {
   return { variant: m[1], players, lines };
 }
 
+/** The game key of a table (ratings.py's game_key): "italian-2", "buraco-4x4". */
+export function gameKey(variant, players, lines) {
+  const usual = gameOf(`${variant}-${players}`);
+  return usual && usual.lines === lines ? `${variant}-${players}` : `${variant}-${players}x${lines}`;
+}
+
 /** "Italian Burraco · 4 in pairs", from {variant, players, lines} or a game key. */
 export function gameLabel(game) {
   const g = typeof game === 'string' ? gameOf(game) : game;
