@@ -180,3 +180,25 @@ def test_two_players_chat_and_an_html_payload_stays_text(browser: Any, tmp_path:
         assert anna.locator("#chat-log img, #chat-log b").count() == 0
         assert not dialogs, dialogs
         assert not errors, errors
+
+
+def test_the_players_chat_while_they_wait_and_the_chat_follows_them_to_the_table(
+    browser: Any, tmp_path: Path
+) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"{server.url}/")
+        page.fill("#name", "Anna")
+        page.select_option("#setup", "2:2")
+        page.click("#create")
+        page.wait_for_selector("#waiting #chat-box:not([hidden])")
+        assert not page.is_visible("#chat-button")  # no drawer before the match
+        page.fill("#chat-text", "arrivo, un attimo")
+        page.click("#chat-send")
+        page.wait_for_selector("#waiting #chat-log li")
+        shot(page, "waiting-chat-phone")
+        page.click("#start")
+        page.wait_for_selector("#hand [data-card]")
+        assert page.evaluate("() => document.querySelector('#chat-box').parentElement.id") == "side"
+        assert "arrivo, un attimo" in page.inner_text("#chat-log")
+        page.close()

@@ -143,7 +143,12 @@ function showOnly(which) {
   $('#hand-area').hidden = !playing || WATCH;
   $('#watch-band').hidden = !playing || !WATCH;
   $('#side').hidden = !playing;
-  $('#chat-box').hidden = !playing;
+  // The players chat while they wait for the others too: the chat sits in the waiting
+  // panel until the match begins, then in the side column.
+  const chat = $('#chat-box');
+  const home = which === 'waiting' && !WATCH ? $('#waiting') : $('#side');
+  if (chat.parentElement !== home) home.append(chat);
+  chat.hidden = !(playing || which === 'waiting') || (WATCH && !playing);
   document.body.classList.toggle('playing', playing);
 }
 
