@@ -126,6 +126,20 @@ CONDITIONAL_KEYS = [
 ]
 
 
+def bot_levels(page: Any, rated: str) -> list[str]:
+    """The lobby's bot levels in the page's words, once each carries its rating in the
+    chosen game ("Esperto · punteggio 1400"): the words before the rating."""
+    page.wait_for_function(
+        "(w) => [...document.querySelectorAll('#bot option')].every(o => o.textContent.includes(w))",
+        arg=f" · {rated} ",
+    )
+    options = page.eval_on_selector_all("#bot option", "os => os.map(o => o.textContent)")
+    pattern = re.compile(rf"^(.+) · {rated} \d+$")
+    found = [pattern.match(o) for o in options]
+    assert all(found), options
+    return [m.group(1) for m in found if m]
+
+
 def texts() -> dict[str, dict[str, str]]:
     """The TEXTS object of i18n.js: language -> key -> text (every line must be an entry)."""
     source = (WEB / "i18n.js").read_text(encoding="utf-8")
@@ -445,7 +459,7 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
         lobby = visible_text(page)
         for word in ("Nova mesa", "Criar a mesa", "Mesas abertas", "Seu nome", "Atualizado às"):
             assert word in lobby, word
-        assert page.eval_on_selector_all("#bot option", "os => os.map(o => o.textContent)") == [
+        assert bot_levels(page, "rating") == [
             "Iniciante",
             "Intermediário",
             "Especialista",
@@ -521,7 +535,7 @@ def test_an_italian_player_on_a_phone_reads_the_table_in_italian(
         for word in ("Nuovo tavolo", "Crea il tavolo", "Tavoli aperti", "Aggiornato alle"):
             assert word in lobby, word
         assert re.search(r"Aggiornato alle \d{2}:\d{2}:\d{2}(?!\s*[AP]M)", lobby), lobby
-        assert page.eval_on_selector_all("#bot option", "os => os.map(o => o.textContent)") == [
+        assert bot_levels(page, "punteggio") == [
             "Principiante",
             "Intermedio",
             "Esperto",
