@@ -171,11 +171,7 @@ class Accounts:
         """The account and session of a cookie's secret, if it is a live session."""
         if not secret or len(secret) > 200:
             return None
-        session = self.store.session(_digest(secret))
-        if session is None:
-            return None
-        user = self.store.user(session.user_id)
-        return None if user is None else (user, session)
+        return self.store.session(_digest(secret))
 
     def log_out(self, session: SessionRow) -> None:
         self.store.delete_session(session.id_hash)

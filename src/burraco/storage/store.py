@@ -566,14 +566,20 @@ class Store:
         with self._write() as c:
             c.execute(insert(models.sessions).values(**_fields(row)))
 
-    def session(self, id_hash: str) -> SessionRow | None:
-        """The session of this hash, if it has not expired."""
-        s = models.sessions
+    def session(self, id_hash: str) -> tuple[UserRow, SessionRow] | None:
+        """The account and session of this hash, if the session has not expired (one query:
+        every request of a logged-in page asks)."""
+        s, u = models.sessions, models.users
         with self.engine.connect() as c:
             r = c.execute(
-                select(s).where((s.c.id_hash == id_hash) & (s.c.expires_at > time.time()))
+                select(u, s)
+                .join(s, s.c.user_id == u.c.id)
+                .where((s.c.id_hash == id_hash) & (s.c.expires_at > time.time()))
             ).first()
-        return None if r is None else SessionRow(**r._mapping)
+        if r is None:
+            return None
+        user = UserRow(**{k: r._mapping[u.c[k]] for k in UserRow.__slots__})
+        return user, SessionRow(**{k: r._mapping[s.c[k]] for k in SessionRow.__slots__})
 
     def delete_sessions(self, user_id: int, keep: str | None = None) -> None:
         """End every session of an account (but ``keep``): after a password change, say."""
