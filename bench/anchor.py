@@ -45,6 +45,7 @@ import importlib.util
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -90,20 +91,44 @@ class Result:
         return self.decisions / self.games if self.games else 0.0
 
 
-def measure(engine: str, play: GameFn, seconds: float) -> Result:
-    """Play whole games with ``play`` until ``seconds`` have passed; warm-up games untimed."""
-    for i in range(WARMUP_GAMES):
-        play(-1 - i)
-    games = decisions = chance = 0
-    start = time.perf_counter()
-    elapsed = 0.0
-    while elapsed < seconds:
-        d, c = play(games)
-        games += 1
-        decisions += d
-        chance += c
-        elapsed = time.perf_counter() - start
-    return Result(engine, games, decisions, chance, elapsed)
+class Slots:
+    """An engine's games, played in one-core time slots: one slot a round.
+
+    Games continue across slots (the game index keeps counting), so every slot
+    plays new deals; the clock is read between games, so a slot ends on a whole game.
+    """
+
+    def __init__(self, engine: str, play: GameFn) -> None:
+        self.engine = engine
+        self.play = play
+        self.next_game = 0
+        self.rounds: list[Result] = []
+        for i in range(WARMUP_GAMES):
+            play(-1 - i)
+
+    def slot(self, seconds: float) -> Result:
+        games = decisions = chance = 0
+        start = time.perf_counter()
+        elapsed = 0.0
+        while elapsed < seconds:
+            d, c = self.play(self.next_game)
+            self.next_game += 1
+            games += 1
+            decisions += d
+            chance += c
+            elapsed = time.perf_counter() - start
+        result = Result(self.engine, games, decisions, chance, elapsed)
+        self.rounds.append(result)
+        return result
+
+    def total(self) -> Result:
+        return Result(
+            self.engine,
+            sum(r.games for r in self.rounds),
+            sum(r.decisions for r in self.rounds),
+            sum(r.chance for r in self.rounds),
+            sum(r.seconds for r in self.rounds),
+        )
 
 
 def too_long(engine: str) -> RuntimeError:
@@ -203,15 +228,15 @@ def openspiel(seed: int, clone: bool = False) -> GameFn:
 # --- Ours --------------------------------------------------------------------------------
 
 
-def burraco_engine(seed: int) -> GameFn:
-    """Our engine, Italian rules, 2 players, one ``Deal`` per game with seed ``seed + i``."""
+def burraco_engine(seed: int, game: str = "italian") -> GameFn:
+    """Our engine, 2 players, one ``Deal`` per game with seed ``seed + i``."""
     burraco = importlib.import_module("burraco")
     try:  # the API being written: from burraco import Deal, variant
         deal_class: Any = burraco.Deal
         variant: Any = burraco.variant
     except AttributeError as e:
         raise ImportError(f"burraco has no {e.name} yet") from e
-    v = variant("italian", players=2)
+    v = variant(game, players=2)
     new = deal_class.new
     rng = random.Random(seed)
     choice = rng.choice
@@ -262,23 +287,38 @@ def fmt(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
 
-def ratio(ours: Result | None, anchor: Result | None) -> str:
-    if ours is None or anchor is None or not anchor.decisions_per_s:
-        return "-"
-    return f"{ours.decisions_per_s / anchor.decisions_per_s:.2f}x"
+#: The ratios reported: (ours, anchor). ``open_spiel-clone`` measures OpenSpiel's moves;
+#: ``open_spiel`` adds ``new_initial_state()`` (its dealing) to every game.
+RATIOS: tuple[tuple[str, str], ...] = tuple(
+    (ours, anchor)
+    for ours in ("italian-2", "canasta-2")
+    for anchor in ("open_spiel-clone", "open_spiel", "rlcard-game", "rlcard-env")
+)
 
 
-def report(results: dict[str, Result]) -> None:
-    ours = results.get("burraco")
+def median_ratio(ours: Slots, anchor: Slots) -> tuple[float, float, float]:
+    """The median, lowest and highest of the per-round ratios of decisions per second."""
+    ratios = sorted(
+        o.decisions_per_s / a.decisions_per_s
+        for o, a in zip(ours.rounds, anchor.rounds, strict=True)
+        if a.decisions_per_s
+    )
+    if not ratios:
+        return 0.0, 0.0, 0.0
+    return statistics.median(ratios), ratios[0], ratios[-1]
+
+
+def report(slots: dict[str, Slots]) -> None:
     header = ["engine", "games", "decisions", "s", "decisions/s", "games/s", "dec/game",
-              "chance/s", "ours/this"]  # fmt: skip
-    rows = [
-        [r.engine, str(r.games), str(r.decisions), f"{r.seconds:.2f}", fmt(r.decisions_per_s),
-         fmt(r.games_per_s), f"{r.decisions_per_game:.1f}",
-         fmt(r.chance_per_s) if r.chance else "-",
-         "-" if r.engine == "burraco" else ratio(ours, r)]
-        for r in results.values()
-    ]  # fmt: skip
+              "chance/s"]  # fmt: skip
+    rows = []
+    for s in slots.values():
+        r = s.total()
+        rows.append(
+            [r.engine, str(r.games), str(r.decisions), f"{r.seconds:.2f}", fmt(r.decisions_per_s),
+             fmt(r.games_per_s), f"{r.decisions_per_game:.1f}",
+             fmt(r.chance_per_s) if r.chance else "-"]
+        )  # fmt: skip
     try:
         from rich.console import Console
         from rich.table import Table
@@ -288,7 +328,7 @@ def report(results: dict[str, Result]) -> None:
         for row in rows:
             print("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
     else:
-        table = Table(title="random play, one core")
+        table = Table(title="random play, one core, all rounds")
         for i, h in enumerate(header):
             table.add_column(h, justify="left" if i == 0 else "right")
         for row in rows:
@@ -297,17 +337,23 @@ def report(results: dict[str, Result]) -> None:
         if not console.is_terminal:  # piped: do not squeeze the table into 80 columns
             console = Console(width=120)
         console.print(table)
-    if ours is None:
-        print("no figure for our engine, so no ratio")
-        return
-    for name in ("rlcard-game", "rlcard-env", "open_spiel", "open_spiel-clone"):
-        if name in results:
-            print(f"ours / {name}: {ratio(ours, results[name])} decisions per second")
+    print("ratios of decisions per second, median of the rounds (lowest-highest):")
+    for ours, anchor in RATIOS:
+        if ours in slots and anchor in slots:
+            mid, lo, hi = median_ratio(slots[ours], slots[anchor])
+            note = {
+                "open_spiel-clone": "its moves: each game from a cloned start",
+                "open_spiel": "its moves plus new_initial_state() each game",
+                "rlcard-game": "its bare game loop",
+                "rlcard-env": "its environment, with observations",
+            }[anchor]
+            print(f"  {ours} / {anchor}: {mid:.2f}x ({lo:.2f}-{hi:.2f})  [{note}]")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--seconds", type=float, default=10.0, help="time per engine (10)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of slots (5)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="one slot's time (2)")
     parser.add_argument("--seed", type=int, default=0, help="seed for deals and choices (0)")
     parser.add_argument("--install", action="store_true", help="pip-install missing anchors")
     args = parser.parse_args(argv)
@@ -316,34 +362,39 @@ def main(argv: list[str] | None = None) -> int:
         install_missing()
     print(f"python {platform.python_version()}, {pin_one_core()}")
     versions = ", ".join(f"{d} {dist_version(d)}" for d in ("rlcard", "open_spiel", "numpy"))
-    print(f"{versions}; {args.seconds:g} s per engine, seed {args.seed}")
+    print(f"{versions}; {args.rounds} rounds of {args.seconds:g} s per engine, seed {args.seed}")
 
     engines: list[tuple[str, str, Callable[[int], GameFn]]] = [
         ("rlcard-game", "rlcard", rlcard_game),
         ("rlcard-env", "rlcard", rlcard_env),
         ("open_spiel", "pyspiel", openspiel),
         ("open_spiel-clone", "pyspiel", lambda seed: openspiel(seed, clone=True)),
-        ("burraco", "burraco", burraco_engine),
+        ("italian-2", "burraco", burraco_engine),
+        ("canasta-2", "burraco", lambda seed: burraco_engine(seed, "canasta")),
     ]
-    results: dict[str, Result] = {}
+    slots: dict[str, Slots] = {}
     for name, module, make in engines:
         try:
-            play = make(args.seed)
+            slots[name] = Slots(name, make(args.seed))
         except ImportError as e:
             hint = "" if module == "burraco" else " (pass --install)"
             print(f"{name}: skipped, {module} does not import: {e}{hint}")
-            continue
         except Exception as e:  # an engine half-written or broken must not hide the others
             print(f"{name}: skipped, setup failed: {type(e).__name__}: {e}")
-            continue
-        print(f"{name}: playing for {args.seconds:g} s ...", flush=True)
-        try:
-            results[name] = measure(name, play, args.seconds)
-        except Exception as e:
-            print(f"{name}: failed while playing: {type(e).__name__}: {e}")
-    if results:
-        report(results)
-    return 0 if results else 1
+    for k in range(args.rounds):
+        line = []
+        for name, s in list(slots.items()):
+            try:
+                r = s.slot(args.seconds)
+            except Exception as e:
+                print(f"{name}: failed while playing: {type(e).__name__}: {e}")
+                del slots[name]
+                continue
+            line.append(f"{name} {fmt(r.decisions_per_s)}")
+        print(f"round {k + 1}: " + ", ".join(line), flush=True)
+    if slots:
+        report(slots)
+    return 0 if slots else 1
 
 
 if __name__ == "__main__":

@@ -112,3 +112,36 @@ def extend(target: int, card: int) -> Action:
 
 def discard(card: int) -> Action:
     return Action(DISCARD, (CARDS[card],))
+
+
+# Interned actions for the engine's legal-move lists: one object per action, built once,
+# so listing the legal actions builds nothing it has built before. Their cards are sorted
+# kinds, as :class:`Action` keeps them.
+_MELDS: dict[tuple[int, ...], Action] = {}
+_EXTENDS: dict[tuple[int, int], Action] = {}
+_TAKES: dict[tuple[int, ...], Action] = {}
+
+
+def meld_action(cards: tuple[int, ...]) -> Action:
+    """The interned ``meld`` of some sorted card kinds."""
+    action = _MELDS.get(cards)
+    if action is None:
+        action = _MELDS[cards] = Action(MELD, tuple(CARDS[c] for c in cards))
+    return action
+
+
+def extend_action(target: int, card: int) -> Action:
+    """The interned ``extend`` of meld number ``target`` with a card kind."""
+    key = (target, card)
+    action = _EXTENDS.get(key)
+    if action is None:
+        action = _EXTENDS[key] = Action(EXTEND, (CARDS[card],), target)
+    return action
+
+
+def take_action(cards: tuple[int, ...]) -> Action:
+    """The interned canasta ``take`` naming sorted card kinds."""
+    action = _TAKES.get(cards)
+    if action is None:
+        action = _TAKES[cards] = Action(TAKE, tuple(CARDS[c] for c in cards))
+    return action

@@ -39,6 +39,9 @@ from burraco.actions import (
     REDRAW,
     TAKE,
     Action,
+    extend_action,
+    meld_action,
+    take_action,
 )
 from burraco.cards import CARDS, JOKER, KINDS, Card, cards_from_counts, deck, format_cards
 from burraco.errors import IllegalMove, RuleError
@@ -54,7 +57,7 @@ from burraco.melds import (
     meld_or_refusal,
     meld_points,
     read_meld,
-    wild_limit,
+    tables_for,
 )
 from burraco.refusals import Refusal, nested
 from burraco.scoring import DealScore, score_deal
@@ -173,33 +176,6 @@ _TAKE: Final = Action(TAKE)
 _REDRAW: Final = Action(REDRAW)
 _PASS: Final = Action(PASS)
 _DISCARDS: Final = tuple(Action(DISCARD, (CARDS[c],)) for c in range(KINDS))
-_EXTENDS: dict[tuple[int, int], Action] = {}
-_MELDS: dict[tuple[int, ...], Action] = {}
-_TAKES: dict[tuple[int, ...], Action] = {}
-
-
-def _extend_action(target: int, card: int) -> Action:
-    key = (target, card)
-    action = _EXTENDS.get(key)
-    if action is None:
-        action = _EXTENDS[key] = Action(EXTEND, (CARDS[card],), target)
-    return action
-
-
-def _meld_action(cards: tuple[int, ...]) -> Action:
-    action = _MELDS.get(cards)
-    if action is None:
-        action = _MELDS[cards] = Action(MELD, tuple(CARDS[c] for c in cards))
-    return action
-
-
-def _take_action(cards: tuple[int, ...]) -> Action:
-    action = _TAKES.get(cards)
-    if action is None:
-        action = _TAKES[cards] = Action(TAKE, tuple(CARDS[c] for c in cards))
-    return action
-
-
 class Deal:
     """One deal of a variant, from the shuffle to the score.
 
@@ -212,6 +188,7 @@ class Deal:
         "_first_turn",
         "_from_pile",
         "_last_take_meld",
+        "_legal",
         "_melded_seat",
         "_partnerships_form",
         "_pending_melds",
@@ -291,6 +268,9 @@ class Deal:
     _progress: bool
     _partnerships_form: bool
     _last_take_meld: Meld | Refusal | None
+    #: The actions :meth:`legal_actions` listed for this state, until it changes: an
+    #: action among them needs no second check in :meth:`apply`.
+    _legal: tuple[Action, ...] | None
     #: Canasta: the cards the rest of the pile brought to an unopened line's hand this
     #: turn (counts per card kind), which never count toward the opening; else None.
     _from_pile: list[int] | None
@@ -314,7 +294,9 @@ class Deal:
         """
         order = deck(v.decks, v.jokers)
         random.Random(seed).shuffle(order)
-        return cls.from_deck(v, order, dealer=dealer, phase=phase, minimum=minimum)
+        if not 0 <= dealer < v.players:
+            raise RuleError(f"no seat {dealer} at a table of {v.players}")
+        return cls._dealt(v, order, dealer, phase, minimum)
 
     @classmethod
     def from_deck(
@@ -339,6 +321,18 @@ class Deal:
             )
         if not 0 <= dealer < v.players:
             raise RuleError(f"no seat {dealer} at a table of {v.players}")
+        return cls._dealt(v, cards, dealer, phase, minimum)
+
+    @classmethod
+    def _dealt(
+        cls,
+        v: Variant,
+        cards: list[Card],
+        dealer: int,
+        phase: int,
+        minimum: Sequence[int] | None,
+    ) -> Deal:
+        # The deal from a deck order known to be whole (checked, or shuffled from the deck).
         self = cls.__new__(cls)
         self.v = v
         self.dealer = dealer
@@ -397,6 +391,7 @@ class Deal:
             self.pozzetti = piles
         self._partnerships_form = v.players in (3, 5) and phase == 1 and v.pozzetti
         self._last_take_meld = None
+        self._legal = None
         position = 0
         first = (dealer + 1) % v.players
         for _ in range(v.hand_size):
@@ -556,6 +551,7 @@ class Deal:
         self._progress = view.progress
         self._partnerships_form = view.partnerships_form
         self._last_take_meld = None
+        self._legal = None
         return self
 
     def clone(self) -> Deal:
@@ -601,6 +597,7 @@ class Deal:
         other._progress = self._progress
         other._partnerships_form = self._partnerships_form
         other._last_take_meld = self._last_take_meld
+        other._legal = self._legal
         return other
 
     # --- questions ------------------------------------------------------------------------
@@ -647,9 +644,14 @@ class Deal:
             actions = self._draw_actions()
             if self._opens_before_drawing(self.turn):
                 actions.extend(self._lay_actions())
-            return actions
-        if self.phase == OVER:
-            return []
+        elif self.phase == OVER:
+            actions = []
+        else:
+            actions = self._play_actions()
+        self._legal = tuple(actions)
+        return actions
+
+    def _play_actions(self) -> list[Action]:
         actions = []
         if self.v.dealer_redraw and self._may_redraw():
             actions.append(_REDRAW)
@@ -658,13 +660,11 @@ class Deal:
         seat = self.turn
         hand = self.hands[seat]
         line = self.line_of[seat]
-        size = self.sizes[seat]
-        present = [c for c in range(KINDS) if hand[c]]
-        if size >= 2 and self.opened[line] and self.taken_single < 0:
-            actions.extend([_DISCARDS[card] for card in present])
+        if self.sizes[seat] >= 2 and self.opened[line] and self.taken_single < 0:
+            actions.extend([_DISCARDS[card] for card in range(KINDS) if hand[card]])
         else:
-            for card in present:
-                if self._discard_problem(seat, line, card) is None:
+            for card in range(KINDS):
+                if hand[card] and self._discard_problem(seat, line, card) is None:
                     actions.append(_DISCARDS[card])
         return actions
 
@@ -688,54 +688,57 @@ class Deal:
         size = self.sizes[seat]
         opened = self.opened[line]
         melds = self.melds[line]
-        present = [c for c in range(KINDS) if hand[c]]
-        taken = {m.rank for m in melds if m.kind == SET}
-        if any(m.kind == WILD for m in melds):
-            taken.add(-1)
-        # Fast paths: with two cards left and no opening to reach, only the line's own
-        # melds can make a candidate illegal; the rest goes through the full check.
-        slow = v.black_threes_only_out
-        candidates = meld_candidates(hand, v)
+        tables = tables_for(v)
+        candidates = tables.candidates(hand)
         if not opened and v.opening_minimum:
             reach = self.pending_value[line] + _best_set_lay(self._opening_hand(seat), v, melds)
             if reach < self.minimum[line]:
                 # Nothing this hand lays down can reach the opening: no meld, no extension.
-                candidates = {}
-                melds = []
-        for cards in sorted(candidates):
-            rank = candidates[cards]
-            if rank and rank in taken:
-                continue
-            if (
-                opened and size - len(cards) >= 2 and not (slow and rank == 3)
-            ) or self._meld_problem(seat, line, cards, size) is None:
-                actions.append(_meld_action(cards))
-        quick = opened and size >= 3
+                return actions
+        if candidates:
+            taken = {m.rank for m in melds if m.kind == SET}
+            if any(m.kind == WILD for m in melds):
+                taken.add(-1)
+            # Fast path: with two cards left after it and no opening to reach, only the
+            # line's own melds can make a candidate illegal; the rest goes through the check.
+            slow = v.black_threes_only_out
+            quick = size - 2 if opened else -1
+            problem = self._meld_problem
+            # Without sequences, and with no card of the pile to tell apart, whether a meld
+            # that leaves two cards or more is legal depends on its rank and its wildcards,
+            # not on the suits of its naturals: it is worked out once for each such shape.
+            shapes: dict[tuple[int, int, int, int], bool] | None = (
+                {} if not v.sequences and self._from_pile is None else None
+            )
+            for cards, rank, action in candidates:
+                if rank and rank in taken:
+                    continue
+                n = len(cards)
+                if n <= quick and not (slow and rank == 3):
+                    actions.append(action)
+                    continue
+                if shapes is not None and n <= size - 2:
+                    twos = cards.count(1) + cards.count(14) + cards.count(27) + cards.count(40)
+                    shape = (rank, n, cards.count(JOKER), twos)
+                    legal = shapes.get(shape)
+                    if legal is None:
+                        legal = shapes[shape] = problem(seat, line, cards, size) is None
+                    if legal:
+                        actions.append(action)
+                elif problem(seat, line, cards, size) is None:
+                    actions.append(action)
+        if not melds:
+            return actions
+        # Extensions: each meld's cards that fit (kept per meld); with three cards or more
+        # and the line opened, every fitting card may be added.
+        quick_extend = opened and size >= 3
+        slow = v.black_threes_only_out
         for target, m in enumerate(melds):
-            kind = m.kind
-            for card in present:
-                wild = card == JOKER or card % 13 == 1
-                if kind == SEQUENCE:
-                    if not wild and card // 13 != m.suit:
-                        continue
-                elif quick and kind == SET and not v.set_max and not (slow and m.rank == 3):
-                    # A set of a rank takes any natural of it, and wildcards up to its limit.
-                    if wild:
-                        naturals = m.size - len(m.wilds)
-                        if len(m.wilds) >= wild_limit(naturals, v):
-                            continue
-                    elif card % 13 + 1 != m.rank:
-                        continue
-                    actions.append(_extend_action(target, card))
-                    continue
-                elif not wild and card % 13 + 1 != m.rank:
-                    continue
-                grown = extended(m, card, v)
+            for card, grown in tables.extensions(m, hand):
                 if (
-                    isinstance(grown, Meld)
-                    and self._grown_problem(seat, line, target, card, grown) is None
-                ):
-                    actions.append(_extend_action(target, card))
+                    quick_extend and not (slow and grown.rank == 3 and grown.kind == SET)
+                ) or self._grown_problem(seat, line, target, card, grown) is None:
+                    actions.append(extend_action(target, card))
         return actions
 
     def _draw_actions(self) -> list[Action]:
@@ -746,7 +749,7 @@ class Deal:
         if self._pending_melds:
             return actions  # opened before drawing: one card from the stock (003)
         if self.v.pile_needs_pair:
-            actions.extend(_take_action(c) for c in self._pair_takes(seat))
+            actions.extend(take_action(c) for c in self._pair_takes(seat))
         elif self._take_problem(seat) is None:
             actions.append(_TAKE)
         if not self.stock and (self.v.pile_needs_pair or not actions):
@@ -894,7 +897,9 @@ class Deal:
             return _NO_REDRAW
         if not (self._first_turn and self.turn == self.dealer and self.turns == 0):
             return _REDRAW_DEALER_FIRST_TURN
-        if self.redrawn or self.pile or not self.history or self.history[-1].kind != DRAW:
+        # Right after the first draw: the dealer has drawn and laid nothing yet this turn
+        # (read from the state, not the history, so a deal loaded from a position agrees).
+        if self.redrawn or self.pile or self.drawn < 0 or self._melded_seat[self.turn]:
             return _REDRAW_ONCE
         if not self.stock:
             return _STOCK_EMPTY
@@ -1093,12 +1098,19 @@ class Deal:
         """Perform a legal action; raise :class:`IllegalMove` and change nothing otherwise."""
         if isinstance(action, str):
             action = Action.parse(action)
-        problem = self._problem(action)
-        if problem is not None:
-            raise IllegalMove(problem, str(action))
+        legal = self._legal
+        if legal is None or action not in legal:
+            problem = self._problem(action)
+            if problem is not None:
+                raise IllegalMove(problem, str(action))
         self._perform(action)
 
     def _perform(self, action: Action) -> None:
+        """Perform an action known to be legal (checked, or listed by legal_actions())."""
+        self._act(action)
+        self._legal = None
+
+    def _act(self, action: Action) -> None:
         kind = action.kind
         seat = self.turn
         self.history.append(action)
@@ -1431,6 +1443,7 @@ class Deal:
             raise IllegalMove(_TIME_OUT_CALLED, "time-out")
         self.timeout_turns = self.v.players
         self.history.append(Action("time-out"))
+        self._legal = None
 
     # --- views and scores -----------------------------------------------------------------
 
@@ -1443,6 +1456,21 @@ class Deal:
         if not 0 <= seat < self.v.players:
             raise RuleError(f"no seat {seat} at a table of {self.v.players}")
         return view_of(self, seat)
+
+    def position(self, seat: int | None = None) -> str:
+        """The deal as one line of text (docs/position.md): its whole state, or with
+        ``seat`` what that seat knows (load that with ``DealView.from_position``)."""
+        from burraco.position import position_of, view_position
+
+        return position_of(self) if seat is None else view_position(self.view(seat))
+
+    @classmethod
+    def from_position(cls, text: str) -> Deal:
+        """The deal a position describes; raise :class:`~burraco.position.PositionError`
+        naming the field and what is wrong. It has no history and no deck order."""
+        from burraco.position import deal_from_position
+
+        return deal_from_position(text)
 
     def __repr__(self) -> str:
         return (
@@ -1476,20 +1504,30 @@ def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int
     Suits do not matter here, so one card of each rank (and each kind of
     wildcard) is tried as the card kept back for the discard.
     """
-    totals = [0] * 14  # naturals by rank; index 2 counts the 2s, index 0 the jokers
-    for kind in range(KINDS):
-        n = hand[kind]
-        if n:
-            totals[0 if kind == JOKER else kind % 13 + 1] += n
-    by_rank = {m.rank: (m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET}
+    # Naturals by rank; index 2 counts the 2s, index 0 the jokers.
+    totals = [hand[52], *(sum(hand[r : 52 : 13]) for r in range(13))]
+    by_rank = tuple(
+        sorted((m.rank, m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET)
+    )
     wild_meld = any(m.kind == WILD for m in melds)
-    best = 0
-    for kept in range(14):
-        if totals[kept]:
-            totals[kept] -= 1
-            best = max(best, _lay_value(totals, v.values, by_rank, wild_meld))
-            totals[kept] += 1
+    key = (tuple(totals), by_rank, wild_meld, v.values)
+    best = _BEST_LAYS.get(key)
+    if best is None:
+        if len(_BEST_LAYS) >= 1 << 16:
+            _BEST_LAYS.clear()
+        ranks = {rank: (naturals, wilds) for rank, naturals, wilds in by_rank}
+        best = 0
+        for kept in range(14):
+            if totals[kept]:
+                totals[kept] -= 1
+                best = max(best, _lay_value(totals, v.values, ranks, wild_meld))
+                totals[kept] += 1
+        _BEST_LAYS[key] = best
     return best
+
+
+#: :func:`_best_set_lay` by what it depends on: ranks' totals, the sets laid, the values.
+_BEST_LAYS: dict[tuple[object, ...], int] = {}
 
 
 def _lay_value(

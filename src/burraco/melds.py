@@ -36,6 +36,7 @@ from itertools import combinations, product
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
+from burraco.actions import Action, meld_action
 from burraco.cards import CARDS, JOKER, Card, format_cards, parse_cards
 from burraco.errors import IllegalMove
 from burraco.refusals import Refusal, nested
@@ -634,6 +635,11 @@ def new_melds(counts: Sequence[int], v: Variant) -> list[tuple[int, ...]]:
 
 def meld_candidates(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]:
     """:func:`new_melds` with, for each, the rank of a set (0 for a sequence, -1 for wildcards)."""
+    return {cards: rank for cards, rank, _ in tables_for(v).candidates(counts)}
+
+
+def _enumerate(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]:
+    """Every new meld of a hand, enumerated from scratch (what :class:`MeldTables` keeps)."""
     found: dict[tuple[int, ...], int] = {}
     present = [c for c in range(53) if counts[c]]
     wild_kinds = [w for w in WILDCARDS if counts[w]]
@@ -763,6 +769,7 @@ def _sets(
     wild_kinds: list[int],
     v: Variant,
     found: dict[tuple[int, ...], int],
+    wild_melds: bool = True,
 ) -> None:
     set_max = v.set_max or 99
     for rank, kinds in by_rank.items():
@@ -785,6 +792,154 @@ def _sets(
             if limit:
                 for extra in _submultisets(counts, wilds, 1, limit):
                     found[tuple(sorted(naturals + extra))] = rank
-    if v.wild_melds:
+    if v.wild_melds and wild_melds:
         for meld in _submultisets(counts, wild_kinds, 3, 99):
             found[meld] = -1
+
+
+# --- the candidates of a hand, kept by the counts of each suit and rank -------------------
+
+_NONE_OF_A_RANK: Final = bytes(4)
+_NO_WILDCARDS: Final = bytes(5)
+
+#: Entries a table keeps before it starts again: a bound on memory, rarely reached.
+TABLE_LIMIT: Final = 1 << 15
+
+#: One candidate: its cards (sorted kinds), the rank of a set (0 for a sequence, -1 for
+#: wildcards) and the action that lays it down.
+Candidate = tuple[tuple[int, ...], int, Action]
+
+
+class MeldTables:
+    """A variant's new melds, kept by what they depend on.
+
+    The sequences of a suit depend only on the counts of that suit's cards and of the
+    wildcards; the sets of a rank on the counts of that rank's cards and of the
+    wildcards. A hand changes by a card or two a turn, so most of its suits and ranks
+    are as they were and their melds come from here instead of being enumerated again.
+    """
+
+    __slots__ = ("_fits", "_ranks", "_suits", "_wilds", "v")
+
+    def __init__(self, v: Variant) -> None:
+        self.v = v
+        self._suits: list[dict[bytes, tuple[Candidate, ...]]] = [{} for _ in range(4)]
+        self._ranks: list[dict[bytes, tuple[Candidate, ...]]] = [{} for _ in range(14)]
+        self._wilds: dict[bytes, tuple[Candidate, ...]] = {}
+        self._fits: dict[Meld, tuple[tuple[int, Meld], ...]] = {}
+
+    def extensions(self, meld: Meld, counts: Sequence[int]) -> list[tuple[int, Meld]]:
+        """The hand's cards that a meld on the table takes, each with the grown meld,
+        by card kind (the rules of the meld only, not those of the line)."""
+        fits = self._fits.get(meld)
+        if fits is None:
+            if len(self._fits) >= TABLE_LIMIT:
+                self._fits.clear()
+            fits = self._fits[meld] = _fits(meld, self.v)
+        return [fit for fit in fits if counts[fit[0]]]
+
+    def candidates(self, counts: Sequence[int]) -> list[Candidate]:
+        """Every new meld of the hand, sorted by its cards: what :func:`new_melds` lists."""
+        v = self.v
+        hand = bytes(counts)
+        wild = hand[1:41:13] + hand[52:]
+        parts: list[tuple[Candidate, ...]] = []
+        if v.sequences:
+            for suit, table in enumerate(self._suits):
+                key = hand[suit * 13 : suit * 13 + 13]
+                if key.count(0) >= 12:
+                    continue  # fewer than two kinds of the suit: no sequence
+                key += wild
+                part = table.get(key)
+                if part is None:
+                    part = self._store(table, key, _suit_melds(counts, suit, v))
+                if part:
+                    parts.append(part)
+        ranks = self._ranks
+        for rank in range(1, 14):
+            key = hand[rank - 1 : 52 : 13]
+            if key == _NONE_OF_A_RANK:
+                continue
+            key += wild
+            table = ranks[rank]
+            part = table.get(key)
+            if part is None:
+                part = self._store(table, key, _rank_melds(counts, rank, v))
+            if part:
+                parts.append(part)
+        if v.wild_melds and wild != _NO_WILDCARDS:
+            part = self._wilds.get(wild)
+            if part is None:
+                part = self._store(self._wilds, wild, _wild_melds(counts, v))
+            if part:
+                parts.append(part)
+        if not parts:
+            return []
+        if len(parts) == 1:
+            return list(parts[0])
+        # Each part is sorted, so the sort merges runs. No two parts share a meld: a
+        # sequence has naturals of two ranks, a set of one, a meld of wildcards none.
+        merged = [c for part in parts for c in part]
+        merged.sort()
+        return merged
+
+    @staticmethod
+    def _store(
+        table: dict[bytes, tuple[Candidate, ...]], key: bytes, found: dict[tuple[int, ...], int]
+    ) -> tuple[Candidate, ...]:
+        if len(table) >= TABLE_LIMIT:
+            table.clear()
+        part = tuple((cards, found[cards], meld_action(cards)) for cards in sorted(found))
+        table[key] = part
+        return part
+
+
+def _fits(meld: Meld, v: Variant) -> tuple[tuple[int, Meld], ...]:
+    """Every card kind the meld takes, with the meld it becomes."""
+    if meld.kind == SEQUENCE:
+        kinds = {*range(meld.suit * 13, meld.suit * 13 + 13), *WILDCARDS}
+    elif meld.kind == SET:
+        kinds = {*range(meld.rank - 1, 52, 13), *WILDCARDS}
+    else:
+        kinds = set(WILDCARDS)
+    out: list[tuple[int, Meld]] = []
+    for card in sorted(kinds):
+        grown = extended(meld, card, v)
+        if isinstance(grown, Meld):
+            out.append((card, grown))
+    return tuple(out)
+
+
+def _suit_melds(counts: Sequence[int], suit: int, v: Variant) -> dict[tuple[int, ...], int]:
+    found: dict[tuple[int, ...], int] = {}
+    wild_kinds = [w for w in WILDCARDS if counts[w]]
+    _sequences_of_suit(counts, suit, wild_kinds, v, found)
+    if v.max_wildcards > 1 and sum(counts[w] for w in wild_kinds) > 1:
+        _sequences_with_many_wilds(counts, suit, wild_kinds, v, found)
+    return found
+
+
+def _rank_melds(counts: Sequence[int], rank: int, v: Variant) -> dict[tuple[int, ...], int]:
+    found: dict[tuple[int, ...], int] = {}
+    wild_kinds = [w for w in WILDCARDS if counts[w]]
+    kinds = [k for k in range(rank - 1, 52, 13) if counts[k]]
+    _sets(counts, {rank: kinds}, wild_kinds, v, found, wild_melds=False)
+    return found
+
+
+def _wild_melds(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]:
+    wild_kinds = [w for w in WILDCARDS if counts[w]]
+    return dict.fromkeys(_submultisets(counts, wild_kinds, 3, 99), -1)
+
+
+_TABLES: dict[int, MeldTables] = {}
+
+
+def tables_for(v: Variant) -> MeldTables:
+    """The variant's :class:`MeldTables` (one per variant object, kept while it lives)."""
+    tables = _TABLES.get(id(v))
+    if tables is None or tables.v is not v:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        tables = _TABLES[id(v)] = MeldTables(v)
+    return tables
