@@ -40,13 +40,11 @@ from burraco.actions import (
     TAKE,
     Action,
     extend_action,
-    meld_action,
     take_action,
 )
 from burraco.cards import CARDS, JOKER, KINDS, Card, cards_from_counts, deck, format_cards
 from burraco.errors import IllegalMove, RuleError
 from burraco.melds import (
-    SEQUENCE,
     SET,
     WILD,
     Meld,
@@ -176,6 +174,8 @@ _TAKE: Final = Action(TAKE)
 _REDRAW: Final = Action(REDRAW)
 _PASS: Final = Action(PASS)
 _DISCARDS: Final = tuple(Action(DISCARD, (CARDS[c],)) for c in range(KINDS))
+
+
 class Deal:
     """One deal of a variant, from the shuffle to the score.
 
@@ -1505,7 +1505,7 @@ def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int
     wildcard) is tried as the card kept back for the discard.
     """
     # Naturals by rank; index 2 counts the 2s, index 0 the jokers.
-    totals = [hand[52], *(sum(hand[r : 52 : 13]) for r in range(13))]
+    totals = [hand[52], *(sum(hand[r:52:13]) for r in range(13))]
     by_rank = tuple(
         sorted((m.rank, m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET)
     )
