@@ -10,6 +10,7 @@ from burraco.cards import Card, card_of, deck, format_cards, parse_card, parse_c
 from burraco.deal import Deal
 from burraco.errors import IllegalMove, RuleError, SetupError
 from burraco.melds import Meld, MeldInfo, check_meld, extend_meld, read_meld
+from burraco.position import PositionError, compose
 from burraco.scoring import DealScore, LineScore, card_points
 from burraco.variants import PRESETS, Variant, variant
 from burraco.view import DealView
@@ -26,12 +27,14 @@ __all__ = [
     "LineScore",
     "Meld",
     "MeldInfo",
+    "PositionError",
     "RuleError",
     "SetupError",
     "Variant",
     "card_of",
     "card_points",
     "check_meld",
+    "compose",
     "deck",
     "extend_meld",
     "format_cards",

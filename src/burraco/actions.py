@@ -118,7 +118,7 @@ def discard(card: int) -> Action:
 # so listing the legal actions builds nothing it has built before. Their cards are sorted
 # kinds, as :class:`Action` keeps them.
 _MELDS: dict[tuple[int, ...], Action] = {}
-_EXTENDS: dict[tuple[int, int], Action] = {}
+_EXTENDS: list[tuple[Action, ...]] = []
 _TAKES: dict[tuple[int, ...], Action] = {}
 
 
@@ -132,11 +132,15 @@ def meld_action(cards: tuple[int, ...]) -> Action:
 
 def extend_action(target: int, card: int) -> Action:
     """The interned ``extend`` of meld number ``target`` with a card kind."""
-    key = (target, card)
-    action = _EXTENDS.get(key)
-    if action is None:
-        action = _EXTENDS[key] = Action(EXTEND, (CARDS[card],), target)
-    return action
+    return extend_actions(target)[card]
+
+
+def extend_actions(target: int) -> tuple[Action, ...]:
+    """The interned ``extend`` of meld number ``target``, indexed by card kind."""
+    while len(_EXTENDS) <= target:
+        n = len(_EXTENDS)
+        _EXTENDS.append(tuple(Action(EXTEND, (card,), n) for card in CARDS))
+    return _EXTENDS[target]
 
 
 def take_action(cards: tuple[int, ...]) -> Action:

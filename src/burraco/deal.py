@@ -39,7 +39,7 @@ from burraco.actions import (
     REDRAW,
     TAKE,
     Action,
-    extend_action,
+    extend_actions,
     take_action,
 )
 from burraco.cards import CARDS, JOKER, KINDS, Card, cards_from_counts, deck, format_cards
@@ -688,13 +688,13 @@ class Deal:
         size = self.sizes[seat]
         opened = self.opened[line]
         melds = self.melds[line]
-        tables = tables_for(v)
-        candidates = tables.candidates(hand)
         if not opened and v.opening_minimum:
             reach = self.pending_value[line] + _best_set_lay(self._opening_hand(seat), v, melds)
             if reach < self.minimum[line]:
                 # Nothing this hand lays down can reach the opening: no meld, no extension.
                 return actions
+        tables = tables_for(v)
+        candidates = tables.candidates(hand)
         if candidates:
             taken = {m.rank for m in melds if m.kind == SET}
             if any(m.kind == WILD for m in melds):
@@ -734,11 +734,18 @@ class Deal:
         quick_extend = opened and size >= 3
         slow = v.black_threes_only_out
         for target, m in enumerate(melds):
-            for card, grown in tables.extensions(m, hand):
-                if (
-                    quick_extend and not (slow and grown.rank == 3 and grown.kind == SET)
-                ) or self._grown_problem(seat, line, target, card, grown) is None:
-                    actions.append(extend_action(target, card))
+            fitting = tables.fitting(m, hand)
+            if not fitting:
+                continue
+            extend = extend_actions(target)
+            if quick_extend and not (slow and m.rank == 3 and m.kind == SET):
+                actions.extend([extend[card] for card in fitting])
+                continue
+            for card in fitting:
+                grown = extended(m, card, v)
+                assert isinstance(grown, Meld)
+                if self._grown_problem(seat, line, target, card, grown) is None:
+                    actions.append(extend[card])
         return actions
 
     def _draw_actions(self) -> list[Action]:
@@ -876,6 +883,14 @@ class Deal:
         if any(need[c] > hand[c] for c in cards):
             return _lacks(tuple(cards))
         line = self.line_of[seat]
+        if self.opened[line]:
+            # An opened line's take is legal when its meld is: the hand keeps two cards or
+            # more (the rest of the pile comes in, less the red 3s, which may not be replaced).
+            rest = self.pile[:-1]
+            left = self.sizes[seat] - len(cards) + len(rest) - rest.count(15) - rest.count(28)
+            if left >= 2:
+                found = self._take_meld(seat, tuple(cards))[1]
+                return found if isinstance(found, Refusal) else None
         trial = self.clone()
         trial._do_pair_take(seat, tuple(cards))
         meld_or_reason = trial._last_take_meld
@@ -915,7 +930,7 @@ class Deal:
     ) -> Refusal | None:
         v = self.v
         if meld is None:
-            found = meld_or_refusal(cards, v)
+            found = tables_for(v).reading(cards)
             if isinstance(found, Refusal):
                 return found
             meld = found
@@ -1181,20 +1196,7 @@ class Deal:
         line = self.line_of[seat]
         top = self.pile[-1]
         melds = self.melds[line]
-        self._last_take_meld = None
-        target = -1
-        if top == JOKER or top % 13 == 1:
-            target = next((i for i, m in enumerate(melds) if m.kind == WILD), -1)
-        else:
-            rank = top % 13 + 1
-            target = next((i for i, m in enumerate(melds) if m.kind == SET and m.rank == rank), -1)
-        if target >= 0:
-            result: Meld | Refusal = melds[target]
-            for c in (top, *cards):
-                if isinstance(result, Meld):
-                    result = extended(result, c, v)
-        else:
-            result = meld_or_refusal((top, *cards), v)
+        target, result = self._take_meld(seat, cards)
         self._last_take_meld = result
         if isinstance(result, Refusal):
             return
@@ -1230,6 +1232,25 @@ class Deal:
             # the take brought (the rest of the pile, a card drawn for a red 3 in it) is set
             # apart from the count.
             self._from_pile = [max(0, n - b) for n, b in zip(hand, before, strict=True)]
+
+    def _take_meld(self, seat: int, cards: tuple[int, ...]) -> tuple[int, Meld | Refusal]:
+        """Canasta: the meld the pile's top makes with ``cards`` (the line's meld of its
+        rank grown, or a new one, target -1), or the reason it makes none."""
+        v = self.v
+        top = self.pile[-1]
+        melds = self.melds[self.line_of[seat]]
+        if top == JOKER or top % 13 == 1:
+            target = next((i for i, m in enumerate(melds) if m.kind == WILD), -1)
+        else:
+            rank = top % 13 + 1
+            target = next((i for i, m in enumerate(melds) if m.kind == SET and m.rank == rank), -1)
+        if target < 0:
+            return target, meld_or_refusal((top, *cards), v)
+        result: Meld | Refusal = melds[target]
+        for c in (top, *cards):
+            if isinstance(result, Meld):
+                result = extended(result, c, v)
+        return target, result
 
     def _opening_reachable(self, seat: int, line: int) -> bool:
         extra = _best_set_lay(self._opening_hand(seat), self.v, self.melds[line])
@@ -1505,24 +1526,17 @@ def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int
     wildcard) is tried as the card kept back for the discard.
     """
     # Naturals by rank; index 2 counts the 2s, index 0 the jokers.
-    totals = [hand[52], *(sum(hand[r:52:13]) for r in range(13))]
+    totals = (hand[52], *(sum(hand[r:52:13]) for r in range(13)))
     by_rank = tuple(
         sorted((m.rank, m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET)
     )
     wild_meld = any(m.kind == WILD for m in melds)
-    key = (tuple(totals), by_rank, wild_meld, v.values)
+    key = (totals, by_rank, wild_meld, v.values)
     best = _BEST_LAYS.get(key)
     if best is None:
         if len(_BEST_LAYS) >= 1 << 16:
             _BEST_LAYS.clear()
-        ranks = {rank: (naturals, wilds) for rank, naturals, wilds in by_rank}
-        best = 0
-        for kept in range(14):
-            if totals[kept]:
-                totals[kept] -= 1
-                best = max(best, _lay_value(totals, v.values, ranks, wild_meld))
-                totals[kept] += 1
-        _BEST_LAYS[key] = best
+        best = _BEST_LAYS[key] = _best_lay(totals, v.values, by_rank, wild_meld)
     return best
 
 
@@ -1530,40 +1544,86 @@ def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int
 _BEST_LAYS: dict[tuple[object, ...], int] = {}
 
 
-def _lay_value(
-    totals: Sequence[int],
+def _best_lay(
+    totals: tuple[int, ...],
     values: Sequence[int],
-    by_rank: dict[int, tuple[int, int]],
+    by_rank: tuple[tuple[int, int, int], ...],
     wild_meld: bool,
 ) -> int:
-    wilds = [values[0]] * totals[0] + [values[2]] * totals[2]  # jokers first: worth more
-    base = 0
-    slots = 0
-    pairs: list[int] = []
-    for rank in range(1, 14):
-        n = totals[rank]
-        if rank in (2, 3):
-            continue
-        existing = by_rank.get(rank)
-        if existing is not None:
+    """:func:`_best_set_lay` from the ranks' totals: each rank's share is worked out once,
+    then again only for the rank of the card kept back."""
+    existing = {rank: (naturals, wilds) for rank, naturals, wilds in by_rank}
+
+    def share(rank: int, n: int) -> tuple[int, int, int]:
+        # (points laid for sure, free wildcard places, points of a pair needing a wildcard)
+        on_table = existing.get(rank)
+        if on_table is not None:
             # A set on the table takes wildcards up to its cap whether or not the hand
             # still holds naturals of its rank (4H 4D 2D + 4S leaves a place for a 2).
-            naturals = existing[0] + n
-            base += n * values[rank]
-            slots += max(0, (1 if naturals <= 2 else 2) - existing[1])
-        elif not n:
-            continue
-        elif n >= 3:
-            base += n * values[rank]
-            slots += 2
-        elif n == 2:
-            pairs.append(2 * values[rank])
-    pairs.sort(reverse=True)
+            cap = 1 if on_table[0] + n <= 2 else 2
+            return n * values[rank], max(0, cap - on_table[1]), 0
+        if n >= 3:
+            return n * values[rank], 2, 0
+        if n == 2:
+            return 0, 0, 2 * values[rank]
+        return 0, 0, 0
+
+    shares = {rank: share(rank, totals[rank]) for rank in (1, *range(4, 14))}
+    base = sum(x[0] for x in shares.values())
+    slots = sum(x[1] for x in shares.values())
+    pairs = [x[2] for x in shares.values() if x[2]]
+    jokers, twos = totals[0], totals[2]
     best = 0
-    for k in range(min(len(wilds), len(pairs)) + 1):
+    unchanged = False  # a kept card that changes nothing laid was tried
+    for kept in range(14):
+        if not totals[kept]:
+            continue
+        if kept == 0:
+            value = _wild_lay(base, slots, pairs, jokers - 1, twos, values, wild_meld)
+        elif kept == 2:
+            value = _wild_lay(base, slots, pairs, jokers, twos - 1, values, wild_meld)
+        elif kept == 3 or (was := shares[kept]) == (now := share(kept, totals[kept] - 1)):
+            if unchanged:
+                continue
+            unchanged = True
+            value = _wild_lay(base, slots, pairs, jokers, twos, values, wild_meld)
+        else:
+            rest = list(pairs)
+            if was[2]:
+                rest.remove(was[2])
+            if now[2]:
+                rest.append(now[2])
+            value = _wild_lay(
+                base - was[0] + now[0],
+                slots - was[1] + now[1],
+                rest,
+                jokers,
+                twos,
+                values,
+                wild_meld,
+            )
+        best = max(best, value)
+    return best
+
+
+def _wild_lay(
+    base: int,
+    slots: int,
+    pairs: list[int],
+    jokers: int,
+    twos: int,
+    values: Sequence[int],
+    wild_meld: bool,
+) -> int:
+    """The best lay-down once the naturals are counted: wildcards (jokers first: worth
+    more) complete pairs, fill free places, or make a meld of their own."""
+    wilds = [values[0]] * jokers + [values[2]] * twos
+    ordered = sorted(pairs, reverse=True)
+    best = 0
+    for k in range(min(len(wilds), len(ordered)) + 1):
         left = len(wilds) - k
         used = len(wilds) if wild_meld or left >= 3 else k + min(left, slots)
-        best = max(best, base + sum(pairs[:k]) + sum(wilds[:used]))
+        best = max(best, base + sum(ordered[:k]) + sum(wilds[:used]))
     return best
 
 

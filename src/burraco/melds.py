@@ -785,12 +785,16 @@ def _sets(
         if total < 2 or (total == 2 and not wilds):
             continue
         limit_all = 0 if rank == 3 and v.black_threes_only_out else 99
+        extras: dict[int, list[tuple[int, ...]]] = {}  # the wildcards to add, by their limit
         for naturals in _submultisets(counts, kinds, 2, set_max):
             limit = min(limit_all, wild_limit(len(naturals), v), set_max - len(naturals))
             if len(naturals) >= 3:
                 found[naturals] = rank
             if limit:
-                for extra in _submultisets(counts, wilds, 1, limit):
+                added = extras.get(limit)
+                if added is None:
+                    added = extras[limit] = list(_submultisets(counts, wilds, 1, limit))
+                for extra in added:
                     found[tuple(sorted(naturals + extra))] = rank
     if v.wild_melds and wild_melds:
         for meld in _submultisets(counts, wild_kinds, 3, 99):
@@ -799,7 +803,6 @@ def _sets(
 
 # --- the candidates of a hand, kept by the counts of each suit and rank -------------------
 
-_NONE_OF_A_RANK: Final = bytes(4)
 _NO_WILDCARDS: Final = bytes(5)
 
 #: Entries a table keeps before it starts again: a bound on memory, rarely reached.
@@ -819,24 +822,53 @@ class MeldTables:
     are as they were and their melds come from here instead of being enumerated again.
     """
 
-    __slots__ = ("_fits", "_ranks", "_suits", "_wilds", "v")
+    __slots__ = ("_fits", "_ranks", "_readings", "_suits", "_wilds", "v")
 
     def __init__(self, v: Variant) -> None:
         self.v = v
         self._suits: list[dict[bytes, tuple[Candidate, ...]]] = [{} for _ in range(4)]
         self._ranks: list[dict[bytes, tuple[Candidate, ...]]] = [{} for _ in range(14)]
         self._wilds: dict[bytes, tuple[Candidate, ...]] = {}
-        self._fits: dict[Meld, tuple[tuple[int, Meld], ...]] = {}
+        self._fits: dict[Meld, tuple[int, ...]] = {}
+        self._readings: dict[tuple[int, ...], Meld | Refusal] = {}
 
-    def extensions(self, meld: Meld, counts: Sequence[int]) -> list[tuple[int, Meld]]:
-        """The hand's cards that a meld on the table takes, each with the grown meld,
-        by card kind (the rules of the meld only, not those of the line)."""
-        fits = self._fits.get(meld)
-        if fits is None:
-            if len(self._fits) >= TABLE_LIMIT:
-                self._fits.clear()
-            fits = self._fits[meld] = _fits(meld, self.v)
-        return [fit for fit in fits if counts[fit[0]]]
+    def fitting(self, meld: Meld, counts: Sequence[int]) -> list[int]:
+        """The hand's cards that a meld on the table takes, by kind (the rules of the
+        meld only, not those of the line): ``extended`` gives each one a meld."""
+        kind = meld.kind
+        if kind == SET:
+            # Any natural of its rank, and wildcards up to its limit (sets differ by their
+            # suits too often to be worth keeping).
+            v = self.v
+            if v.set_max and len(meld.cards) >= v.set_max:
+                return []
+            wilds = len(meld.wilds)
+            if v.canasta_wild_limit:
+                wild_ok = wilds < (1 if len(meld.cards) - wilds <= 2 else 2)
+            else:
+                wild_ok = wilds < v.max_wildcards
+            if wild_ok and v.black_threes_only_out and meld.rank == 3:
+                wild_ok = False
+            kinds = _SET_FITS[meld.rank][wild_ok]
+        elif kind == WILD:
+            kinds = WILDCARDS
+        else:
+            found = self._fits.get(meld)
+            if found is None:
+                if len(self._fits) >= TABLE_LIMIT:
+                    self._fits.clear()
+                found = self._fits[meld] = _fits(meld, self.v)
+            kinds = found
+        return [card for card in kinds if counts[card]]
+
+    def reading(self, cards: tuple[int, ...]) -> Meld | Refusal:
+        """:func:`meld_or_refusal` of sorted cards, kept."""
+        found = self._readings.get(cards)
+        if found is None:
+            if len(self._readings) >= TABLE_LIMIT:
+                self._readings.clear()
+            found = self._readings[cards] = _read(cards, self.v)
+        return found
 
     def candidates(self, counts: Sequence[int]) -> list[Candidate]:
         """Every new meld of the hand, sorted by its cards: what :func:`new_melds` lists."""
@@ -858,8 +890,8 @@ class MeldTables:
         ranks = self._ranks
         for rank in range(1, 14):
             key = hand[rank - 1 : 52 : 13]
-            if key == _NONE_OF_A_RANK:
-                continue
+            if sum(key) < 2:
+                continue  # a set needs two naturals
             key += wild
             table = ranks[rank]
             part = table.get(key)
@@ -894,20 +926,20 @@ class MeldTables:
         return part
 
 
-def _fits(meld: Meld, v: Variant) -> tuple[tuple[int, Meld], ...]:
-    """Every card kind the meld takes, with the meld it becomes."""
-    if meld.kind == SEQUENCE:
-        kinds = {*range(meld.suit * 13, meld.suit * 13 + 13), *WILDCARDS}
-    elif meld.kind == SET:
-        kinds = {*range(meld.rank - 1, 52, 13), *WILDCARDS}
-    else:
-        kinds = set(WILDCARDS)
-    out: list[tuple[int, Meld]] = []
-    for card in sorted(kinds):
-        grown = extended(meld, card, v)
-        if isinstance(grown, Meld):
-            out.append((card, grown))
-    return tuple(out)
+def _fits(meld: Meld, v: Variant) -> tuple[int, ...]:
+    """Every card kind a sequence takes."""
+    kinds = {*range(meld.suit * 13, meld.suit * 13 + 13), *WILDCARDS}
+    return tuple(card for card in sorted(kinds) if isinstance(extended(meld, card, v), Meld))
+
+
+#: The kinds a set of each rank may take, by kind: its naturals, and the wildcards too.
+_SET_FITS: Final = tuple(
+    (
+        tuple(range(rank - 1, 52, 13)) if rank else (),
+        tuple(sorted({*range(rank - 1, 52, 13), *WILDCARDS})) if rank else WILDCARDS,
+    )
+    for rank in range(14)
+)
 
 
 def _suit_melds(counts: Sequence[int], suit: int, v: Variant) -> dict[tuple[int, ...], int]:

@@ -95,6 +95,19 @@ class DealView:
     def to_play(self) -> bool:
         return self.turn == self.seat and self.phase != "over"
 
+    def position(self) -> str:
+        """This view as a seat's position (docs/position.md): hidden cards as counts."""
+        from burraco.position import view_position
+
+        return view_position(self)
+
+    @classmethod
+    def from_position(cls, text: str) -> DealView:
+        """The view a seat's position describes (its history is empty)."""
+        from burraco.position import view_from_position
+
+        return view_from_position(text)
+
 
 def view_of(deal: Deal, seat: int) -> DealView:
     v = deal.v
