@@ -10,6 +10,9 @@ as one line of text.
 3. A bad string is refused with a :class:`PositionError` naming the field and the problem.
 4. ``compose`` sets up a deal from the parts a position maker cares about.
 5. The examples of docs/position.md load.
+6. The engine's API as a position maker meets it (issue 11): every name the documentation
+   imports from ``burraco`` is exported, the per-line lists have one entry per line, the
+   card drawn is a ``Card`` or None, the end reason None until the deal is over.
 
 The default run is short; ``pytest -m slow`` plays many more deals
 (``BURRACO_SLOW_EXAMPLES`` per setup, default 200).
@@ -28,12 +31,17 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from positions import dealt, idle_turn, play
+from test_rules_burraco_deal import IDLE, RUN, _runs_first
 
+import burraco
 from burraco import (
     Action,
+    Card,
     Deal,
     DealView,
     IllegalMove,
+    Match,
     PositionError,
     RuleError,
     compose,
@@ -211,6 +219,36 @@ def test_the_notation_knows_every_slot_of_a_deal() -> None:
     )
     written = {place.split()[0] for place in DEAL_SLOTS.values() if place[:3] != "not"}
     assert written <= set(FIELDS)
+
+
+@pytest.mark.parametrize(("name", "players", "lines"), SETUPS)
+def test_the_melds_and_lines_fields_have_one_item_per_line(
+    name: str, players: int, lines: int
+) -> None:
+    """Issue 11: the per-line lists are sized by the table's lines, not its seats."""
+    deal = Deal.new(variant(name, players=players, lines=lines), seed=4)
+    fields = deal.position().split()
+    assert len(fields[FIELDS.index("melds")].split("/")) == lines
+    assert len(fields[FIELDS.index("lines")].split("/")) == lines
+    assert len(fields[FIELDS.index("seats")].split("/")) == players
+    assert Deal.from_position(deal.position()).position() == deal.position()
+    if players > lines:
+        # one item per seat is one per line too many
+        per_seat = with_field(FIELDS.index("lines"), "/".join(["o"] * players), deal.position())
+        with pytest.raises(PositionError, match=f"{players} entries separated by / for {lines}"):
+            Deal.from_position(per_seat)
+
+
+def test_a_view_position_keeps_the_card_drawn() -> None:
+    deal = Deal.new(variant("italian", players=4), seed=6)
+    deal.apply("draw")
+    seat = deal.turn
+    view = deal.view(seat)
+    assert view.drawn is not None and f"drawn={view.drawn}" in view.position()
+    loaded = DealView.from_position(view.position())
+    assert loaded.drawn == view.drawn and loaded.end_reason is None
+    other = DealView.from_position(deal.position(seat=(seat + 1) % 4))
+    assert other.drawn is None
 
 
 # --- the history is not part of a position --------------------------------------------------
@@ -593,3 +631,103 @@ def test_the_documented_variant_agrees_with_records() -> None:
     text = compose(v).position()
     assert text.split()[1] == "online/4/2;semi_clean=False;deals=5"
     assert Deal.from_position(text).v == v
+
+
+# --- the engine's API, for positions built from outside (issue 11) ---------------------------
+
+
+def test_every_name_the_documentation_imports_from_burraco_is_exported() -> None:
+    root = Path(__file__).resolve().parents[1]
+    names: set[str] = set()
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for found in re.findall(r"from burraco import ([\w, ]+)", path.read_text()):
+            names |= {name.strip() for name in found.split(",")}
+    assert {"Match", "Deal", "compose", "variant"} <= names
+    assert names <= set(burraco.__all__), sorted(names - set(burraco.__all__))
+    assert all(hasattr(burraco, name) for name in burraco.__all__)
+    assert burraco.Match is Match
+
+
+#: The per-line lists of a deal: indexed by line_of[seat], one entry per line of the table.
+PER_LINE = (
+    "has_pozzetto",
+    "melds",
+    "red_threes",
+    "relancinhos",
+    "opened",
+    "minimum",
+    "minimum_raised",
+    "pending_value",
+)
+
+
+def _sized_by_lines(deal: Deal) -> None:
+    lines = deal.v.lines
+    for name in PER_LINE:
+        assert len(getattr(deal, name)) == lines, name
+    for view in (deal.view(0), deal.view(deal.players - 1)):
+        for name in PER_LINE:
+            assert len(getattr(view, name)) == lines, name
+    assert max(deal.line_of) < lines
+
+
+@pytest.mark.parametrize(("name", "players", "lines"), SETUPS)
+def test_the_per_line_lists_have_one_entry_per_line(name: str, players: int, lines: int) -> None:
+    v = variant(name, players=players, lines=lines)
+    deal = Deal.new(v, seed=1)
+    _sized_by_lines(deal)
+    rng = random.Random(2)
+    for _ in range(40):
+        if deal.is_over:
+            break
+        deal.apply(rng.choice(deal.legal_actions()))
+    _sized_by_lines(deal)
+    _sized_by_lines(Deal.resample(deal.view(deal.turn), random.Random(3)))
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_per_line_lists_keep_their_size_when_partnerships_form(players: int) -> None:
+    v = variant("italian", players=players)
+    deal = _runs_first(v, 1)
+    assert len(set(deal.line_of)) < v.lines  # a line was given up
+    _sized_by_lines(deal)
+    runner = deal.line_of[1]
+    assert deal.has_pozzetto[runner] and sum(deal.has_pozzetto) == 1
+
+
+def test_the_minimum_is_given_per_line() -> None:
+    v = variant("buraco", players=4, lines=2)
+    deal = Deal.new(v, seed=1, minimum=[75, 90])
+    assert deal.minimum == [75, 90] and deal.opened == [False, False]
+    with pytest.raises(RuleError, match="per line, not per seat"):
+        Deal.new(v, seed=1, minimum=[75, 90, 75, 90])
+    # a match of pairs passes each line's minimum: the vulnerable line opens with 75
+    match = Match(v, first_dealer=0)
+    match.totals = [v.vulnerable_at, 0]
+    match._start_deal()
+    assert match.deal.minimum == [v.vulnerable_minimum, 0]
+
+
+def test_the_card_drawn_is_a_card_or_none() -> None:
+    deal = dealt(variant("italian"), {1: RUN, 0: IDLE}, up="9C", stock="5D")
+    assert deal.view(1).drawn is None and deal.view(0).drawn is None
+    play(deal, "draw")
+    drawn = deal.view(1).drawn
+    assert isinstance(drawn, Card) and str(drawn) == "5D"
+    assert deal.view(0).drawn is None  # only the seat on turn knows it
+    again = Deal.resample(deal.view(1), random.Random(1))
+    assert again.view(1).drawn == drawn
+    play(deal, "discard 5D")
+    assert deal.view(0).drawn is None and deal.view(1).drawn is None
+
+
+def test_the_end_reason_is_none_until_the_deal_is_over() -> None:
+    deal = dealt(variant("italian"), {1: RUN, 0: IDLE}, up="9C")
+    assert deal.end_reason is None and deal.view(0).end_reason is None
+    assert deal.score().end_reason is None
+    assert Deal.resample(deal.view(1), random.Random(1)).end_reason is None
+    assert Deal.from_position(deal.position()).end_reason is None
+    deal.call_time_out()
+    idle_turn(deal)
+    idle_turn(deal)
+    assert deal.end_reason == "time-out" == deal.view(0).end_reason == deal.score().end_reason

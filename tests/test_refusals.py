@@ -28,7 +28,7 @@ from positions_bc import buraco_order, canasta_order
 from roomserver import Player, RoomServer, create_table
 from test_properties import candidates, describe, playout
 
-from burraco import Action, Deal, IllegalMove, parse_cards, variant
+from burraco import Action, Deal, IllegalMove, compose, parse_cards, variant
 from burraco.cards import format_cards
 from burraco.refusals import TEXTS, Refusal, nested
 
@@ -293,6 +293,75 @@ def test_canasta_black_threes_wait_for_going_out():
         "not_a_meld",
         {"reason": "black_threes_no_wildcards"},
         "not a meld: black 3s are melded without wildcards",
+    )
+
+
+#: The start of leaves_last_card_no_burraco's text, before its reason.
+LAST_CARD = (
+    "this would leave one card, and discarding it would empty the hand, "
+    "which the line may not do yet: "
+)
+
+
+def test_a_last_card_held_back_by_a_missing_burraco_says_so():
+    """Issue 11: a lay-down that leaves one card the line may not discard for want of a
+    burraco (canastra, canasta) says that, with the rule, not only "cannot end the turn"."""
+    # italian: the line has its pozzetto (in diretta), no burraco, so no close
+    deal = dealt(
+        variant("italian"),
+        {1: "3H 4H 5H 10S JS QS 6D 7D 8D 9C 9S", 0: "3D 4S 6H 8D 9D JH QC KC AD 5S 7C"},
+        up="8H",
+        stock="9H",
+        pozzetti=["4C 5C 6C 7C JD QD KD 8S 8H 8C KH"],
+    )
+    for text in ("draw", "meld 3H 4H 5H", "meld 10S JS QS", "meld 6D 7D 8D", "meld 9C 9S 9H"):
+        deal.apply(text)
+    deal.apply("meld 4C 5C 6C 7C")
+    deal.apply("meld JD QD KD")
+    close = "to close the line needs at least one burraco"
+    reason = {"reason": "close_needs_burraco"}
+    assert_refused(deal, "meld 8S 8H 8C", "leaves_last_card_no_burraco", reason, LAST_CARD + close)
+    # italian with 6 players: no pozzetto before a burraco
+    deal = dealt(
+        variant("italian", players=6), {1: "3H 4H 5H 10S JS QS 7D 7C 7S 6H KC"}, up="8H", stock="9S"
+    )
+    for text in ("draw", "meld 3H 4H 5H", "meld 10S JS QS", "meld 7D 7C 7S", "extend 1 9S"):
+        deal.apply(text)
+    assert_refused(
+        deal,
+        "extend 0 6H",
+        "leaves_last_card_no_burraco",
+        {"reason": "burraco_before_pozzetto"},
+        LAST_CARD + "with 6 players a line needs a burraco before it takes its pozzetto",
+    )
+    # buraco: going out needs a canastra
+    v = variant("buraco")
+    hands = ["3S 4S 5S 6S 7S 8S 9H 10H JH QH KH"]
+    deal = Deal.from_deck(v, buraco_order(v, hands, "AH"), dealer=0)
+    deal.apply("draw")
+    deal.apply("meld 3S 4S 5S 6S 7S 8S")
+    assert_refused(
+        deal,
+        "meld 9H 10H JH QH KH",
+        "leaves_last_card_no_burraco",
+        {"reason": "go_out_needs_canastra"},
+        LAST_CARD + "to go out the line needs a canastra",
+    )
+    # canasta: going out needs two canastas, one of them clean
+    deal = canasta({0: "AS AS AH AH AD AD AC KS KH KD KC 2C JK 9S 5D"}, stock="9H 9D")
+    for text in ("draw", "meld AS AS AH AH AD AD AC", "meld KS KH KD KC 2C JK"):
+        deal.apply(text)
+    two = "to go out a line needs two canastas, one of them clean"
+    reason = {"reason": "go_out_two_canastas"}
+    assert_refused(deal, "meld 9S 9H 9D", "leaves_last_card_no_burraco", reason, LAST_CARD + two)
+    # ... and a take that would leave that card says the reason once, one level deep
+    deal = compose(variant("canasta"), ["7S 7H 9C"], melds=[["QH QC JK"]], pile="7D", turn=0)
+    assert_refused(
+        deal,
+        "take 7S 7H",
+        "take_leaves_dead_end",
+        reason,
+        f"after this take the turn could not end legally ({two})",
     )
 
 

@@ -9,6 +9,7 @@ from burraco.actions import Action
 from burraco.cards import Card, card_of, deck, format_cards, parse_card, parse_cards
 from burraco.deal import Deal
 from burraco.errors import IllegalMove, RuleError, SetupError
+from burraco.match import Match
 from burraco.melds import Meld, MeldInfo, check_meld, extend_meld, read_meld
 from burraco.position import PositionError, compose
 from burraco.scoring import DealScore, LineScore, card_points
@@ -25,6 +26,7 @@ __all__ = [
     "DealView",
     "IllegalMove",
     "LineScore",
+    "Match",
     "Meld",
     "MeldInfo",
     "PositionError",

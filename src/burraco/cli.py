@@ -281,7 +281,7 @@ def _recent_text(recent: Sequence[tuple[int | None, Action]], names: Sequence[st
 def score_table(score: DealScore, v: Variant, names: Sequence[str]) -> Table:
     """A deal's score, line by line, with its parts."""
     kind = _GRADE_NAMES[v.family]
-    table = Table(title=f"Deal score ({score.end_reason})", title_justify="left")
+    table = Table(title=f"Deal score ({score.end_reason or 'in play'})", title_justify="left")
     table.add_column("Line")
     table.add_column("Melded", justify="right")
     table.add_column("In hand", justify="right")

@@ -27,6 +27,8 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterable, Sequence
+from itertools import combinations_with_replacement, compress
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Final
 
@@ -47,6 +49,7 @@ from burraco.errors import IllegalMove, RuleError
 from burraco.melds import (
     SET,
     WILD,
+    Candidate,
     Meld,
     extended,
     grade_of,
@@ -54,6 +57,7 @@ from burraco.melds import (
     meld_candidates,
     meld_or_refusal,
     meld_points,
+    merged,
     read_meld,
     tables_for,
 )
@@ -129,6 +133,17 @@ _CLOSE_BY_DISCARD: Final = Refusal("close_by_discard")
 _BURRACO_BEFORE_POZZETTO: Final = Refusal("burraco_before_pozzetto")
 _CLOSE_NEEDS_BURRACO: Final = Refusal("close_needs_burraco")
 _CLOSING_DISCARD_WILDCARD: Final = Refusal("closing_discard_wildcard")
+#: The reasons a line may not empty its hand yet for want of burracos (canastras,
+#: canastas): a last card they hold back is refused as ``leaves_last_card_no_burraco``.
+_NO_BURRACO_YET: Final = frozenset(
+    r.code
+    for r in (
+        _BURRACO_BEFORE_POZZETTO,
+        _CLOSE_NEEDS_BURRACO,
+        _GO_OUT_NEEDS_CANASTRA,
+        _GO_OUT_TWO_CANASTAS,
+    )
+)
 
 
 # The refusals with params, built once per params where legal_actions() and is_legal() meet
@@ -173,6 +188,7 @@ _DRAW: Final = Action(DRAW)
 _TAKE: Final = Action(TAKE)
 _REDRAW: Final = Action(REDRAW)
 _PASS: Final = Action(PASS)
+_ACTION_OF: Final = itemgetter(2)  # a candidate meld's action
 _DISCARDS: Final = tuple(Action(DISCARD, (CARDS[c],)) for c in range(KINDS))
 
 
@@ -252,7 +268,8 @@ class Deal:
     timeout_turns: int
     closer: int
     went_out: bool
-    end_reason: str
+    #: Why the deal ended ("went out", "closed", "stock", "stall", "time-out"); None before.
+    end_reason: str | None
     red_threes: list[int]
     relancinhos: list[int]
     opened: list[bool]
@@ -343,9 +360,12 @@ class Deal:
         self.pile = []
         self.pile_hidden = 0
         self.pozzetti = []
-        self.has_pozzetto = [False] * v.players
+        # Per line (indexed by line_of[seat]): has_pozzetto, melds, red_threes, relancinhos,
+        # opened, minimum, minimum_raised, pending_value. Per seat: the rest.
+        lines = v.lines
+        self.has_pozzetto = [False] * lines
         self.pending_pozzetto = [None] * v.players
-        self.melds = [[] for _ in range(v.players)]
+        self.melds = [[] for _ in range(lines)]
         self.turns = 0
         self.drawn = -1
         self.redrawn = False
@@ -355,13 +375,13 @@ class Deal:
         self.timeout_turns = -1
         self.closer = -1
         self.went_out = False
-        self.end_reason = ""
-        self.red_threes = [0] * v.players
-        self.relancinhos = [0] * v.players
-        self.opened = [True] * v.players
-        self.minimum = [0] * v.players
-        self.minimum_raised = [False] * v.players
-        self.pending_value = [0] * v.players
+        self.end_reason = None
+        self.red_threes = [0] * lines
+        self.relancinhos = [0] * lines
+        self.opened = [True] * lines
+        self.minimum = [0] * lines
+        self.minimum_raised = [False] * lines
+        self.pending_value = [0] * lines
         self.history = []
         self.known = [[0] * KINDS for _ in range(v.players)]
         self._first_turn = True
@@ -370,11 +390,16 @@ class Deal:
         self._from_pile = None
         self._progress = False
         if v.opening_minimum:
-            self.minimum = [v.opening_minimum] * v.players
+            self.minimum = [v.opening_minimum] * lines
         if minimum is not None:
+            if len(minimum) > lines:
+                raise RuleError(
+                    f"a minimum for {len(minimum)} lines, but the table has {lines} "
+                    "(minimum is per line, not per seat)"
+                )
             for line, need in enumerate(minimum):
                 self.minimum[line] = max(self.minimum[line], need)
-        for line in range(v.players):
+        for line in range(lines):
             self.opened[line] = self.minimum[line] == 0
 
         top: list[int] = list(cards)  # top card first
@@ -524,7 +549,7 @@ class Deal:
         self.phase = view.phase
         self.turn = view.turn
         self.turns = view.turns
-        self.drawn = view.drawn
+        self.drawn = -1 if view.drawn is None else int(view.drawn)
         self.redrawn = view.redrawn
         self.taken_single = view.taken_single
         self.quiet_turns = view.quiet_turns
@@ -661,7 +686,7 @@ class Deal:
         hand = self.hands[seat]
         line = self.line_of[seat]
         if self.sizes[seat] >= 2 and self.opened[line] and self.taken_single < 0:
-            actions.extend([_DISCARDS[card] for card in range(KINDS) if hand[card]])
+            actions.extend(compress(_DISCARDS, hand))
         else:
             for card in range(KINDS):
                 if hand[card] and self._discard_problem(seat, line, card) is None:
@@ -694,39 +719,20 @@ class Deal:
                 # Nothing this hand lays down can reach the opening: no meld, no extension.
                 return actions
         tables = tables_for(v)
-        candidates = tables.candidates(hand)
-        if candidates:
-            taken = {m.rank for m in melds if m.kind == SET}
-            if any(m.kind == WILD for m in melds):
-                taken.add(-1)
+        # A line melds one set of a rank (and one meld of wildcards).
+        taken = {m.rank for m in melds if m.kind == SET}
+        if any(m.kind == WILD for m in melds):
+            taken.add(-1)
+        parts = tables.parts(hand, taken)
+        if parts:
             # Fast path: with two cards left after it and no opening to reach, only the
             # line's own melds can make a candidate illegal; the rest goes through the check.
             slow = v.black_threes_only_out
             quick = size - 2 if opened else -1
-            problem = self._meld_problem
-            # Without sequences, and with no card of the pile to tell apart, whether a meld
-            # that leaves two cards or more is legal depends on its rank and its wildcards,
-            # not on the suits of its naturals: it is worked out once for each such shape.
-            shapes: dict[tuple[int, int, int, int], bool] | None = (
-                {} if not v.sequences and self._from_pile is None else None
-            )
-            for cards, rank, action in candidates:
-                if rank and rank in taken:
-                    continue
-                n = len(cards)
-                if n <= quick and not (slow and rank == 3):
-                    actions.append(action)
-                    continue
-                if shapes is not None and n <= size - 2:
-                    twos = cards.count(1) + cards.count(14) + cards.count(27) + cards.count(40)
-                    shape = (rank, n, cards.count(JOKER), twos)
-                    legal = shapes.get(shape)
-                    if legal is None:
-                        legal = shapes[shape] = problem(seat, line, cards, size) is None
-                    if legal:
-                        actions.append(action)
-                elif problem(seat, line, cards, size) is None:
-                    actions.append(action)
+            if all(longest <= quick and not (slow and rank == 3) for _, longest, rank in parts):
+                actions.extend(map(_ACTION_OF, merged(parts)))
+            else:
+                self._checked_melds(seat, line, size, merged(parts), quick, actions)
         if not melds:
             return actions
         # Extensions: each meld's cards that fit (kept per meld); with three cards or more
@@ -747,6 +753,42 @@ class Deal:
                 if self._grown_problem(seat, line, target, card, grown) is None:
                     actions.append(extend[card])
         return actions
+
+    def _checked_melds(
+        self,
+        seat: int,
+        line: int,
+        size: int,
+        candidates: list[Candidate],
+        quick: int,
+        actions: list[Action],
+    ) -> None:
+        """The new melds a hand may lay down, one by one: those that leave it two cards
+        or more after an opening need no check (``quick``: the most cards such a meld holds)."""
+        v = self.v
+        slow = v.black_threes_only_out
+        problem = self._meld_problem
+        # Without sequences, and with no card of the pile to tell apart, whether a meld
+        # that leaves two cards or more is legal depends on its rank and its wildcards,
+        # not on the suits of its naturals: it is worked out once for each such shape.
+        shapes: dict[tuple[int, int, int, int], bool] | None = (
+            {} if not v.sequences and self._from_pile is None else None
+        )
+        for cards, rank, action in candidates:
+            n = len(cards)
+            if n <= quick and not (slow and rank == 3):
+                actions.append(action)
+                continue
+            if shapes is not None and n <= size - 2:
+                twos = cards.count(1) + cards.count(14) + cards.count(27) + cards.count(40)
+                shape = (rank, n, cards.count(JOKER), twos)
+                legal = shapes.get(shape)
+                if legal is None:
+                    legal = shapes[shape] = problem(seat, line, cards, size) is None
+                if legal:
+                    actions.append(action)
+            elif problem(seat, line, cards, size) is None:
+                actions.append(action)
 
     def _draw_actions(self) -> list[Action]:
         actions: list[Action] = []
@@ -853,11 +895,14 @@ class Deal:
         else:
             kinds = [s * 13 + top % 13 for s in range(4) if hand[s * 13 + top % 13]]
             need = 2
-        options: list[tuple[int, ...]] = []
-        for combo in _combos(hand, kinds, need):
-            if self._pair_take_problem(seat, combo) is None:
-                options.append(combo)
-        return options
+        if sum(hand[k] for k in kinds) < need or (top % 13 == 2 and top // 13 in (0, 3)):
+            return []  # too few cards to meld the top with, or a black 3 freezes the pile
+        return [
+            combo
+            for combo in combinations_with_replacement(kinds, need)
+            if all(combo.count(k) <= hand[k] for k in combo)
+            and self._pair_take_problem(seat, combo) is None
+        ]
 
     def _pair_take_problem(self, seat: int, cards: Sequence[int]) -> Refusal | None:
         if not self.pile:
@@ -1028,7 +1073,8 @@ class Deal:
         for c in cards:
             hand[c] -= 1
         last = next(c for c in range(KINDS) if hand[c])
-        if self._empty_by_discard_problem(line, last, melds_after, short, 1) is None:
+        by_discard = self._empty_by_discard_problem(line, last, melds_after, short, 1)
+        if by_discard is None:
             return None
         for m in melds_after:
             grown = extended(m, last, v)
@@ -1036,8 +1082,13 @@ class Deal:
                 after = [grown if x is m else x for x in melds_after]
                 if self._empty_by_meld_problem(line, after, short) is None:
                     return None
+        # Refused: say why the last card cannot leave.
         if last == self.taken_single and v.discard_back_rule:
             return _LEAVES_TAKEN_CARD
+        if by_discard.code in _NO_BURRACO_YET:
+            # Discarding the last card would empty the hand, which the line may not do
+            # before it has its burraco(s); nor can it meld the card to get out.
+            return nested("leaves_last_card_no_burraco", by_discard)
         if v.close_no_wild_discard and is_wild(last) and self.has_pozzetto[line]:
             return _LEAVES_ONLY_WILDCARD
         return _LEAVES_DEAD_END
@@ -1245,7 +1296,7 @@ class Deal:
             rank = top % 13 + 1
             target = next((i for i, m in enumerate(melds) if m.kind == SET and m.rank == rank), -1)
         if target < 0:
-            return target, meld_or_refusal((top, *cards), v)
+            return target, tables_for(v).reading(tuple(sorted((top, *cards))))
         result: Meld | Refusal = melds[target]
         for c in (top, *cards):
             if isinstance(result, Meld):
@@ -1500,23 +1551,6 @@ class Deal:
         )
 
 
-def _combos(hand: Sequence[int], kinds: list[int], need: int) -> list[tuple[int, ...]]:
-    out: list[tuple[int, ...]] = []
-
-    def walk(i: int, chosen: list[int]) -> None:
-        if len(chosen) == need:
-            out.append(tuple(chosen))
-            return
-        if i == len(kinds):
-            return
-        k = kinds[i]
-        for n in range(min(hand[k], need - len(chosen)), -1, -1):
-            walk(i + 1, chosen + [k] * n)
-
-    walk(0, [])
-    return sorted(set(out))
-
-
 def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int:
     """The most card points a canasta hand can still lay down, keeping one card to discard.
 
@@ -1553,28 +1587,24 @@ def _best_lay(
     """:func:`_best_set_lay` from the ranks' totals: each rank's share is worked out once,
     then again only for the rank of the card kept back."""
     existing = {rank: (naturals, wilds) for rank, naturals, wilds in by_rank}
-
-    def share(rank: int, n: int) -> tuple[int, int, int]:
-        # (points laid for sure, free wildcard places, points of a pair needing a wildcard)
-        on_table = existing.get(rank)
-        if on_table is not None:
-            # A set on the table takes wildcards up to its cap whether or not the hand
-            # still holds naturals of its rank (4H 4D 2D + 4S leaves a place for a 2).
-            cap = 1 if on_table[0] + n <= 2 else 2
-            return n * values[rank], max(0, cap - on_table[1]), 0
-        if n >= 3:
-            return n * values[rank], 2, 0
-        if n == 2:
-            return 0, 0, 2 * values[rank]
-        return 0, 0, 0
-
-    shares = {rank: share(rank, totals[rank]) for rank in (1, *range(4, 14))}
-    base = sum(x[0] for x in shares.values())
-    slots = sum(x[1] for x in shares.values())
-    pairs = [x[2] for x in shares.values() if x[2]]
+    shares: list[tuple[int, int, int]] = [_NO_SHARE] * 14
+    base = slots = 0
+    pairs: list[int] = []
+    for rank in _SET_RANKS:
+        n = totals[rank]
+        if n or rank in existing:
+            shares[rank] = x = _share(rank, n, existing, values)
+            base += x[0]
+            slots += x[1]
+            if x[2]:
+                pairs.append(x[2])
+    pairs.sort(reverse=True)
     jokers, twos = totals[0], totals[2]
+    # The wildcards' best use depends on the free places and the pairs only, and adds to
+    # the points laid for sure: keeping back a natural that changes neither costs its
+    # points, so one evaluation serves every such card.
+    same = _wild_lay(base, slots, pairs, jokers, twos, values, wild_meld)
     best = 0
-    unchanged = False  # a kept card that changes nothing laid was tried
     for kept in range(14):
         if not totals[kept]:
             continue
@@ -1582,28 +1612,56 @@ def _best_lay(
             value = _wild_lay(base, slots, pairs, jokers - 1, twos, values, wild_meld)
         elif kept == 2:
             value = _wild_lay(base, slots, pairs, jokers, twos - 1, values, wild_meld)
-        elif kept == 3 or (was := shares[kept]) == (now := share(kept, totals[kept] - 1)):
-            if unchanged:
-                continue
-            unchanged = True
-            value = _wild_lay(base, slots, pairs, jokers, twos, values, wild_meld)
+        elif kept == 3:
+            value = same
         else:
-            rest = list(pairs)
-            if was[2]:
-                rest.remove(was[2])
-            if now[2]:
-                rest.append(now[2])
-            value = _wild_lay(
-                base - was[0] + now[0],
-                slots - was[1] + now[1],
-                rest,
-                jokers,
-                twos,
-                values,
-                wild_meld,
-            )
-        best = max(best, value)
+            was = shares[kept]
+            now = _share(kept, totals[kept] - 1, existing, values)
+            if was[1] == now[1] and was[2] == now[2]:
+                value = same - was[0] + now[0]
+            else:
+                rest = list(pairs)
+                if was[2]:
+                    rest.remove(was[2])
+                if now[2]:
+                    rest.append(now[2])
+                    rest.sort(reverse=True)
+                value = _wild_lay(
+                    base - was[0] + now[0],
+                    slots - was[1] + now[1],
+                    rest,
+                    jokers,
+                    twos,
+                    values,
+                    wild_meld,
+                )
+        if value > best:
+            best = value
     return best
+
+
+#: The ranks a canasta set may have (not 2s, wildcards; not 3s, never in a set but black
+#: 3s going out).
+_SET_RANKS: Final = (1, *range(4, 14))
+_NO_SHARE: Final = (0, 0, 0)
+
+
+def _share(
+    rank: int, n: int, existing: dict[int, tuple[int, int]], values: Sequence[int]
+) -> tuple[int, int, int]:
+    """A rank's share of a lay-down with ``n`` naturals in hand: the points laid for sure,
+    the free wildcard places, the points of a pair that needs a wildcard."""
+    on_table = existing.get(rank)
+    if on_table is not None:
+        # A set on the table takes wildcards up to its cap whether or not the hand
+        # still holds naturals of its rank (4H 4D 2D + 4S leaves a place for a 2).
+        cap = 1 if on_table[0] + n <= 2 else 2
+        return n * values[rank], max(0, cap - on_table[1]), 0
+    if n >= 3:
+        return n * values[rank], 2, 0
+    if n == 2:
+        return 0, 0, 2 * values[rank]
+    return _NO_SHARE
 
 
 def _wild_lay(
@@ -1615,15 +1673,22 @@ def _wild_lay(
     values: Sequence[int],
     wild_meld: bool,
 ) -> int:
-    """The best lay-down once the naturals are counted: wildcards (jokers first: worth
-    more) complete pairs, fill free places, or make a meld of their own."""
-    wilds = [values[0]] * jokers + [values[2]] * twos
-    ordered = sorted(pairs, reverse=True)
+    """The best lay-down once the naturals are counted (``pairs`` sorted, greatest first):
+    wildcards (jokers first: worth more) complete pairs, fill free places, or make a meld
+    of their own."""
+    joker, two = values[0], values[2]
+    wilds = jokers + twos
     best = 0
-    for k in range(min(len(wilds), len(ordered)) + 1):
-        left = len(wilds) - k
-        used = len(wilds) if wild_meld or left >= 3 else k + min(left, slots)
-        best = max(best, base + sum(ordered[:k]) + sum(wilds[:used]))
+    completed = 0  # the points of the k best pairs
+    for k in range(min(wilds, len(pairs)) + 1):
+        if k:
+            completed += pairs[k - 1]
+        left = wilds - k
+        used = wilds if wild_meld or left >= 3 else k + min(left, slots)
+        laid = used * joker if used <= jokers else jokers * joker + (used - jokers) * two
+        value = base + completed + laid
+        if value > best:
+            best = value
     return best
 
 

@@ -116,7 +116,7 @@ class Match:
     def _start_deal(self) -> None:
         v = self.v
         dealer = (self.first_dealer + len(self.deals)) % v.players
-        minimum = [0] * v.players
+        minimum = [0] * v.lines
         if v.vulnerable_at:
             for line, total in enumerate(self.totals):
                 if self.raised[line]:
@@ -143,7 +143,7 @@ class Match:
         for line, points in enumerate(score.points):
             self.totals[line] += points
         for line, raised in enumerate(self.deal.minimum_raised):
-            if raised and line < v.lines:
+            if raised:
                 self.raised[line] = True
         if v.players in (3, 5) and self.phase == 1:
             if v.players == 3 and all(t >= v.phase_limit for t in self.totals):

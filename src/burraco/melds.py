@@ -30,9 +30,9 @@ burraco.errors.IllegalMove: KH AH 3H is not a meld: the cards of a sequence must
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import chain, combinations, product
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
@@ -126,9 +126,12 @@ def _sequence(suit: int, lo: int, hi: int, gap: int, wilds: tuple[int, ...]) -> 
 
 
 def _set(rank: int, naturals: Iterable[int], wilds: tuple[int, ...]) -> Meld:
-    cards = tuple(CARDS[c] for c in sorted(naturals)) + tuple(CARDS[w] for w in sorted(wilds))
-    kind = WILD if rank == 0 else SET
-    return Meld(kind, -1, rank, 0, 0, 0, tuple(sorted(wilds)), cards)
+    wilds = tuple(sorted(wilds))
+    cards = tuple(map(_CARD, sorted(naturals))) + tuple(map(_CARD, wilds))
+    return Meld(WILD if rank == 0 else SET, -1, rank, 0, 0, 0, wilds, cards)
+
+
+_CARD: Final = CARDS.__getitem__
 
 
 # --- the reasons cards are not a meld (codes of burraco.refusals) -------------------------
@@ -336,7 +339,6 @@ def extended(meld: Meld, card: int, v: Variant) -> Meld | Refusal:
         if not is_wild(card):
             return _WILD_MELD_WILDCARDS
         return _set(0, (), (*meld.wilds, card))
-    naturals = [c for c in meld.cards if c not in meld.wilds or not is_wild(c)]
     naturals = list(meld.cards[: len(meld.cards) - len(meld.wilds)])
     if v.set_max and meld.size >= v.set_max:
         return _set_too_long(v.set_max)
@@ -811,6 +813,9 @@ TABLE_LIMIT: Final = 1 << 15
 #: One candidate: its cards (sorted kinds), the rank of a set (0 for a sequence, -1 for
 #: wildcards) and the action that lays it down.
 Candidate = tuple[tuple[int, ...], int, Action]
+#: The candidates of one suit or rank (sorted), the most cards one of them holds, and the
+#: rank of its sets (0: sequences, -1: melds of wildcards).
+Part = tuple[tuple[Candidate, ...], int, int]
 
 
 class MeldTables:
@@ -822,13 +827,15 @@ class MeldTables:
     are as they were and their melds come from here instead of being enumerated again.
     """
 
-    __slots__ = ("_fits", "_ranks", "_readings", "_suits", "_wilds", "v")
+    __slots__ = ("_cap", "_fits", "_ranks", "_readings", "_suits", "_wilds", "v")
 
     def __init__(self, v: Variant) -> None:
         self.v = v
-        self._suits: list[dict[bytes, tuple[Candidate, ...]]] = [{} for _ in range(4)]
-        self._ranks: list[dict[bytes, tuple[Candidate, ...]]] = [{} for _ in range(14)]
-        self._wilds: dict[bytes, tuple[Candidate, ...]] = {}
+        most = max(v.max_wildcards, 2 if v.canasta_wild_limit else 1)
+        self._cap = bytes(min(n, most) for n in range(256))
+        self._suits: list[dict[bytes, Part]] = [{} for _ in range(4)]
+        self._ranks: list[dict[bytes, Part]] = [{} for _ in range(14)]
+        self._wilds: dict[bytes, Part] = {}
         self._fits: dict[Meld, tuple[int, ...]] = {}
         self._readings: dict[tuple[int, ...], Meld | Refusal] = {}
 
@@ -870,12 +877,21 @@ class MeldTables:
             found = self._readings[cards] = _read(cards, self.v)
         return found
 
-    def candidates(self, counts: Sequence[int]) -> list[Candidate]:
-        """Every new meld of the hand, sorted by its cards: what :func:`new_melds` lists."""
+    def candidates(self, counts: Sequence[int], taken: Collection[int] = ()) -> list[Candidate]:
+        """Every new meld of the hand, sorted by its cards: what :func:`new_melds` lists;
+        without the sets of the ranks in ``taken`` (-1: the meld of wildcards)."""
+        return merged(self.parts(counts, taken))
+
+    def parts(self, counts: Sequence[int], taken: Collection[int] = ()) -> list[Part]:
+        """:meth:`candidates` in parts: the sequences of each suit, the sets of each rank,
+        the melds of wildcards; each part sorted."""
         v = self.v
         hand = bytes(counts)
-        wild = hand[1:41:13] + hand[52:]
-        parts: list[tuple[Candidate, ...]] = []
+        wilds = hand[1:41:13] + hand[52:]
+        # Beyond the most a sequence or a set may hold, more copies of a wildcard change
+        # nothing to its melds.
+        wild = wilds.translate(self._cap)
+        parts: list[Part] = []
         if v.sequences:
             for suit, table in enumerate(self._suits):
                 key = hand[suit * 13 : suit * 13 + 13]
@@ -884,46 +900,50 @@ class MeldTables:
                 key += wild
                 part = table.get(key)
                 if part is None:
-                    part = self._store(table, key, _suit_melds(counts, suit, v))
-                if part:
+                    part = self._store(table, key, _suit_melds(counts, suit, v), 0)
+                if part[0]:
                     parts.append(part)
         ranks = self._ranks
         for rank in range(1, 14):
             key = hand[rank - 1 : 52 : 13]
-            if sum(key) < 2:
+            if sum(key) < 2 or rank in taken:
                 continue  # a set needs two naturals
             key += wild
             table = ranks[rank]
             part = table.get(key)
             if part is None:
-                part = self._store(table, key, _rank_melds(counts, rank, v))
-            if part:
+                part = self._store(table, key, _rank_melds(counts, rank, v), rank)
+            if part[0]:
                 parts.append(part)
-        if v.wild_melds and wild != _NO_WILDCARDS:
-            part = self._wilds.get(wild)
+        if v.wild_melds and wilds != _NO_WILDCARDS and -1 not in taken:
+            part = self._wilds.get(wilds)
             if part is None:
-                part = self._store(self._wilds, wild, _wild_melds(counts, v))
-            if part:
+                part = self._store(self._wilds, wilds, _wild_melds(counts, v), -1)
+            if part[0]:
                 parts.append(part)
-        if not parts:
-            return []
-        if len(parts) == 1:
-            return list(parts[0])
-        # Each part is sorted, so the sort merges runs. No two parts share a meld: a
-        # sequence has naturals of two ranks, a set of one, a meld of wildcards none.
-        merged = [c for part in parts for c in part]
-        merged.sort()
-        return merged
+        return parts
 
     @staticmethod
     def _store(
-        table: dict[bytes, tuple[Candidate, ...]], key: bytes, found: dict[tuple[int, ...], int]
-    ) -> tuple[Candidate, ...]:
+        table: dict[bytes, Part], key: bytes, found: dict[tuple[int, ...], int], rank: int
+    ) -> Part:
         if len(table) >= TABLE_LIMIT:
             table.clear()
-        part = tuple((cards, found[cards], meld_action(cards)) for cards in sorted(found))
+        melds = tuple((cards, found[cards], meld_action(cards)) for cards in sorted(found))
+        part = (melds, max((len(cards) for cards in found), default=0), rank)
         table[key] = part
         return part
+
+
+def merged(parts: Sequence[Part]) -> list[Candidate]:
+    """The candidates of some parts, sorted by their cards."""
+    if len(parts) == 1:
+        return list(parts[0][0])
+    # Each part is sorted, so the sort merges runs. No two parts share a meld: a
+    # sequence has naturals of two ranks, a set of one, a meld of wildcards none.
+    out = list(chain.from_iterable(part[0] for part in parts))
+    out.sort()
+    return out
 
 
 def _fits(meld: Meld, v: Variant) -> tuple[int, ...]:

@@ -100,6 +100,10 @@ TEXTS: Final[dict[str, str]] = {
         "this would leave only a wildcard, and the closing discard may not be a wildcard"
     ),
     "leaves_dead_end": "this would leave a hand that cannot end the turn legally",
+    "leaves_last_card_no_burraco": (
+        "this would leave one card, and discarding it would empty the hand, "
+        "which the line may not do yet: {reason}"
+    ),
     "go_out_by_discard": "going out is a final discard; the hand may not be emptied by melding",
     "go_out_needs_canastra": "to go out the line needs a canastra",
     "go_out_two_canastas": "to go out a line needs two canastas, one of them clean",
@@ -189,7 +193,22 @@ _NESTED: dict[tuple[str, str], Refusal] = {}
 
 def nested(code: str, inner: Refusal, **params: str | int) -> Refusal:
     """The refusal ``code`` wrapping ``inner``: ``inner``'s params, ``params`` and
-    ``reason``, the code of ``inner``."""
+    ``reason``, the code of ``inner``.
+
+    A reason is one level deep: wrapping a refusal that wraps another wraps the
+    innermost one, with the params it carries.
+
+    >>> middle = nested("leaves_last_card_no_burraco", Refusal("close_needs_burraco"))
+    >>> outer = nested("take_leaves_dead_end", middle)
+    >>> dict(outer.params)
+    {'reason': 'close_needs_burraco'}
+    >>> print(outer)
+    after this take the turn could not end legally (to close the line needs at least one burraco)
+    """
+    reason = inner.params.get("reason")
+    if isinstance(reason, str) and reason in TEXTS:
+        rest = {k: value for k, value in inner.params.items() if k != "reason"}
+        inner = Refusal(reason, MappingProxyType(rest) if rest else _NO_PARAMS)
     if params or inner.params:
         return Refusal(code, {**inner.params, **params, "reason": inner.code})
     key = (code, inner.code)

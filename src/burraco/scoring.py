@@ -66,7 +66,8 @@ class DealScore:
     lines: tuple[LineScore, ...]
     #: Points per match line (``variant.line_of`` at the start of the deal).
     points: tuple[int, ...]
-    end_reason: str
+    #: How the deal ended (``Deal.end_reason``); None for a provisional score.
+    end_reason: str | None
     closer: int
 
     def __str__(self) -> str:

@@ -39,7 +39,9 @@ class DealView:
     partner_hands: tuple[tuple[int, tuple[Card, ...]], ...]
     hand_sizes: tuple[int, ...]
     line_of: tuple[int, ...]
-    #: The melds of each line, indexed by line.
+    #: The melds of each line, indexed by line (as are the other per-line tuples:
+    #: ``has_pozzetto``, ``red_threes``, ``opened``, ``minimum``, ``pending_value``,
+    #: ``relancinhos``, ``minimum_raised``; one entry per line of the table).
     melds: tuple[tuple[Meld, ...], ...]
     #: The face-up pile, bottom first (its top is the last card).
     pile: tuple[Card, ...]
@@ -57,7 +59,8 @@ class DealView:
     taken_single: int
     final_turn: bool
     timeout_turns: int
-    end_reason: str
+    #: Why the deal ended (``Deal.end_reason``); None while it is in play.
+    end_reason: str | None
     history: tuple[Action, ...]
     #: Per seat, the cards everyone knows to be in that hand: taken from the pile, not played.
     known: tuple[tuple[Card, ...], ...] = ()
@@ -69,8 +72,8 @@ class DealView:
     progress: bool = False
     first_turn: bool = False
     redrawn: bool = False
-    #: The card the seat drew this turn (only in the view of the seat on turn).
-    drawn: int = -1
+    #: The card the seat drew this turn (only in the view of the seat on turn); else None.
+    drawn: Card | None = None
     pending_value: tuple[int, ...] = ()
     #: Canasta, the seat on turn only: the cards the rest of the pile just brought to its
     #: unopened line's hand (counts per card kind); they never count toward the opening.
@@ -145,7 +148,7 @@ def view_of(deal: Deal, seat: int) -> DealView:
         progress=deal._progress,
         first_turn=deal._first_turn,
         redrawn=deal.redrawn,
-        drawn=deal.drawn if seat == deal.turn else -1,
+        drawn=Card(deal.drawn) if seat == deal.turn and deal.drawn >= 0 else None,
         pending_value=tuple(deal.pending_value),
         from_pile=tuple(deal._from_pile) if deal._from_pile and seat == deal.turn else (),
         pending_melds=tuple(deal._pending_melds),
@@ -185,7 +188,7 @@ class PublicView:
     opened: tuple[bool, ...]
     minimum: tuple[int, ...]
     final_turn: bool
-    end_reason: str
+    end_reason: str | None
     rules: Variant
 
 

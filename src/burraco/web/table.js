@@ -758,7 +758,8 @@ async function showFinal(n, box) {
     S.finals[n] = data;
   }
   const info = S.msg ? S.msg.table : null;
-  box.replaceChildren(...data.melds.map((melds, l) => el('div', { class: 'final-line', 'data-line': l },
+  // The lines with seats in them (a line given up by a partnership has none).
+  box.replaceChildren(...linesOf(data).map((l) => [data.melds[l] || [], l]).map(([melds, l]) => el('div', { class: 'final-line', 'data-line': l },
     el('h4', {}, info ? lineName(info, data.line_of, l, S.seat) : `#${l + 1}`,
       data.has_pozzetto[l] ? el('span', { class: 'chip-mini pz-taken', text: `✓ ${t('table.took_pozzetto')}` }) : null),
     melds.length ? el('div', { class: 'final-melds' }, ...melds.map((cards) => el('div', {
