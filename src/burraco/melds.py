@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, combinations, product
+from itertools import chain, combinations, combinations_with_replacement, product
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
@@ -758,6 +758,14 @@ def _sequences_with_many_wilds(
 def _submultisets(
     counts: Sequence[int], kinds: Sequence[int], least: int, most: int
 ) -> Iterable[tuple[int, ...]]:
+    if most <= 2:
+        # A few cards of many kinds (the wildcards a set takes): choose them directly.
+        kinds = [k for k in kinds if counts[k]]
+        for size in range(max(least, 0), most + 1):
+            for combo in combinations_with_replacement(kinds, size):
+                if size < 2 or combo[0] != combo[1] or counts[combo[0]] >= 2:
+                    yield combo
+        return
     ranges = [range(counts[k] + 1) for k in kinds]
     for choice in product(*ranges):
         n = sum(choice)
