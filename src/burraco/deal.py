@@ -1340,7 +1340,9 @@ class Deal:
         hand = self.hands[seat]
         melds = self.melds[line]
         if target < 0:
-            meld = read_meld(cards, v)
+            found = tables_for(v).reading(tuple(sorted(cards)))
+            assert isinstance(found, Meld)
+            meld = found
             melds.append(meld)
             if not self.opened[line]:
                 self._pending_melds.append(len(melds) - 1)
