@@ -51,6 +51,7 @@ from burraco.melds import (
     WILD,
     Candidate,
     Meld,
+    Part,
     extended,
     grade_of,
     is_wild,
@@ -726,13 +727,19 @@ class Deal:
         parts = tables.parts(hand, taken)
         if parts:
             # Fast path: with two cards left after it and no opening to reach, only the
-            # line's own melds can make a candidate illegal; the rest goes through the check.
+            # line's own melds can make a candidate illegal; the rest are checked one by one.
             slow = v.black_threes_only_out
             quick = size - 2 if opened else -1
-            if all(longest <= quick and not (slow and rank == 3) for _, longest, rank in parts):
-                actions.extend(map(_ACTION_OF, merged(parts)))
-            else:
-                self._checked_melds(seat, line, size, merged(parts), quick, actions)
+            shapes: dict[tuple[int, int, int, int], bool] | None = (
+                {} if not v.sequences and self._from_pile is None else None
+            )
+            legal: list[tuple[Candidate, ...]] = []
+            for part in parts:
+                if part[1] <= quick and not (slow and part[2] == 3):
+                    legal.append(part[0])  # every meld of the part leaves two cards
+                else:
+                    legal.append(self._checked_melds(seat, line, size, part, quick, shapes))
+            actions.extend(map(_ACTION_OF, merged(legal)))
         if not melds:
             return actions
         # Extensions: each meld's cards that fit (kept per meld); with three cards or more
@@ -759,36 +766,44 @@ class Deal:
         seat: int,
         line: int,
         size: int,
-        candidates: list[Candidate],
+        part: Part,
         quick: int,
-        actions: list[Action],
-    ) -> None:
-        """The new melds a hand may lay down, one by one: those that leave it two cards
-        or more after an opening need no check (``quick``: the most cards such a meld holds)."""
-        v = self.v
-        slow = v.black_threes_only_out
+        shapes: dict[tuple[int, int, int, int], bool] | None,
+    ) -> tuple[Candidate, ...]:
+        """The melds of a part the hand may lay down, checked one by one: those that leave
+        it two cards or more after an opening need no check (``quick``: the most cards
+        such a meld holds).
+
+        ``shapes`` (without sequences, and with no card of the pile to tell apart): whether
+        a meld that leaves two cards or more is legal depends on its rank and its
+        wildcards, not on the suits of its naturals, so it is worked out once a shape.
+        """
+        candidates, _, rank = part
         problem = self._meld_problem
-        # Without sequences, and with no card of the pile to tell apart, whether a meld
-        # that leaves two cards or more is legal depends on its rank and its wildcards,
-        # not on the suits of its naturals: it is worked out once for each such shape.
-        shapes: dict[tuple[int, int, int, int], bool] | None = (
-            {} if not v.sequences and self._from_pile is None else None
-        )
-        for cards, rank, action in candidates:
+        if rank == 3 and self.v.black_threes_only_out:
+            # Black 3s are melded only as the last meld before going out.
+            return tuple(
+                c
+                for c in candidates
+                if len(c[0]) == size - 1 and problem(seat, line, c[0], size) is None
+            )
+        legal: list[Candidate] = []
+        for candidate in candidates:
+            cards = candidate[0]
             n = len(cards)
-            if n <= quick and not (slow and rank == 3):
-                actions.append(action)
-                continue
-            if shapes is not None and n <= size - 2:
+            if n <= quick:
+                legal.append(candidate)
+            elif shapes is not None and n <= size - 2:
                 twos = cards.count(1) + cards.count(14) + cards.count(27) + cards.count(40)
                 shape = (rank, n, cards.count(JOKER), twos)
-                legal = shapes.get(shape)
-                if legal is None:
-                    legal = shapes[shape] = problem(seat, line, cards, size) is None
-                if legal:
-                    actions.append(action)
+                ok = shapes.get(shape)
+                if ok is None:
+                    ok = shapes[shape] = problem(seat, line, cards, size) is None
+                if ok:
+                    legal.append(candidate)
             elif problem(seat, line, cards, size) is None:
-                actions.append(action)
+                legal.append(candidate)
+        return tuple(legal)
 
     def _draw_actions(self) -> list[Action]:
         actions: list[Action] = []

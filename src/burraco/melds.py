@@ -888,7 +888,7 @@ class MeldTables:
     def candidates(self, counts: Sequence[int], taken: Collection[int] = ()) -> list[Candidate]:
         """Every new meld of the hand, sorted by its cards: what :func:`new_melds` lists;
         without the sets of the ranks in ``taken`` (-1: the meld of wildcards)."""
-        return merged(self.parts(counts, taken))
+        return merged([part[0] for part in self.parts(counts, taken)])
 
     def parts(self, counts: Sequence[int], taken: Collection[int] = ()) -> list[Part]:
         """:meth:`candidates` in parts: the sequences of each suit, the sets of each rank,
@@ -943,13 +943,13 @@ class MeldTables:
         return part
 
 
-def merged(parts: Sequence[Part]) -> list[Candidate]:
-    """The candidates of some parts, sorted by their cards."""
+def merged(parts: Sequence[Sequence[Candidate]]) -> list[Candidate]:
+    """The candidates of some parts (each sorted), sorted by their cards."""
     if len(parts) == 1:
-        return list(parts[0][0])
-    # Each part is sorted, so the sort merges runs. No two parts share a meld: a
-    # sequence has naturals of two ranks, a set of one, a meld of wildcards none.
-    out = list(chain.from_iterable(part[0] for part in parts))
+        return list(parts[0])
+    # The sort merges the parts' runs. No two parts share a meld: a sequence has
+    # naturals of two ranks, a set of one, a meld of wildcards none.
+    out = list(chain.from_iterable(parts))
     out.sort()
     return out
 
