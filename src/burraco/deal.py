@@ -788,6 +788,7 @@ class Deal:
                 if len(c[0]) == size - 1 and problem(seat, line, c[0], size) is None
             )
         legal: list[Candidate] = []
+        opening = shapes is not None and not self.opened[line] and self.v.opening_minimum
         for candidate in candidates:
             cards = candidate[0]
             n = len(cards)
@@ -798,12 +799,41 @@ class Deal:
                 shape = (rank, n, cards.count(JOKER), twos)
                 ok = shapes.get(shape)
                 if ok is None:
-                    ok = shapes[shape] = problem(seat, line, cards, size) is None
+                    if opening:
+                        ok = self._opening_shape_ok(seat, line, shape)
+                    else:
+                        ok = problem(seat, line, cards, size) is None
+                    shapes[shape] = ok
                 if ok:
                     legal.append(candidate)
             elif problem(seat, line, cards, size) is None:
                 legal.append(candidate)
         return tuple(legal)
+
+    def _opening_shape_ok(self, seat: int, line: int, shape: tuple[int, int, int, int]) -> bool:
+        """Canasta, a line not opened, no card of the pile in hand: whether a new set or
+        meld of wildcards of this shape (rank or -1, cards, jokers, 2s) that leaves two
+        cards or more keeps the opening within reach; :meth:`_after_laying`'s rule,
+        worked from ranks' totals."""
+        rank, n, jokers, twos = shape
+        values = self.v.values
+        naturals = n - jokers - twos
+        value = jokers * values[0] + twos * values[2]
+        if rank > 0:
+            value += naturals * values[rank]
+        need = self.minimum[line] - self.pending_value[line] - value
+        if need <= 0:
+            return True
+        melds = self.melds[line]
+        totals = list(_rank_totals(self.hands[seat]))
+        totals[0] -= jokers
+        totals[2] -= twos
+        sets = [(m.rank, m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET]
+        wild_meld = rank < 0 or any(m.kind == WILD for m in melds)
+        if rank > 0:
+            totals[rank] -= naturals
+            sets.append((rank, naturals, jokers + twos))
+        return _best_from_totals(tuple(totals), tuple(sorted(sets)), wild_meld, values) >= need
 
     def _draw_actions(self) -> list[Action]:
         actions: list[Action] = []
@@ -1576,18 +1606,32 @@ def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int
     Suits do not matter here, so one card of each rank (and each kind of
     wildcard) is tried as the card kept back for the discard.
     """
-    # Naturals by rank; index 2 counts the 2s, index 0 the jokers.
-    totals = (hand[52], *(sum(hand[r:52:13]) for r in range(13)))
     by_rank = tuple(
         sorted((m.rank, m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET)
     )
     wild_meld = any(m.kind == WILD for m in melds)
-    key = (totals, by_rank, wild_meld, v.values)
+    return _best_from_totals(_rank_totals(hand), by_rank, wild_meld, v.values)
+
+
+def _rank_totals(hand: Sequence[int]) -> tuple[int, ...]:
+    """Naturals by rank; index 2 counts the 2s, index 0 the jokers."""
+    return (hand[52], *(sum(hand[r:52:13]) for r in range(13)))
+
+
+def _best_from_totals(
+    totals: tuple[int, ...],
+    by_rank: tuple[tuple[int, int, int], ...],
+    wild_meld: bool,
+    values: tuple[int, ...],
+) -> int:
+    """:func:`_best_set_lay` from ranks' totals and the sets laid (rank, naturals,
+    wildcards), kept."""
+    key = (totals, by_rank, wild_meld, values)
     best = _BEST_LAYS.get(key)
     if best is None:
         if len(_BEST_LAYS) >= 1 << 16:
             _BEST_LAYS.clear()
-        best = _BEST_LAYS[key] = _best_lay(totals, v.values, by_rank, wild_meld)
+        best = _BEST_LAYS[key] = _best_lay(totals, values, by_rank, wild_meld)
     return best
 
 
