@@ -126,6 +126,8 @@ def meld_action(cards: tuple[int, ...]) -> Action:
     """The interned ``meld`` of some sorted card kinds."""
     action = _MELDS.get(cards)
     if action is None:
+        if len(_MELDS) >= 1 << 16:
+            _MELDS.clear()  # a bound on memory: interning only saves building them again
         action = _MELDS[cards] = Action(MELD, tuple(CARDS[c] for c in cards))
     return action
 
@@ -147,5 +149,7 @@ def take_action(cards: tuple[int, ...]) -> Action:
     """The interned canasta ``take`` naming sorted card kinds."""
     action = _TAKES.get(cards)
     if action is None:
+        if len(_TAKES) >= 1 << 12:
+            _TAKES.clear()
         action = _TAKES[cards] = Action(TAKE, tuple(CARDS[c] for c in cards))
     return action

@@ -1629,7 +1629,7 @@ def _best_from_totals(
     key = (totals, by_rank, wild_meld, values)
     best = _BEST_LAYS.get(key)
     if best is None:
-        if len(_BEST_LAYS) >= 1 << 16:
+        if len(_BEST_LAYS) >= 1 << 15:
             _BEST_LAYS.clear()
         best = _BEST_LAYS[key] = _best_lay(totals, values, by_rank, wild_meld)
     return best

@@ -815,8 +815,11 @@ def _sets(
 
 _NO_WILDCARDS: Final = bytes(5)
 
-#: Entries a table keeps before it starts again: a bound on memory, rarely reached.
-TABLE_LIMIT: Final = 1 << 15
+#: Entries a table of meld readings or fitting cards keeps before it starts again.
+TABLE_LIMIT: Final = 1 << 14
+#: Candidates (and entries) the tables of new melds keep in all before they start again:
+#: a bound on memory (some tens of MB) that a long run of canasta reaches.
+STORE_LIMIT: Final = 1 << 18
 
 #: One candidate: its cards (sorted kinds), the rank of a set (0 for a sequence, -1 for
 #: wildcards) and the action that lays it down.
@@ -835,7 +838,7 @@ class MeldTables:
     are as they were and their melds come from here instead of being enumerated again.
     """
 
-    __slots__ = ("_cap", "_fits", "_ranks", "_readings", "_suits", "_wilds", "v")
+    __slots__ = ("_cap", "_fits", "_ranks", "_readings", "_stored", "_suits", "_wilds", "v")
 
     def __init__(self, v: Variant) -> None:
         self.v = v
@@ -844,6 +847,7 @@ class MeldTables:
         self._suits: list[dict[bytes, Part]] = [{} for _ in range(4)]
         self._ranks: list[dict[bytes, Part]] = [{} for _ in range(14)]
         self._wilds: dict[bytes, Part] = {}
+        self._stored = 0
         self._fits: dict[Meld, tuple[int, ...]] = {}
         self._readings: dict[tuple[int, ...], Meld | Refusal] = {}
 
@@ -931,12 +935,14 @@ class MeldTables:
                 parts.append(part)
         return parts
 
-    @staticmethod
     def _store(
-        table: dict[bytes, Part], key: bytes, found: dict[tuple[int, ...], int], rank: int
+        self, table: dict[bytes, Part], key: bytes, found: dict[tuple[int, ...], int], rank: int
     ) -> Part:
-        if len(table) >= TABLE_LIMIT:
-            table.clear()
+        self._stored += len(found) + 1
+        if self._stored > STORE_LIMIT:
+            self._stored = len(found) + 1
+            for kept in (*self._suits, *self._ranks, self._wilds):
+                kept.clear()
         melds = tuple((cards, found[cards], meld_action(cards)) for cards in sorted(found))
         part = (melds, max((len(cards) for cards in found), default=0), rank)
         table[key] = part
