@@ -128,7 +128,8 @@ def meld_action(cards: tuple[int, ...]) -> Action:
     if action is None:
         if len(_MELDS) >= 1 << 16:
             _MELDS.clear()  # a bound on memory: interning only saves building them again
-        action = _MELDS[cards] = Action(MELD, tuple(CARDS[c] for c in cards))
+        action = Action(MELD, tuple(CARDS[c] for c in cards))
+        _MELDS[action.cards] = action  # Cards are ints: the action's cards serve as the key
     return action
 
 

@@ -818,8 +818,8 @@ _NO_WILDCARDS: Final = bytes(5)
 #: Entries a table of meld readings or fitting cards keeps before it starts again.
 TABLE_LIMIT: Final = 1 << 14
 #: Candidates (and entries) the tables of new melds keep in all before they start again:
-#: a bound on memory (some tens of MB) that a long run of canasta reaches.
-STORE_LIMIT: Final = 1 << 18
+#: a bound on memory (about 100 MB a variant) that only long runs of canasta reach.
+STORE_LIMIT: Final = 1 << 19
 
 #: One candidate: its cards (sorted kinds), the rank of a set (0 for a sequence, -1 for
 #: wildcards) and the action that lays it down.
@@ -943,7 +943,9 @@ class MeldTables:
             self._stored = len(found) + 1
             for kept in (*self._suits, *self._ranks, self._wilds):
                 kept.clear()
-        melds = tuple((cards, found[cards], meld_action(cards)) for cards in sorted(found))
+        # A candidate's cards are its action's (Card is an int): one tuple for both.
+        actions = [meld_action(cards) for cards in sorted(found)]
+        melds = tuple((a.cards, found[a.cards], a) for a in actions)
         part = (melds, max((len(cards) for cards in found), default=0), rank)
         table[key] = part
         return part
