@@ -788,7 +788,11 @@ class Deal:
                 if len(c[0]) == size - 1 and problem(seat, line, c[0], size) is None
             )
         legal: list[Candidate] = []
-        opening = shapes is not None and not self.opened[line] and self.v.opening_minimum
+        opening = (
+            self._opening_base(seat, line)
+            if shapes is not None and not self.opened[line] and self.v.opening_minimum
+            else None
+        )
         for candidate in candidates:
             cards = candidate[0]
             n = len(cards)
@@ -799,8 +803,8 @@ class Deal:
                 shape = (rank, n, cards.count(JOKER), twos)
                 ok = shapes.get(shape)
                 if ok is None:
-                    if opening:
-                        ok = self._opening_shape_ok(seat, line, shape)
+                    if opening is not None:
+                        ok = self._opening_shape_ok(line, shape, opening)
                     else:
                         ok = problem(seat, line, cards, size) is None
                     shapes[shape] = ok
@@ -810,7 +814,16 @@ class Deal:
                 legal.append(candidate)
         return tuple(legal)
 
-    def _opening_shape_ok(self, seat: int, line: int, shape: tuple[int, int, int, int]) -> bool:
+    def _opening_base(self, seat: int, line: int) -> _OpeningBase:
+        """What :meth:`_opening_shape_ok` starts from: the hand's ranks' totals, the
+        line's sets (rank, naturals, wildcards), whether it has a meld of wildcards."""
+        melds = self.melds[line]
+        sets = [(m.rank, m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET]
+        return _rank_totals(self.hands[seat]), sets, any(m.kind == WILD for m in melds)
+
+    def _opening_shape_ok(
+        self, line: int, shape: tuple[int, int, int, int], base: _OpeningBase
+    ) -> bool:
         """Canasta, a line not opened, no card of the pile in hand: whether a new set or
         meld of wildcards of this shape (rank or -1, cards, jokers, 2s) that leaves two
         cards or more keeps the opening within reach; :meth:`_after_laying`'s rule,
@@ -824,16 +837,18 @@ class Deal:
         need = self.minimum[line] - self.pending_value[line] - value
         if need <= 0:
             return True
-        melds = self.melds[line]
-        totals = list(_rank_totals(self.hands[seat]))
+        hand_totals, line_sets, wild_meld = base
+        totals = list(hand_totals)
         totals[0] -= jokers
         totals[2] -= twos
-        sets = [(m.rank, m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET]
-        wild_meld = rank < 0 or any(m.kind == WILD for m in melds)
+        sets = line_sets
         if rank > 0:
             totals[rank] -= naturals
-            sets.append((rank, naturals, jokers + twos))
-        return _best_from_totals(tuple(totals), tuple(sorted(sets)), wild_meld, values) >= need
+            sets = [*line_sets, (rank, naturals, jokers + twos)]
+        return (
+            _best_from_totals(tuple(totals), tuple(sorted(sets)), wild_meld or rank < 0, values)
+            >= need
+        )
 
     def _draw_actions(self) -> list[Action]:
         actions: list[Action] = []
@@ -946,7 +961,7 @@ class Deal:
             combo
             for combo in combinations_with_replacement(kinds, need)
             if all(combo.count(k) <= hand[k] for k in combo)
-            and self._pair_take_problem(seat, combo) is None
+            and self._pair_take_meld_problem(seat, combo) is None
         ]
 
     def _pair_take_problem(self, seat: int, cards: Sequence[int]) -> Refusal | None:
@@ -972,6 +987,11 @@ class Deal:
             need[c] += 1
         if any(need[c] > hand[c] for c in cards):
             return _lacks(tuple(cards))
+        return self._pair_take_meld_problem(seat, tuple(cards))
+
+    def _pair_take_meld_problem(self, seat: int, cards: tuple[int, ...]) -> Refusal | None:
+        """:meth:`_pair_take_problem` for cards the hand holds that may meld the top: the
+        meld they make and what the take leaves."""
         line = self.line_of[seat]
         if self.opened[line]:
             # An opened line's take is legal when its meld is: the hand keeps two cards or
@@ -1634,6 +1654,10 @@ def _best_from_totals(
         best = _BEST_LAYS[key] = _best_lay(totals, values, by_rank, wild_meld)
     return best
 
+
+#: A hand's ranks' totals, its line's sets (rank, naturals, wildcards), and whether the
+#: line has a meld of wildcards.
+_OpeningBase = tuple[tuple[int, ...], list[tuple[int, int, int]], bool]
 
 #: :func:`_best_set_lay` by what it depends on: ranks' totals, the sets laid, the values.
 _BEST_LAYS: dict[tuple[object, ...], int] = {}
