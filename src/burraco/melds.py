@@ -917,8 +917,10 @@ class MeldTables:
                     parts.append(part)
         ranks = self._ranks
         for rank in range(1, 14):
+            if rank in taken:
+                continue
             key = hand[rank - 1 : 52 : 13]
-            if sum(key) < 2 or rank in taken:
+            if sum(key) < 2:
                 continue  # a set needs two naturals
             key += wild
             table = ranks[rank]
