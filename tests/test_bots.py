@@ -174,3 +174,91 @@ def test_pimc_prefers_the_better_action_on_average() -> None:
     assert best == 2 and means[2] > means[1] > means[0]
     with pytest.raises(ValueError):
         Budget()
+
+
+def test_races_drop_the_clearly_worse_candidates() -> None:
+    """With a race, a candidate the leader beats by far stops being played after
+    ``race_after`` worlds, while close ones play on; without a race every candidate plays
+    every world."""
+    played = dict.fromkeys(range(3), 0)
+
+    def sample(rng: random.Random) -> tuple[float, float]:
+        return rng.random(), rng.random()
+
+    def value(world: tuple[float, float], a: int) -> float:
+        played[a] += 1
+        return -100.0 if a == 0 else 100 * world[a - 1] + a
+
+    best, means = pimc([0, 1, 2], sample, value, random.Random(0), Budget(worlds=40), race=2.5)
+    assert played == {0: 10, 1: 40, 2: 40}
+    assert set(means) == {0, 1, 2} and means[0] == -100.0
+    assert best == max((1, 2), key=lambda a: means[a])
+    played = dict.fromkeys(range(3), 0)
+    pimc([0, 1, 2], sample, value, random.Random(0), Budget(worlds=40))
+    assert played == {0: 40, 1: 40, 2: 40}
+
+
+@pytest.mark.parametrize(
+    ("name", "players"), [("italian", 2), ("italian", 4), ("buraco", 2), ("canasta", 2)]
+)
+def test_the_playout_policy_chooses_as_the_greedy_bot(name: str, players: int) -> None:
+    """Inside the expert's search the greedy player reads the sampled deal in place and
+    lists only what it would play: it must choose what it chooses from the seat's view."""
+    v = variant(name, players=players)
+    greedy = GreedyBot()
+    for seed in range(2):
+        deal = Deal.new(v, seed, dealer=seed % players)
+        thrown: list[set[int]] = [set() for _ in range(players)]
+        while not deal.is_over:
+            seat = deal.turn
+            action = greedy.choose(deal.view(seat), deal.legal_actions())
+            assert greedy.playout(deal, thrown) == action, (name, seed, deal.turns, str(action))
+            if action.kind == "discard":
+                thrown[seat].add(action.cards[0])
+            deal.apply(action)
+
+
+@pytest.mark.parametrize(("name", "players", "lines"), SETUPS)
+def test_the_playouts_score_the_lines_as_the_deal_does(name: str, players: int, lines: int) -> None:
+    from burraco.bots.expert import line_totals
+
+    v = variant(name, players=players, lines=lines)
+    deal = Deal.new(v, 11, dealer=1)
+    bots: list[Bot] = [GreedyBot() if s % 2 else RandomBot(s) for s in range(players)]
+    while True:
+        assert line_totals(deal) == {ls.line: ls.total for ls in deal.score().lines}
+        if deal.is_over:
+            break
+        deal.apply(bots[deal.turn].choose(deal.view(deal.turn), deal.legal_actions()))
+
+
+def test_the_expert_with_a_worlds_budget_is_deterministic() -> None:
+    deal = Deal.new(variant("italian"), 21)
+    greedy = GreedyBot()
+    while (
+        deal.phase != "play"
+        or len(ExpertBot().candidates(deal.view(deal.turn), deal.legal_actions())) < 3
+    ):
+        deal.apply(greedy.choose(deal.view(deal.turn), deal.legal_actions()))
+    view, legal = deal.view(deal.turn), deal.legal_actions()
+    first = ExpertBot(worlds=12, seed=4)
+    choice = first.choose(view, legal)
+    again = ExpertBot(worlds=12, seed=4)
+    assert again.choose(view, legal) == choice and again.last_values == first.last_values
+    assert len(first.last_values) >= 3
+
+
+def test_the_expert_leaves_the_cyclic_collector_as_it_found_it() -> None:
+    import gc
+
+    deal = Deal.new(variant("italian"), 4)
+    view, legal = deal.view(deal.turn), deal.legal_actions()
+    assert gc.isenabled()
+    ExpertBot(worlds=2, seed=1).choose(view, legal)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        ExpertBot(worlds=2, seed=1).choose(view, legal)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

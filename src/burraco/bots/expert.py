@@ -9,7 +9,14 @@ end of the deal or for a horizon of turns, where the deal's provisional score
 (melded cards and bonuses, minus the hands and the pozzetto not yet taken)
 stands for the outcome. The candidate with the best mean score difference for its line
 wins. All candidates are weighed on the same sampled deals, so the luck of the
-sample cancels between them.
+sample cancels between them; a candidate clearly beaten on the deals so far drops out
+of the race and leaves its share of the budget to the others.
+
+A playout is a simulation inside the expert's own sampled deal, so the greedy player
+reads that deal in place (:meth:`GreedyBot.playout`: the hand on turn and the table,
+what the seat's view would hold, with no frozen view built), lists only the actions it
+would play, and the deal performs them without checking them again; its choices are the
+greedy player's own.
 
 Its budget is a time per decision (1 second by default) or a number of sampled
 deals; its choices depend only on its view and its seed.
@@ -17,24 +24,39 @@ deals; its choices depend only on its view and its seed.
 
 from __future__ import annotations
 
+import gc
 import random
 import zlib
 from collections.abc import Sequence
+from operator import mul
 
 from burraco.actions import DISCARD, Action
-from burraco.bots.greedy import GreedyBot
+from burraco.bots.greedy import GreedyBot, discarded_by
 from burraco.bots.search import Budget, pimc
-from burraco.deal import Deal
+from burraco.cards import KINDS
+from burraco.deal import OVER, Deal
+from burraco.melds import Meld, meld_bonus, meld_points
+from burraco.variants import Variant
 from burraco.view import DealView
 
-__all__ = ["ExpertBot"]
+__all__ = ["ExpertBot", "line_totals"]
+
+#: Each meld's points and bonus, by the meld object (held, so its id is not reused).
+_WORTH: dict[int, tuple[Meld, int]] = {}
+_WORTH_LIMIT = 1 << 15
+#: Each variant's points per card kind.
+_KIND_VALUES: dict[int, tuple[Variant, tuple[int, ...]]] = {}
 
 
 class ExpertBot:
     """Determinized search with greedy rollouts, within a budget.
 
     ``seconds`` bounds the time of one decision; ``worlds`` bounds the number of
-    sampled deals instead (reproducible whatever the machine's speed).
+    sampled deals instead (reproducible whatever the machine's speed). ``horizon`` is
+    the number of turns a playout plays (None: to the end of the deal). With ``race``
+    (standard errors), a candidate clearly beaten by the leader on the worlds so far is
+    dropped and the rest of the budget goes to the others (see :func:`pimc`); None plays
+    every candidate in every world.
     """
 
     def __init__(
@@ -45,10 +67,12 @@ class ExpertBot:
         discards: int = 4,
         lays: int = 2,
         horizon: int | None = 6,
+        race: float | None = 2.5,
     ) -> None:
         self.seconds = seconds
         self.worlds = worlds
         self.horizon = horizon
+        self.race = race
         self.seed = seed
         self.discards = discards
         self.lays = lays
@@ -85,25 +109,86 @@ class ExpertBot:
         rng = random.Random(zlib.crc32(key))
         budget = Budget(worlds=self.worlds) if self.worlds else Budget(seconds=self.seconds)
         seat = view.seat
-        best, self.last_values = pimc(
-            options,
-            sample=lambda r: Deal.resample(view, r),
-            value=lambda world, action: self._rollout(world, action, seat),
-            rng=rng,
-            budget=budget,
-        )
+        # Each seat's discards so far: the same in every sampled deal, read once.
+        thrown = discarded_by(view)
+        # The playouts make no reference cycles, so the cyclic collector waits until the
+        # search is over: its full passes walk every object the engine's and the memos'
+        # tables hold, a pause that would eat into the time of the decision.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            best, self.last_values = pimc(
+                options,
+                sample=lambda r: Deal.resample(view, r),
+                value=lambda world, action: self._rollout(world, action, seat, thrown),
+                rng=rng,
+                budget=budget,
+                race=self.race,
+            )
+        finally:
+            if collecting:
+                gc.enable()
         return best
 
-    def _rollout(self, world: Deal, action: Action, seat: int) -> float:
+    def _rollout(self, world: Deal, action: Action, seat: int, thrown: list[set[int]]) -> float:
         deal = world.clone()
         deal.apply(action)
+        thrown = [set(cards) for cards in thrown]
+        if action.kind == DISCARD:
+            thrown[seat].add(action.cards[0])
         policy = self.policy
-        stop = None if self.horizon is None else deal.turns + self.horizon
-        while not deal.is_over and (stop is None or deal.turns < stop):
-            turn = deal.turn
-            deal.apply(policy.choose(deal.view(turn), deal.legal_actions()))
-        score = deal.score()
-        mine = deal.line_of[seat]
-        totals = {ls.line: ls.total for ls in score.lines}
-        others = [t for line, t in totals.items() if line != mine]
-        return totals[mine] - (max(others) if others else 0)
+        stop = deal.turns + (1 << 30 if self.horizon is None else self.horizon)
+        while deal.phase != OVER and deal.turns < stop:
+            # The greedy player's action is legal here (it comes from the deal's legal
+            # actions, or the deal said so): perform it without apply()'s second check.
+            chosen = policy.playout(deal, thrown)
+            if chosen.kind == DISCARD:
+                thrown[deal.turn].add(chosen.cards[0])
+            deal._perform(chosen)
+        totals = line_totals(deal)
+        mine = totals.pop(deal.line_of[seat])
+        return mine - (max(totals.values()) if totals else 0)
+
+
+def line_totals(deal: Deal) -> dict[int, int]:
+    """Each line's provisional total, as :meth:`Deal.score` counts it (``LineScore.total``),
+    without building the score's breakdown: the end of every playout asks for it."""
+    v = deal.v
+    values = _KIND_VALUES.get(id(v))
+    if values is None or values[0] is not v:
+        if len(_KIND_VALUES) >= 64:
+            _KIND_VALUES.clear()
+        values = _KIND_VALUES[id(v)] = (v, tuple(v.value(c) for c in range(KINDS)))
+    points_of = values[1]
+    line_of = deal.line_of
+    worth = _WORTH
+    totals: dict[int, int] = {}
+    for line in sorted(set(line_of)):
+        total = 0
+        for m in deal.melds[line]:
+            known = worth.get(id(m))
+            if known is None or known[0] is not m:
+                if len(worth) >= _WORTH_LIMIT:
+                    worth.clear()
+                known = worth[id(m)] = (m, meld_points(m, v) + meld_bonus(m, v))
+            total += known[1]
+        for seat in range(v.players):
+            if line_of[seat] != line:
+                continue
+            hand = deal.hands[seat]
+            points = sum(map(mul, hand, points_of))
+            pending = deal.pending_pozzetto[seat]
+            if pending is not None:
+                points += sum(points_of[c] for c in pending)
+            if v.double_unmelded_hand and not deal._melded_seat[seat]:
+                points *= 2
+            total -= points
+        if deal.closer >= 0 and line_of[deal.closer] == line:
+            total += v.closing_bonus
+        if v.pozzetti and not deal.has_pozzetto[line]:
+            total -= v.no_pozzetto_penalty
+        total += deal.relancinhos[line] * v.relancinho_bonus
+        if v.red_threes:
+            total += deal.red_threes[line] * v.red_three_bonus
+        totals[line] = total
+    return totals

@@ -52,15 +52,33 @@ def pimc(
     value: Callable[[W, A], float],
     rng: random.Random,
     budget: Budget,
+    *,
+    race: float | None = None,
+    race_after: int = 10,
 ) -> tuple[A, dict[A, float]]:
     """The candidate with the best mean value over sampled worlds, and every mean.
 
-    At least one world is always sampled; ties go to the earlier candidate.
+    At least one world is always sampled; ties go to the earlier candidate. With a time
+    budget, the search stops when one more world, at the pace so far, would overrun it.
+
+    With ``race`` (a number of standard errors), the candidates race: from ``race_after``
+    worlds on, a candidate is no longer played once the leader (the best mean still in
+    the race) beats it by more than ``race`` standard errors of their difference, world
+    by world; the rest of the budget goes to the candidates still in the race, and the
+    choice is made among them. A candidate's mean is over the worlds it was played in.
     """
     if not candidates:
         raise ValueError("no candidate to choose from")
-    totals = [0.0] * len(candidates)
+    n = len(candidates)
+    totals = [0.0] * n
+    played = [0] * n
+    active = list(range(n))
+    # Per pair of candidates, the sums of their differences and of their squares, over the
+    # worlds both were played in (every world while both are in the race).
+    pair_sum = [[0.0] * n for _ in range(n)] if race is not None else []
+    pair_sq = [[0.0] * n for _ in range(n)] if race is not None else []
     worlds = 0
+    evaluations = 0
     start = time.perf_counter()
     deadline = None if budget.seconds is None else start + budget.seconds
     while True:
@@ -69,12 +87,54 @@ def pimc(
         if deadline is not None and worlds:
             # Stop when one more world, at the mean pace so far, would overrun the time.
             now = time.perf_counter()
-            if now + (now - start) / worlds > deadline:
+            if now + (now - start) / evaluations * len(active) > deadline:
                 break
         world = sample(rng)
-        for k, action in enumerate(candidates):
-            totals[k] += value(world, action)
+        values = {}
+        for k in active:
+            x = value(world, candidates[k])
+            values[k] = x
+            totals[k] += x
+            played[k] += 1
+        evaluations += len(active)
         worlds += 1
-    means = {a: t / worlds for a, t in zip(candidates, totals, strict=True)}
-    best = max(range(len(candidates)), key=lambda k: (totals[k], -k))
+        if race is not None and len(active) > 1:
+            for i in active:
+                row_sum, row_sq, x = pair_sum[i], pair_sq[i], values[i]
+                for j in active:
+                    if j > i:
+                        d = x - values[j]
+                        row_sum[j] += d
+                        row_sq[j] += d * d
+            if worlds >= race_after:
+                active = _race(active, totals, worlds, pair_sum, pair_sq, race)
+    means = {a: totals[k] / played[k] for k, a in enumerate(candidates) if played[k]}
+    best = max(active, key=lambda k: (totals[k], -k))
     return candidates[best], means
+
+
+def _race(
+    active: list[int],
+    totals: list[float],
+    worlds: int,
+    pair_sum: list[list[float]],
+    pair_sq: list[list[float]],
+    race: float,
+) -> list[int]:
+    """The candidates still in the race after this world (see :func:`pimc`)."""
+    leader = max(active, key=lambda k: (totals[k], -k))
+    kept = []
+    for k in active:
+        if k == leader:
+            kept.append(k)
+            continue
+        # The leader's lead over k, world by world.
+        if leader < k:
+            total, squares = pair_sum[leader][k], pair_sq[leader][k]
+        else:
+            total, squares = -pair_sum[k][leader], pair_sq[k][leader]
+        mean = total / worlds
+        variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
+        if mean <= 0 or mean * mean * worlds <= race * race * variance:
+            kept.append(k)
+    return kept
