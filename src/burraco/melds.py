@@ -40,7 +40,7 @@ from burraco.actions import Action, meld_action
 from burraco.cards import CARDS, JOKER, Card, format_cards, parse_cards
 from burraco.errors import IllegalMove
 from burraco.refusals import Refusal, nested
-from burraco.variants import Variant
+from burraco.variants import PerVariant, Variant
 
 __all__ = [
     "SEQUENCE",
@@ -1002,14 +1002,9 @@ def _wild_melds(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]
     return dict.fromkeys(_submultisets(counts, wild_kinds, 3, 99), -1)
 
 
-_TABLES: dict[int, MeldTables] = {}
+_TABLES: PerVariant[MeldTables] = PerVariant(MeldTables)
 
 
 def tables_for(v: Variant) -> MeldTables:
     """The variant's :class:`MeldTables` (one per variant object, kept while it lives)."""
-    tables = _TABLES.get(id(v))
-    if tables is None or tables.v is not v:
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        tables = _TABLES[id(v)] = MeldTables(v)
-    return tables
+    return _TABLES.of(v)

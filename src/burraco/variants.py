@@ -21,8 +21,9 @@ burraco.errors.SetupError: canasta is played by 2 players alone or 4 in pairs, n
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final, Generic, Literal, TypeVar
 
 from burraco.errors import SetupError
 
@@ -358,3 +359,29 @@ def variant(name: str, **options: Any) -> Variant:
     if "deals" in options and "target" not in options:
         options["target"] = None
     return _checked(dataclasses.replace(base, players=players, **options))
+
+
+T = TypeVar("T")
+
+
+class PerVariant(Generic[T]):
+    """Something worked out once per variant object and kept while that object lives
+    (the engine's and the bots' tables). Looked up by identity, not by the variant's
+    fields: hashing a variant costs more than most of what is kept."""
+
+    __slots__ = ("_kept", "_make")
+
+    #: Variants kept at most; more start the keeping again (a bound on memory).
+    LIMIT: Final = 64
+
+    def __init__(self, make: Callable[[Variant], T]) -> None:
+        self._make = make
+        self._kept: dict[int, tuple[Variant, T]] = {}
+
+    def of(self, v: Variant) -> T:
+        entry = self._kept.get(id(v))
+        if entry is None or entry[0] is not v:
+            if len(self._kept) >= self.LIMIT:
+                self._kept.clear()
+            entry = self._kept[id(v)] = (v, self._make(v))
+        return entry[1]

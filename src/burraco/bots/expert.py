@@ -36,7 +36,7 @@ from burraco.bots.search import Budget, pimc
 from burraco.cards import KINDS
 from burraco.deal import OVER, Deal
 from burraco.melds import Meld, meld_bonus, meld_points
-from burraco.variants import Variant
+from burraco.variants import PerVariant
 from burraco.view import DealView
 
 __all__ = ["ExpertBot", "line_totals"]
@@ -45,7 +45,9 @@ __all__ = ["ExpertBot", "line_totals"]
 _WORTH: dict[int, tuple[Meld, int]] = {}
 _WORTH_LIMIT = 1 << 15
 #: Each variant's points per card kind.
-_KIND_VALUES: dict[int, tuple[Variant, tuple[int, ...]]] = {}
+_KIND_VALUES: PerVariant[tuple[int, ...]] = PerVariant(
+    lambda v: tuple(v.value(c) for c in range(KINDS))
+)
 
 
 class ExpertBot:
@@ -154,12 +156,7 @@ def line_totals(deal: Deal) -> dict[int, int]:
     """Each line's provisional total, as :meth:`Deal.score` counts it (``LineScore.total``),
     without building the score's breakdown: the end of every playout asks for it."""
     v = deal.v
-    values = _KIND_VALUES.get(id(v))
-    if values is None or values[0] is not v:
-        if len(_KIND_VALUES) >= 64:
-            _KIND_VALUES.clear()
-        values = _KIND_VALUES[id(v)] = (v, tuple(v.value(c) for c in range(KINDS)))
-    points_of = values[1]
+    points_of = _KIND_VALUES.of(v)
     line_of = deal.line_of
     worth = _WORTH
     totals: dict[int, int] = {}

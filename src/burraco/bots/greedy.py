@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final
 from burraco.actions import DISCARD, DRAW, EXTEND, MELD, TAKE, Action
 from burraco.cards import CARDS, JOKER, KINDS, counts_of
 from burraco.melds import SEQUENCE, SET, WILD, Meld, extended, grade_of, read_meld, tables_for
-from burraco.variants import Variant
+from burraco.variants import PerVariant, Variant
 from burraco.view import DealView
 
 if TYPE_CHECKING:
@@ -275,17 +275,12 @@ class _Memo:
 _NOTHING: Final[frozenset[int]] = frozenset()
 
 
-_MEMOS: dict[int, _Memo] = {}
+_MEMOS: PerVariant[_Memo] = PerVariant(_Memo)
 
 
 def _memo(v: Variant) -> _Memo:
     """The variant's :class:`_Memo` (one per variant object, kept while it lives)."""
-    memo = _MEMOS.get(id(v))
-    if memo is None or memo.v is not v:
-        if len(_MEMOS) >= 64:
-            _MEMOS.clear()
-        memo = _MEMOS[id(v)] = _Memo(v)
-    return memo
+    return _MEMOS.of(v)
 
 
 def _fits_hand(card: int, counts: Sequence[int], less: int = 0) -> bool:
@@ -502,20 +497,9 @@ class _Discards:
         use = 30.0 if _fits_hand(card, self.counts, 1) else 0.0
         if card in self.own:
             use += 25
-        wild = card == JOKER or card % 13 == 1
-        if wild:
+        if card == JOKER or card % 13 == 1:
             use += _WILD_KEEP
-        danger = 0.0
-        for weight, feeds, held, thrown in self.opponents:
-            if card in feeds:
-                danger += 60 * weight
-            if held is not None and (held[card] > 0 or _fits_hand(card, held)):
-                danger += 35 * weight
-            if card in thrown:
-                danger -= 20
-        if wild:
-            danger += 80
-        return use + danger * self.scale - 0.4 * self.values[card]
+        return use + self.danger(card) - 0.4 * self.values[card]
 
     def safest(self, cards: Sequence[int]) -> int:
         """The card of ``cards`` best discarded (the lowest of equals)."""
