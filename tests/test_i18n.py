@@ -611,6 +611,7 @@ SAMPLE_PARAMS: dict[str, str | int] = {
     "fit": 3,
     "size": 5,
     "grade": "semi-clean",
+    "id": 7,
     "action": "pass",
 }
 

@@ -148,6 +148,14 @@ TEXTS: Final[dict[str, str]] = {
     "wildcard_never_moved": (
         "a wildcard is never moved, except a 2 going back to its natural place in a canastra"
     ),
+    # --- action ids (burraco.encoding: a meld laid a card at a time) -------------------
+    "no_action_id": "there is no action id {id}: ids run from 0 to {last}",
+    "finish_the_pick": (
+        "cards are picked ({cards}): pick a card that a legal meld holds with them, or commit"
+    ),
+    "pick_fits_no_meld": "no legal meld or take holds {card} with the cards picked",
+    "nothing_picked": "no cards are picked to commit",
+    "id_not_allowed": "{action} is not allowed now",
 }
 
 

@@ -1,0 +1,486 @@
+"""Decisions as numbers and a seat's information as a tensor, for learning agents.
+
+Agents of reinforcement learning choose among a fixed list of action ids and read a
+fixed-size vector. A Burraco action does not fit one id: a new meld is any
+multiset of cards. So a meld is laid in steps: the player *picks* its cards one
+at a time, then commits them. Every other action is one id.
+
+The action ids of a variant (:class:`ActionSpace`)::
+
+    0  draw            1  take          2  redraw        3  pass
+    4  meld            (commit the picked cards as a new meld)
+    5  take-with       (canasta: commit the picked cards to meld the pile's top)
+    6 + k              discard a card of kind k          (53 ids)
+    59 + k             pick a card of kind k             (53 ids)
+    112 + 53 * i + k   extend meld number i of the line with a card of kind k
+
+A line has at most ``max_melds`` melds (the deck's cards over three), so the
+space is fixed for a variant: 2020 ids in Italian Burraco, 2974 in canasta.
+
+:class:`Decisions` plays a deal through those ids. Its mask allows a pick only if
+some legal meld (or canasta take) holds the picked cards and that one, so every
+pick can be completed and a commit is allowed exactly when the picked cards are a
+legal action's cards. While cards are picked, only picks and commits are allowed.
+
+>>> from burraco import Deal, variant
+>>> deal = Deal.new(variant("italian", players=2), seed=3)
+>>> decisions = Decisions(deal)
+>>> [decisions.space.describe(i) for i in decisions.legal_ids()]
+['draw', 'take']
+>>> decisions.apply(DRAW_ID)
+Action.parse('draw')
+>>> picks = decisions.space.path(Action.parse("meld 5S 6S 7S"))
+>>> [decisions.space.describe(i) for i in picks]
+['pick 5S', 'pick 6S', 'pick 7S', 'meld']
+
+:func:`observe` gives one seat's observation (:class:`ObservationLayout` names its
+parts); it holds nothing the seat may not see.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from burraco.actions import (
+    DISCARD,
+    DRAW,
+    EXTEND,
+    MELD,
+    PASS,
+    REDRAW,
+    TAKE,
+    Action,
+    discard,
+    extend_action,
+    meld_action,
+    take_action,
+)
+from burraco.cards import KINDS, format_cards
+from burraco.deal import DRAW_PHASE, PLAY_PHASE, Deal
+from burraco.errors import IllegalMove
+from burraco.melds import SEQUENCE, Meld
+from burraco.refusals import Refusal
+from burraco.variants import Variant
+
+__all__ = [
+    "DRAW_ID",
+    "MELD_ID",
+    "PASS_ID",
+    "REDRAW_ID",
+    "TAKE_ID",
+    "TAKE_WITH_ID",
+    "ActionSpace",
+    "Decisions",
+    "ObservationLayout",
+    "action_space",
+    "observation_layout",
+    "observe",
+]
+
+DRAW_ID: Final = 0
+TAKE_ID: Final = 1
+REDRAW_ID: Final = 2
+PASS_ID: Final = 3
+MELD_ID: Final = 4
+TAKE_WITH_ID: Final = 5
+DISCARD_BASE: Final = 6
+PICK_BASE: Final = DISCARD_BASE + KINDS
+EXTEND_BASE: Final = PICK_BASE + KINDS
+
+_SIMPLE: Final = {DRAW: DRAW_ID, TAKE: TAKE_ID, REDRAW: REDRAW_ID, PASS: PASS_ID}
+_SIMPLE_ACTIONS: Final = {
+    DRAW_ID: Action(DRAW),
+    TAKE_ID: Action(TAKE),
+    REDRAW_ID: Action(REDRAW),
+    PASS_ID: Action(PASS),
+}
+_NAMES: Final = ("draw", "take", "redraw", "pass", "meld", "take-with")
+_PHASES: Final = (DRAW_PHASE, PLAY_PHASE)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpace:
+    """The fixed action ids of a variant (see the module's table)."""
+
+    #: Melds a line may hold at most: the deck's cards over the smallest meld's three.
+    max_melds: int
+
+    @property
+    def size(self) -> int:
+        return EXTEND_BASE + KINDS * self.max_melds
+
+    @staticmethod
+    def discard_id(kind: int) -> int:
+        return DISCARD_BASE + kind
+
+    @staticmethod
+    def pick_id(kind: int) -> int:
+        return PICK_BASE + kind
+
+    def extend_id(self, target: int, kind: int) -> int:
+        if not 0 <= target < self.max_melds:
+            raise ValueError(f"no meld number {target}: a line holds at most {self.max_melds}")
+        return EXTEND_BASE + KINDS * target + kind
+
+    def id_of(self, action: Action) -> int | None:
+        """The one id that is this action; None for a meld or a canasta take with cards,
+        which are laid in steps (:meth:`path`).
+
+        >>> from burraco import variant
+        >>> space = action_space(variant("italian"))
+        >>> space.id_of(Action.parse("extend 2 8H")), space.id_of(Action.parse("meld 5S 6S 7S"))
+        (238, None)
+        """
+        if action.kind == DISCARD:
+            return DISCARD_BASE + action.cards[0]
+        if action.kind == EXTEND:
+            return self.extend_id(action.target, action.cards[0])
+        if action.kind == MELD or action.cards:
+            return None
+        return _SIMPLE[action.kind]
+
+    def path(self, action: Action) -> tuple[int, ...]:
+        """The ids that play ``action``: its own id, or a pick per card and the commit."""
+        single = self.id_of(action)
+        if single is not None:
+            return (single,)
+        commit = MELD_ID if action.kind == MELD else TAKE_WITH_ID
+        return (*(PICK_BASE + c for c in action.cards), commit)
+
+    def describe(self, action_id: int) -> str:
+        """The id in words: ``draw``, ``pick 7H``, ``extend 3 8H``, ``discard QS``."""
+        if not 0 <= action_id < self.size:
+            raise ValueError(f"no action id {action_id}: ids run from 0 to {self.size - 1}")
+        if action_id < DISCARD_BASE:
+            return _NAMES[action_id]
+        if action_id < PICK_BASE:
+            return f"discard {format_cards([action_id - DISCARD_BASE])}"
+        if action_id < EXTEND_BASE:
+            return f"pick {format_cards([action_id - PICK_BASE])}"
+        target, kind = divmod(action_id - EXTEND_BASE, KINDS)
+        return f"extend {target} {format_cards([kind])}"
+
+
+@cache
+def action_space(v: Variant) -> ActionSpace:
+    """The action space of a variant.
+
+    >>> from burraco import variant
+    >>> action_space(variant("italian")).size, action_space(variant("canasta")).size
+    (2020, 2974)
+    """
+    return ActionSpace(max_melds=v.deck_size // 3)
+
+
+class Decisions:
+    """A deal played one action id at a time, with the cards picked for a meld.
+
+    The deal is played only through :meth:`apply`, which applies an engine action
+    when an id completes one and returns it (None for a pick).
+    """
+
+    __slots__ = ("_composite", "_legal", "_open", "deal", "picked", "space")
+
+    def __init__(self, deal: Deal, space: ActionSpace | None = None) -> None:
+        self.deal = deal
+        self.space = space or action_space(deal.v)
+        #: The cards picked so far, a count per kind.
+        self.picked: list[int] = [0] * KINDS
+        self._legal: list[int] | None = None
+        # The legal melds and takes with cards of this state: (count per kind, action).
+        self._composite: list[tuple[list[int], Action]] = []
+        # Those of them that hold the picked cards.
+        self._open: list[tuple[list[int], Action]] = []
+
+    @property
+    def picking(self) -> bool:
+        """Whether cards are picked and a commit is awaited."""
+        return any(self.picked)
+
+    def legal_ids(self) -> list[int]:
+        """The allowed ids, ascending."""
+        if self._legal is None:
+            self._legal = self._list()
+        return self._legal
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        """The allowed ids as a 0/1 vector of the space's size."""
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        mask[self.legal_ids()] = 1
+        return mask
+
+    def _list(self) -> list[int]:
+        if self.picking:
+            return self._picking_ids()
+        space = self.space
+        ids: set[int] = set()
+        composite: list[tuple[list[int], Action]] = []
+        for action in self.deal.legal_actions():
+            single = space.id_of(action)
+            if single is None:
+                counts = [0] * KINDS
+                for c in action.cards:
+                    counts[c] += 1
+                composite.append((counts, action))
+                ids.update(PICK_BASE + c for c in action.cards)
+            else:
+                ids.add(single)
+        self._composite = self._open = composite
+        return sorted(ids)
+
+    def _picking_ids(self) -> list[int]:
+        picked = self.picked
+        ids: set[int] = set()
+        for counts, action in self._open:
+            if counts == picked:
+                ids.add(MELD_ID if action.kind == MELD else TAKE_WITH_ID)
+            else:
+                ids.update(PICK_BASE + k for k in range(KINDS) if counts[k] > picked[k])
+        return sorted(ids)
+
+    def apply(self, action_id: int) -> Action | None:
+        """Play an id: the engine action it completes, or None for a pick.
+
+        An id the mask does not allow raises :class:`IllegalMove` and changes nothing.
+        """
+        try:
+            action_id = operator.index(action_id)  # numpy's integers too; not 2.0 or "2"
+        except TypeError:
+            raise IllegalMove(
+                Refusal("no_action_id", {"id": repr(action_id), "last": self.space.size - 1})
+            ) from None
+        if action_id not in self.legal_ids():
+            words = self.space.describe(action_id) if 0 <= action_id < self.space.size else None
+            raise IllegalMove(self._refusal(action_id), words)
+        if PICK_BASE <= action_id < EXTEND_BASE:
+            kind = action_id - PICK_BASE
+            self.picked[kind] += 1
+            self._open = [(c, a) for c, a in self._open if c[kind] >= self.picked[kind]]
+            self._legal = None
+            return None
+        action = self.action_of(action_id)
+        self.deal.apply(action)
+        self.reset()
+        return action
+
+    def action_of(self, action_id: int) -> Action:
+        """The engine action an allowed id other than a pick completes."""
+        if action_id in _SIMPLE_ACTIONS:
+            return _SIMPLE_ACTIONS[action_id]
+        if action_id in (MELD_ID, TAKE_WITH_ID):
+            cards = tuple(k for k in range(KINDS) for _ in range(self.picked[k]))
+            return meld_action(cards) if action_id == MELD_ID else take_action(cards)
+        if DISCARD_BASE <= action_id < PICK_BASE:
+            return discard(action_id - DISCARD_BASE)
+        if action_id >= EXTEND_BASE:
+            target, kind = divmod(action_id - EXTEND_BASE, KINDS)
+            return extend_action(target, kind)
+        raise ValueError(f"{self.space.describe(action_id)} is a step, not an action")
+
+    def reset(self) -> None:
+        """Forget the picked cards and what was listed (after the deal changed)."""
+        self.picked = [0] * KINDS
+        self._legal = None
+        self._composite = self._open = []
+
+    def _refusal(self, action_id: int) -> Refusal:
+        space = self.space
+        if not 0 <= action_id < space.size:
+            return Refusal("no_action_id", {"id": action_id, "last": space.size - 1})
+        if self.deal.is_over:
+            return Refusal("deal_over")
+        if self.picking:
+            if PICK_BASE <= action_id < EXTEND_BASE:
+                card = format_cards([action_id - PICK_BASE])
+                return Refusal("pick_fits_no_meld", {"card": card})
+            picked = format_cards(k for k in range(KINDS) for _ in range(self.picked[k]))
+            return Refusal("finish_the_pick", {"cards": picked})
+        if PICK_BASE <= action_id < EXTEND_BASE:
+            return Refusal("pick_fits_no_meld", {"card": format_cards([action_id - PICK_BASE])})
+        if action_id in (MELD_ID, TAKE_WITH_ID):
+            return Refusal("nothing_picked")
+        try:
+            self.deal.check(self.action_of(action_id))
+        except IllegalMove as refused:
+            return refused.refusal
+        return Refusal("id_not_allowed", {"action": space.describe(action_id)})
+
+
+# --- observations ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationLayout:
+    """Where each part of an observation lies in the flat vector: name -> (offset, shape)."""
+
+    parts: tuple[tuple[str, int, tuple[int, ...]], ...]
+
+    @property
+    def size(self) -> int:
+        _, offset, shape = self.parts[-1]
+        return offset + int(np.prod(shape))
+
+    def slice(self, name: str) -> slice:
+        for part, offset, shape in self.parts:
+            if part == name:
+                return slice(offset, offset + int(np.prod(shape)))
+        raise KeyError(name)
+
+    def unflatten(self, vector: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
+        """The parts of a flat observation, each in its shape."""
+        return {
+            name: vector[offset : offset + int(np.prod(shape))].reshape(shape)
+            for name, offset, shape in self.parts
+        }
+
+
+#: Per meld slot: present, sequence, set, wild meld, size, wildcards, lowest and highest
+#: position (sequences, 1-14), the wildcard's position (0 when it floats), the set's rank.
+MELD_FEATURES: Final = 10
+
+
+@cache
+def observation_layout(v: Variant) -> ObservationLayout:
+    """The parts of a seat's observation in a variant. Seats and lines are counted from
+    the observing seat: its own first, then in turn order.
+
+    >>> from burraco import variant
+    >>> layout = observation_layout(variant("italian", players=2))
+    >>> layout.size, dict((n, s) for n, _, s in layout.parts)["melds"]
+    (4874, (2, 36, 53))
+    """
+    m = action_space(v).max_melds
+    shapes: list[tuple[str, tuple[int, ...]]] = [
+        ("hand", (KINDS,)),  # own hand, a count per card kind
+        ("picked", (KINDS,)),  # cards picked for a meld not yet committed
+        ("pile", (KINDS,)),  # the face-up pile, a count per kind
+        ("pile_top", (KINDS,)),  # the pile's top card, one-hot
+        ("drawn", (KINDS,)),  # the card drawn this turn (the seat on turn), one-hot
+        ("known", (v.players - 1, KINDS)),  # cards known in the other hands (or seen: open hands)
+        ("melds", (v.lines, m, KINDS)),  # each meld's cards, a count per kind
+        ("meld_info", (v.lines, m, MELD_FEATURES)),
+        ("hand_sizes", (v.players,)),
+        ("stock_size", (1,)),
+        ("pile_size", (1,)),  # the whole pile, buried cards included
+        ("pozzetti_left", (1,)),  # pozzetti nobody has taken
+        ("has_pozzetto", (v.lines,)),
+        ("opened", (v.lines,)),
+        ("minimum", (v.lines,)),  # the points a line still needs to open (canasta)
+        ("red_threes", (v.lines,)),
+        ("scores", (v.lines,)),  # the match's score before this deal
+        ("phase", (3,)),  # draw, play, over
+        ("to_play", (1,)),
+        ("final_turn", (1,)),
+    ]
+    parts: list[tuple[str, int, tuple[int, ...]]] = []
+    offset = 0
+    for name, shape in shapes:
+        parts.append((name, offset, shape))
+        offset += int(np.prod(shape))
+    return ObservationLayout(tuple(parts))
+
+
+@cache
+def _offsets(v: Variant) -> dict[str, int]:
+    return {name: offset for name, offset, _ in observation_layout(v).parts}
+
+
+def _meld_features(meld: Meld) -> tuple[float, ...]:
+    sequence = meld.kind == SEQUENCE
+    return (
+        1.0,
+        float(sequence),
+        float(not sequence and meld.rank > 0),
+        float(not sequence and meld.rank == 0),
+        float(len(meld.cards)),
+        float(len(meld.wilds)),
+        float(meld.lo if sequence else 0),
+        float(meld.hi if sequence else 0),
+        float(meld.gap if sequence else 0),
+        float(meld.rank),
+    )
+
+
+_FEATURES: dict[Meld, tuple[float, ...]] = {}
+
+
+def observe(
+    deal: Deal,
+    seat: int,
+    picked: Sequence[int] | None = None,
+    scores: Sequence[int] | None = None,
+    out: npt.NDArray[np.float32] | None = None,
+) -> npt.NDArray[np.float32]:
+    """Seat ``seat``'s observation: a flat float32 vector (:func:`observation_layout`).
+
+    It reads only what the seat's :class:`~burraco.view.DealView` holds: re-dealing the
+    cards the seat cannot see leaves it unchanged. ``picked`` are the cards picked by the
+    seat on turn (counts per kind), ``scores`` the match's score per line before the deal.
+    """
+    v = deal.v
+    at = _offsets(v)
+    obs = np.zeros(observation_layout(v).size, dtype=np.float32) if out is None else out
+    if out is not None:
+        obs.fill(0.0)
+    k = KINDS
+    obs[at["hand"] : at["hand"] + k] = deal.hands[seat]
+    if picked is not None and seat == deal.turn:
+        obs[at["picked"] : at["picked"] + k] = picked
+    pile = deal.pile
+    base = at["pile"]
+    for c in pile[deal.pile_hidden :]:
+        obs[base + c] += 1.0
+    if len(pile) > deal.pile_hidden:
+        obs[at["pile_top"] + pile[-1]] = 1.0
+    if seat == deal.turn and deal.drawn >= 0:
+        obs[at["drawn"] + deal.drawn] = 1.0
+    players = v.players
+    open_partners = set(deal.partners(seat)) if v.open_hands else set()
+    base = at["known"]
+    for i in range(1, players):
+        other = (seat + i) % players
+        row = base + (i - 1) * k
+        obs[row : row + k] = deal.hands[other] if other in open_partners else deal.known[other]
+    lines = v.lines
+    line = deal.line_of[seat]
+    m = action_space(v).max_melds
+    melds_at, info_at = at["melds"], at["meld_info"]
+    for j in range(lines):
+        for i, meld in enumerate(deal.melds[(line + j) % lines]):
+            row = melds_at + (j * m + i) * k
+            for c in meld.cards:
+                obs[row + c] += 1.0
+            features = _FEATURES.get(meld)
+            if features is None:
+                if len(_FEATURES) >= 1 << 15:
+                    _FEATURES.clear()
+                features = _FEATURES[meld] = _meld_features(meld)
+            row = info_at + (j * m + i) * MELD_FEATURES
+            obs[row : row + MELD_FEATURES] = features
+    order = [(seat + i) % players for i in range(players)]
+    obs[at["hand_sizes"] : at["hand_sizes"] + players] = [deal.sizes[s] for s in order]
+    obs[at["stock_size"]] = len(deal.stock)
+    obs[at["pile_size"]] = len(pile)
+    obs[at["pozzetti_left"]] = len(deal.pozzetti)
+    line_order = [(line + j) % lines for j in range(lines)]
+    for name, values in (
+        ("has_pozzetto", deal.has_pozzetto),
+        ("opened", deal.opened),
+        ("minimum", deal.minimum),
+        ("red_threes", deal.red_threes),
+    ):
+        obs[at[name] : at[name] + lines] = [values[x] for x in line_order]
+    if scores is not None:
+        obs[at["scores"] : at["scores"] + lines] = [scores[x] for x in line_order]
+    phase = _PHASES.index(deal.phase) if deal.phase in _PHASES else 2
+    obs[at["phase"] + phase] = 1.0
+    obs[at["to_play"]] = float(deal.turn == seat and not deal.is_over)
+    obs[at["final_turn"]] = float(deal.final_turn)
+    return obs
