@@ -82,6 +82,7 @@ __all__ = [
     "action_space",
     "observation_layout",
     "observe",
+    "returns",
 ]
 
 DRAW_ID: Final = 0
@@ -484,3 +485,24 @@ def observe(
     obs[at["to_play"]] = float(deal.turn == seat and not deal.is_over)
     obs[at["final_turn"]] = float(deal.final_turn)
     return obs
+
+
+def returns(deal: Deal) -> list[float]:
+    """Each seat's return of an ended deal: its line's points less the mean of the other
+    lines' points (so the returns of a table sum to zero); zeros while it is in play.
+
+    >>> from burraco import variant
+    >>> deal = Deal.new(variant("italian", players=2), seed=3)
+    >>> returns(deal)
+    [0.0, 0.0]
+    """
+    v = deal.v
+    if not deal.is_over:
+        return [0.0] * v.players
+    points = deal.score().points
+    total = sum(points)
+    others = len(points) - 1
+    return [
+        float(points[line]) - (total - points[line]) / others
+        for line in (v.line_of[seat] for seat in range(v.players))
+    ]
