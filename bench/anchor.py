@@ -308,7 +308,7 @@ def median_ratio(ours: Slots, anchor: Slots) -> tuple[float, float, float]:
     return statistics.median(ratios), ratios[0], ratios[-1]
 
 
-def report(slots: dict[str, Slots]) -> None:
+def report(slots: dict[str, Slots], ratios: tuple[tuple[str, str], ...] = RATIOS) -> None:
     header = ["engine", "games", "decisions", "s", "decisions/s", "games/s", "dec/game",
               "chance/s"]  # fmt: skip
     rows = []
@@ -337,8 +337,10 @@ def report(slots: dict[str, Slots]) -> None:
         if not console.is_terminal:  # piped: do not squeeze the table into 80 columns
             console = Console(width=120)
         console.print(table)
+    if not ratios:
+        return
     print("ratios of decisions per second, median of the rounds (lowest-highest):")
-    for ours, anchor in RATIOS:
+    for ours, anchor in ratios:
         if ours in slots and anchor in slots:
             mid, lo, hi = median_ratio(slots[ours], slots[anchor])
             note = {

@@ -67,7 +67,7 @@ from burraco.deal import DRAW_PHASE, PLAY_PHASE, Deal
 from burraco.errors import IllegalMove
 from burraco.melds import SEQUENCE, Meld
 from burraco.refusals import Refusal
-from burraco.variants import Variant
+from burraco.variants import PerVariant, Variant
 
 __all__ = [
     "DRAW_ID",
@@ -79,6 +79,7 @@ __all__ = [
     "ActionSpace",
     "Decisions",
     "ObservationLayout",
+    "Observer",
     "action_space",
     "observation_layout",
     "observe",
@@ -169,7 +170,6 @@ class ActionSpace:
         return f"extend {target} {format_cards([kind])}"
 
 
-@cache
 def action_space(v: Variant) -> ActionSpace:
     """The action space of a variant.
 
@@ -177,7 +177,10 @@ def action_space(v: Variant) -> ActionSpace:
     >>> action_space(variant("italian")).size, action_space(variant("canasta")).size
     (2020, 2974)
     """
-    return ActionSpace(max_melds=v.deck_size // 3)
+    return _SPACES.of(v)
+
+
+_SPACES: Final = PerVariant(lambda v: ActionSpace(max_melds=v.deck_size // 3))
 
 
 class Decisions:
@@ -220,21 +223,28 @@ class Decisions:
     def _list(self) -> list[int]:
         if self.picking:
             return self._picking_ids()
-        space = self.space
-        ids: set[int] = set()
+        ids: list[int] = []
+        picks: set[int] = set()
         composite: list[tuple[list[int], Action]] = []
         for action in self.deal.legal_actions():
-            single = space.id_of(action)
-            if single is None:
+            kind = action.kind
+            if kind == DISCARD:
+                ids.append(DISCARD_BASE + action.cards[0])
+            elif kind == EXTEND:
+                # The engine numbers a line's melds below max_melds: a line holds no more.
+                ids.append(EXTEND_BASE + KINDS * action.target + action.cards[0])
+            elif kind == MELD or action.cards:
                 counts = [0] * KINDS
                 for c in action.cards:
                     counts[c] += 1
                 composite.append((counts, action))
-                ids.update(PICK_BASE + c for c in action.cards)
+                picks.update(action.cards)
             else:
-                ids.add(single)
+                ids.append(_SIMPLE[kind])
         self._composite = self._open = composite
-        return sorted(ids)
+        ids.extend(PICK_BASE + c for c in picks)
+        ids.sort()
+        return ids
 
     def _picking_ids(self) -> list[int]:
         picked = self.picked
@@ -243,7 +253,7 @@ class Decisions:
             if counts == picked:
                 ids.add(MELD_ID if action.kind == MELD else TAKE_WITH_ID)
             else:
-                ids.update(PICK_BASE + k for k in range(KINDS) if counts[k] > picked[k])
+                ids.update(PICK_BASE + c for c in action.cards if counts[c] > picked[c])
         return sorted(ids)
 
     def apply(self, action_id: int) -> Action | None:
@@ -322,11 +332,8 @@ class ObservationLayout:
     """Where each part of an observation lies in the flat vector: name -> (offset, shape)."""
 
     parts: tuple[tuple[str, int, tuple[int, ...]], ...]
-
-    @property
-    def size(self) -> int:
-        _, offset, shape = self.parts[-1]
-        return offset + int(np.prod(shape))
+    #: The length of the flat vector.
+    size: int
 
     def slice(self, name: str) -> slice:
         for part, offset, shape in self.parts:
@@ -385,12 +392,7 @@ def observation_layout(v: Variant) -> ObservationLayout:
     for name, shape in shapes:
         parts.append((name, offset, shape))
         offset += int(np.prod(shape))
-    return ObservationLayout(tuple(parts))
-
-
-@cache
-def _offsets(v: Variant) -> dict[str, int]:
-    return {name: offset for name, offset, _ in observation_layout(v).parts}
+    return ObservationLayout(tuple(parts), offset)
 
 
 def _meld_features(meld: Meld) -> tuple[float, ...]:
@@ -409,7 +411,95 @@ def _meld_features(meld: Meld) -> tuple[float, ...]:
     )
 
 
-_FEATURES: dict[Meld, tuple[float, ...]] = {}
+class Observer:
+    """Writes observations of one variant's deals (:func:`observe` keeps one a variant).
+
+    A line's melds change a few times a deal, so their part of the vector is kept per
+    line and rebuilt only when the line's melds are not the very objects of last time.
+    """
+
+    __slots__ = ("_blocks", "_kept", "at", "layout", "m", "size", "v")
+
+    def __init__(self, v: Variant) -> None:
+        self.v = v
+        self.layout = observation_layout(v)
+        self.size = self.layout.size
+        self.at = {name: offset for name, offset, _ in self.layout.parts}
+        self.m = action_space(v).max_melds
+        self._kept: list[list[Meld]] = [[] for _ in range(v.lines)]
+        self._blocks = [self._block([]) for _ in range(v.lines)]
+
+    def _block(self, melds: list[Meld]) -> tuple[npt.NDArray[np.float32], ...]:
+        cards = np.zeros((self.m, KINDS), dtype=np.float32)
+        info = np.zeros((self.m, MELD_FEATURES), dtype=np.float32)
+        for i, meld in enumerate(melds):
+            for c in meld.cards:
+                cards[i, c] += 1.0
+            info[i] = _meld_features(meld)
+        return cards.ravel(), info.ravel()
+
+    def _line(self, deal: Deal, line: int) -> tuple[npt.NDArray[np.float32], ...]:
+        melds = deal.melds[line]
+        kept = self._kept[line]
+        if len(melds) != len(kept) or any(a is not b for a, b in zip(melds, kept, strict=True)):
+            self._kept[line] = list(melds)
+            self._blocks[line] = self._block(melds)
+        return self._blocks[line]
+
+    def __call__(
+        self,
+        deal: Deal,
+        seat: int,
+        picked: Sequence[int] | None = None,
+        scores: Sequence[int] | None = None,
+    ) -> npt.NDArray[np.float32]:
+        v = self.v
+        at = self.at
+        k = KINDS
+        obs = np.zeros(self.size, dtype=np.float32)
+        obs[at["hand"] : at["hand"] + k] = deal.hands[seat]
+        if picked is not None and seat == deal.turn:
+            obs[at["picked"] : at["picked"] + k] = picked
+        pile = deal.pile
+        if len(pile) > deal.pile_hidden:
+            obs[at["pile"] : at["pile"] + k] = np.bincount(pile[deal.pile_hidden :], minlength=k)
+            obs[at["pile_top"] + pile[-1]] = 1.0
+        if seat == deal.turn and deal.drawn >= 0:
+            obs[at["drawn"] + deal.drawn] = 1.0
+        players = v.players
+        open_partners = deal.partners(seat) if v.open_hands else ()
+        row = at["known"]
+        for i in range(1, players):
+            other = (seat + i) % players
+            seen = deal.hands[other] if other in open_partners else deal.known[other]
+            if any(seen):
+                obs[row : row + k] = seen
+            row += k
+        lines = v.lines
+        line = deal.line_of[seat]
+        size, info_size = self.m * k, self.m * MELD_FEATURES
+        for j in range(lines):
+            if deal.melds[(line + j) % lines]:
+                cards, info = self._line(deal, (line + j) % lines)
+                obs[at["melds"] + j * size : at["melds"] + (j + 1) * size] = cards
+                obs[at["meld_info"] + j * info_size : at["meld_info"] + (j + 1) * info_size] = info
+        # The counters from hand_sizes to final_turn lie together: one assignment.
+        order = [(line + j) % lines for j in range(lines)]
+        phase = deal.phase
+        tail = [deal.sizes[(seat + i) % players] for i in range(players)]
+        tail += (len(deal.stock), len(pile), len(deal.pozzetti))
+        tail += [deal.has_pozzetto[x] for x in order]
+        tail += [deal.opened[x] for x in order]
+        tail += [deal.minimum[x] for x in order]
+        tail += [deal.red_threes[x] for x in order]
+        tail += [scores[x] for x in order] if scores is not None else [0] * lines
+        tail += (phase == DRAW_PHASE, phase == PLAY_PHASE, phase not in _PHASES)
+        tail += (deal.turn == seat and not deal.is_over, deal.final_turn)
+        obs[at["hand_sizes"] :] = tail
+        return obs
+
+
+_OBSERVERS: Final = PerVariant(Observer)
 
 
 def observe(
@@ -417,74 +507,20 @@ def observe(
     seat: int,
     picked: Sequence[int] | None = None,
     scores: Sequence[int] | None = None,
-    out: npt.NDArray[np.float32] | None = None,
 ) -> npt.NDArray[np.float32]:
-    """Seat ``seat``'s observation: a flat float32 vector (:func:`observation_layout`).
+    """Seat ``seat``'s observation: a new flat float32 vector (:func:`observation_layout`).
 
     It reads only what the seat's :class:`~burraco.view.DealView` holds: re-dealing the
     cards the seat cannot see leaves it unchanged. ``picked`` are the cards picked by the
     seat on turn (counts per kind), ``scores`` the match's score per line before the deal.
+
+    >>> from burraco import variant
+    >>> deal = Deal.new(variant("italian", players=2), seed=3)
+    >>> parts = observation_layout(deal.v).unflatten(observe(deal, 0))
+    >>> int(parts["hand"].sum()), parts["hand_sizes"].tolist(), parts["phase"].tolist()
+    (11, [11.0, 11.0], [1.0, 0.0, 0.0])
     """
-    v = deal.v
-    at = _offsets(v)
-    obs = np.zeros(observation_layout(v).size, dtype=np.float32) if out is None else out
-    if out is not None:
-        obs.fill(0.0)
-    k = KINDS
-    obs[at["hand"] : at["hand"] + k] = deal.hands[seat]
-    if picked is not None and seat == deal.turn:
-        obs[at["picked"] : at["picked"] + k] = picked
-    pile = deal.pile
-    base = at["pile"]
-    for c in pile[deal.pile_hidden :]:
-        obs[base + c] += 1.0
-    if len(pile) > deal.pile_hidden:
-        obs[at["pile_top"] + pile[-1]] = 1.0
-    if seat == deal.turn and deal.drawn >= 0:
-        obs[at["drawn"] + deal.drawn] = 1.0
-    players = v.players
-    open_partners = set(deal.partners(seat)) if v.open_hands else set()
-    base = at["known"]
-    for i in range(1, players):
-        other = (seat + i) % players
-        row = base + (i - 1) * k
-        obs[row : row + k] = deal.hands[other] if other in open_partners else deal.known[other]
-    lines = v.lines
-    line = deal.line_of[seat]
-    m = action_space(v).max_melds
-    melds_at, info_at = at["melds"], at["meld_info"]
-    for j in range(lines):
-        for i, meld in enumerate(deal.melds[(line + j) % lines]):
-            row = melds_at + (j * m + i) * k
-            for c in meld.cards:
-                obs[row + c] += 1.0
-            features = _FEATURES.get(meld)
-            if features is None:
-                if len(_FEATURES) >= 1 << 15:
-                    _FEATURES.clear()
-                features = _FEATURES[meld] = _meld_features(meld)
-            row = info_at + (j * m + i) * MELD_FEATURES
-            obs[row : row + MELD_FEATURES] = features
-    order = [(seat + i) % players for i in range(players)]
-    obs[at["hand_sizes"] : at["hand_sizes"] + players] = [deal.sizes[s] for s in order]
-    obs[at["stock_size"]] = len(deal.stock)
-    obs[at["pile_size"]] = len(pile)
-    obs[at["pozzetti_left"]] = len(deal.pozzetti)
-    line_order = [(line + j) % lines for j in range(lines)]
-    for name, values in (
-        ("has_pozzetto", deal.has_pozzetto),
-        ("opened", deal.opened),
-        ("minimum", deal.minimum),
-        ("red_threes", deal.red_threes),
-    ):
-        obs[at[name] : at[name] + lines] = [values[x] for x in line_order]
-    if scores is not None:
-        obs[at["scores"] : at["scores"] + lines] = [scores[x] for x in line_order]
-    phase = _PHASES.index(deal.phase) if deal.phase in _PHASES else 2
-    obs[at["phase"] + phase] = 1.0
-    obs[at["to_play"]] = float(deal.turn == seat and not deal.is_over)
-    obs[at["final_turn"]] = float(deal.final_turn)
-    return obs
+    return _OBSERVERS.of(deal.v)(deal, seat, picked, scores)
 
 
 def returns(deal: Deal) -> list[float]:
