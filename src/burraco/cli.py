@@ -970,6 +970,131 @@ def arena(
         console.print(f"Records saved in {save_dir}")
 
 
+# --- self-play trajectories -------------------------------------------------------------------
+
+
+@app.command("simulate")
+def simulate_command(
+    out: Annotated[Path, typer.Option("--out", help="The directory to write the files to.")],
+    games: Annotated[int, typer.Option(help="Games to play.")] = 100,
+    variant_name: Annotated[
+        str, typer.Option("--variant", help="italian, online, buraco or canasta.")
+    ] = "italian",
+    players: Annotated[int, typer.Option(help="Players at the table.")] = 2,
+    lines: Annotated[int | None, typer.Option(help="Lines (teams).")] = None,
+    bots: Annotated[
+        str, typer.Option(help="Bot levels, comma separated, taking the seats in turn.")
+    ] = "greedy",
+    seed: Annotated[int, typer.Option(help="Seed of game 0; game i plays seed + i.")] = 0,
+    match: Annotated[
+        bool, typer.Option("--match", help="A game is a whole match rather than one deal.")
+    ] = False,
+    match_deals: Annotated[
+        int | None, typer.Option(help="With --match: deals per match (default: the target).")
+    ] = None,
+    seats: Annotated[
+        str | None, typer.Option(help="Record these seats only, comma separated (from 0).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="npz or parquet.")] = "npz",
+    shard_games: Annotated[
+        int | None, typer.Option(help="Games per file and task (default 10 deals or 1 match).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Processes (default: every CPU); with Ray local, CPUs.")
+    ] = None,
+    ray_address: Annotated[
+        str | None,
+        typer.Option(help="Play on Ray: local (a Ray on this machine), auto or ray://HOST:PORT."),
+    ] = None,
+    seconds: Annotated[float, typer.Option(help="Expert: seconds per decision.")] = 1.0,
+    worlds: Annotated[
+        int | None,
+        typer.Option(help="Expert: sampled deals per decision (reproducible, unlike seconds)."),
+    ] = None,
+    overwrite: Annotated[
+        bool, typer.Option("--overwrite", help="Replace the trajectories already in --out.")
+    ] = False,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A variant option NAME=VALUE (repeatable)."),
+    ] = None,
+) -> None:
+    """Bots play games against each other and every decision is written for learning:
+    observations, legal-action masks, actions and rewards (see burraco.research.simulate)."""
+    from burraco.research.simulate import Plan, simulate
+    from burraco.terminal import progress_bar
+
+    console = Console(highlight=False)
+    try:
+        if match_deals is not None and not match:
+            raise ValueError("--match-deals is for --match")
+        v = _build_variant(variant_name, players, lines, match_deals, None, option or [])
+        try:
+            recorded = (
+                tuple(int(s) for s in seats.split(",") if s.strip()) if seats is not None else None
+            )
+        except ValueError:
+            raise ValueError(
+                f"--seats takes seat numbers, comma separated (got {seats!r})"
+            ) from None
+        plan = Plan(
+            v,
+            tuple(b.strip() for b in bots.split(",") if b.strip()),
+            games=games,
+            seed=seed,
+            match=match,
+            seats=recorded,
+            fmt=fmt,
+            shard_games=shard_games,
+            seconds=seconds,
+            worlds=worlds,
+        )
+        with progress_bar(console) as bar:
+            task = bar.add_task("games", total=games)
+
+            def advance(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            summary = simulate(
+                plan,
+                out,
+                workers=workers,
+                ray_address=ray_address,
+                overwrite=overwrite,
+                progress=advance,
+            )
+    except (ValueError, ImportError) as error:
+        console.print(Text(str(error), style="red"), soft_wrap=True)
+        raise typer.Exit(2) from None
+    unit = "matches" if match else "deals"
+    table = Table(title=f"{v.name}, {v.players} players: {summary.games} {unit}")
+    for column in ("games", "deals", "steps", "recorded", "seconds", "steps/s", "files", "MB"):
+        table.add_column(column, justify="right")
+    table.add_row(
+        str(summary.games),
+        str(summary.deals),
+        str(summary.steps),
+        str(summary.recorded),
+        f"{summary.seconds:.1f}",
+        f"{summary.steps_per_second:,.0f}",
+        str(len(summary.files)),
+        f"{summary.bytes / 1e6:.1f}",
+    )
+    console.print(table)
+    returns = Table(title="Mean return per game")
+    for column in ("seat", "bot", "recorded", "return"):
+        returns.add_column(column, justify="left" if column == "bot" else "right")
+    for s, name in enumerate(plan.seat_bots):
+        returns.add_row(
+            str(s),
+            name,
+            "yes" if s in plan.recorded_seats else "no",
+            f"{summary.mean_returns[s]:+.1f}",
+        )
+    console.print(returns)
+    console.print(f"Trajectories written to {summary.out}")
+
+
 # --- the bots' ratings ------------------------------------------------------------------------
 
 

@@ -28,6 +28,7 @@ from burraco.actions import Action
 from burraco.bots import Bot, RandomBot
 from burraco.bots.expert import ExpertBot
 from burraco.bots.greedy import GreedyBot
+from burraco.bots.learned import LearnedBot
 from burraco.match import Match
 from burraco.variants import Variant
 from burraco.view import DealView
@@ -35,17 +36,19 @@ from burraco.vp import victory_points
 
 __all__ = ["ArenaReport", "BotResult", "make_bot", "play_board", "run_arena"]
 
-BOT_NAMES = ("random", "greedy", "expert")
+BOT_NAMES = ("random", "greedy", "expert", "learned")
 
 
 def make_bot(name: str, seed: int = 0, seconds: float = 1.0, worlds: int | None = None) -> Bot:
-    """A bot by name: ``random``, ``greedy`` or ``expert`` (with its budget)."""
+    """A bot by name: ``random``, ``greedy``, ``expert`` (with its budget) or ``learned``."""
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot(seed)
     if name == "expert":
         return ExpertBot(seconds=seconds, worlds=worlds, seed=seed)
+    if name == "learned":
+        return LearnedBot(seed=seed)
     raise ValueError(f"no bot {name!r} ({', '.join(BOT_NAMES)})")
 
 

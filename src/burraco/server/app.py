@@ -65,7 +65,7 @@ class CreateTable(BaseModel):
     deals: int | None = Field(None, ge=1, le=50)
     target: int | None = Field(None, ge=100, le=100000)
     move_seconds: int = Field(40, ge=0, le=3600)
-    bot: Literal["random", "greedy", "expert"] = "greedy"
+    bot: Literal["random", "greedy", "expert", "learned"] = "greedy"
     open_hands: bool = False
     takeover: bool = True
     name: PlayerName

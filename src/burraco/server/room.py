@@ -506,8 +506,8 @@ class Room:
         except (RuleError, TypeError, ValueError) as error:
             raise RoomError("bad_message", str(error)) from error
         bot = str(request.get("bot", "greedy"))
-        if bot not in ("random", "greedy", "expert"):
-            raise RoomError("bad_message", f"no bot {bot!r} (random, greedy, expert)")
+        if bot not in ("random", "greedy", "expert", "learned"):
+            raise RoomError("bad_message", f"no bot {bot!r} (random, greedy, expert, learned)")
         move_seconds = int(request.get("move_seconds", v.move_seconds) or 0)
         if not 0 <= move_seconds <= 3600:
             raise RoomError("bad_message", "seconds per move must be between 0 and 3600")

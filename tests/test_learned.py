@@ -1,0 +1,249 @@
+"""The learned bot (numpy inference, shipped weights) and its trainer (the learn extra)."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import random
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from roomserver import Player, RoomServer, create_table, start_table
+
+from burraco import Deal, variant
+from burraco.bots import Bot
+from burraco.bots.arena import make_bot
+from burraco.bots.greedy import GreedyBot
+from burraco.bots.learned import (
+    ACTION_SIZE,
+    STATE_SIZE,
+    WEIGHTS_FILE,
+    LearnedBot,
+    Policy,
+    action_features,
+    default_policy,
+    state_features,
+)
+from burraco.cards import KINDS
+from burraco.encoding import observation_layout, observe
+from burraco.research.learn import TrainConfig, evaluate, main
+from burraco.variants import Variant
+
+ITALIAN2 = variant("italian", players=2)
+
+
+def _play(v: Variant, bots: Sequence[Bot], seed: int) -> Deal:
+    deal = Deal.new(v, seed=seed)
+    while not deal.is_over:
+        legal = deal.legal_actions()
+        action = bots[deal.turn].choose(deal.view(deal.turn), legal)
+        assert action in legal
+        deal.apply(action)
+    return deal
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_shipped_bot_plays_legal_actions_through_whole_deals(seed: int) -> None:
+    deal = _play(ITALIAN2, [LearnedBot(seed=seed), GreedyBot()], seed)
+    assert deal.end_reason in ("closed", "stock", "stall")
+    deal = _play(ITALIAN2, [LearnedBot(seed=seed), LearnedBot(seed=seed + 1)], seed)
+    assert deal.is_over
+
+
+def test_at_other_tables_it_plays_the_greedy_move() -> None:
+    v = variant("italian", players=4)
+    assert not LearnedBot.plays(v) and LearnedBot.plays(ITALIAN2)
+    deal = Deal.new(v, seed=5)
+    bot, greedy = LearnedBot(), GreedyBot()
+    for _ in range(40):
+        view, legal = deal.view(deal.turn), deal.legal_actions()
+        action = bot.choose(view, legal)
+        assert action == greedy.choose(view, legal)
+        deal.apply(action)
+
+
+def test_no_legal_action_is_refused() -> None:
+    deal = Deal.new(ITALIAN2, seed=1)
+    with pytest.raises(ValueError, match="no legal action"):
+        LearnedBot().choose(deal.view(deal.turn), [])
+
+
+def test_the_arena_makes_the_learned_level() -> None:
+    assert isinstance(make_bot("learned", seed=3), LearnedBot)
+
+
+def test_the_room_seats_the_learned_bot(db: str) -> None:
+    async def scenario(server: RoomServer) -> None:
+        table = create_table(server, move_seconds=0, bot="learned")
+        rng = random.Random(5)
+        async with Player(server, table["table"], table["token"]) as anna:
+            await anna.until("state")
+            start_table(server, table)
+            while True:
+                message = await anna.next(60)
+                if message["type"] == "match_over":
+                    break
+                if message["type"] == "state" and message["legal"]:
+                    action = rng.choice(message["legal"])
+                    await anna.send(
+                        {"type": "action", "action": action, "version": message["version"]}
+                    )
+        room_table = server.room.table(table["table"])
+        assert room_table.match is not None and room_table.match.is_over
+        names = [seat.name for seat in server.room.store.seats(table["table"])]
+        assert "learned bot 1" in names
+        assert isinstance(room_table.bots.get(1), LearnedBot)
+
+    with RoomServer(db) as server:
+        asyncio.run(scenario(server))
+
+
+def test_shipped_weights_load_and_stay_small() -> None:
+    path = Path(__file__).parent.parent / "src" / "burraco" / "bots" / WEIGHTS_FILE
+    assert path.stat().st_size < 2 * 1024 * 1024
+    policy = default_policy()
+    assert policy.layers[0][0].shape[0] == STATE_SIZE + ACTION_SIZE
+    assert policy.layers[-1][0].shape[1] == 1
+    assert all(np.isfinite(w).all() and np.isfinite(b).all() for w, b in policy.layers)
+
+
+def test_weights_round_trip_and_refuse_other_features(tmp_path: Path) -> None:
+    policy = Policy.random(hidden=(16,), seed=4)
+    path = tmp_path / "p.npz"
+    policy.save(path)
+    again = Policy.load(path)
+    state = np.ones(STATE_SIZE, dtype=np.float32)
+    actions = np.ones((3, ACTION_SIZE), dtype=np.float32)
+    assert np.array_equal(policy.values(state, actions), again.values(state, actions))
+    with np.load(path) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays["version"] = np.array(0)
+    np.savez(tmp_path / "old.npz", **arrays)
+    with pytest.raises(ValueError, match="features version 0"):
+        Policy.load(tmp_path / "old.npz")
+    w, b = policy.layers[0]
+    with pytest.raises(ValueError, match="inputs"):
+        Policy(((w[1:], b), policy.layers[1]))
+    with pytest.raises(ValueError, match="one output"):
+        Policy(((w, b),))
+
+
+def test_values_batch_the_actions_like_one_by_one() -> None:
+    policy = Policy.random(seed=2)
+    rng = np.random.default_rng(0)
+    state = rng.random(STATE_SIZE, dtype=np.float32)
+    actions = rng.random((5, ACTION_SIZE), dtype=np.float32)
+    together = policy.values(state, actions)
+    alone = [policy.values(state, actions[i : i + 1])[0] for i in range(5)]
+    assert np.allclose(together, alone, atol=1e-5)
+    x = np.concatenate([np.tile(state, (5, 1)), actions], axis=1)
+    for w, b in policy.layers[:-1]:
+        x = np.maximum(x @ w + b, 0.0)
+    w, b = policy.layers[-1]
+    assert np.allclose(together, (x @ w + b)[:, 0], atol=1e-4)
+
+
+def _mid_deal(seed: int, moves: int) -> Deal:
+    deal = Deal.new(ITALIAN2, seed=seed)
+    bot = GreedyBot()
+    for _ in range(moves):
+        if deal.is_over:
+            break
+        deal.apply(bot.choose(deal.view(deal.turn), deal.legal_actions()))
+    return deal
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(1, 0), (2, 30), (3, 61), (4, 120)])
+def test_features_read_only_what_the_seat_sees(seed: int, moves: int) -> None:
+    deal = _mid_deal(seed, moves)
+    rng = random.Random(seed)
+    for seat in range(2):
+        view = deal.view(seat)
+        state = state_features(view)
+        for _ in range(3):
+            # Another deal the seat cannot tell apart: the hidden cards dealt anew.
+            other = Deal.resample(view, rng)
+            assert np.array_equal(state_features(other.view(seat)), state)
+        if seat == deal.turn and not deal.is_over:
+            legal = deal.legal_actions()
+            rows = action_features(view, legal)
+            other = Deal.resample(view, rng)
+            assert other.legal_actions() == legal
+            assert np.array_equal(action_features(other.view(seat), legal), rows)
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(5, 0), (6, 40), (7, 90)])
+def test_state_agrees_with_the_encoding_observation(seed: int, moves: int) -> None:
+    deal = _mid_deal(seed, moves)
+    layout = observation_layout(ITALIAN2)
+    for seat in range(2):
+        parts = layout.unflatten(observe(deal, seat))
+        state = state_features(deal.view(seat))
+        blocks = state[: 7 * KINDS].reshape(7, KINDS)
+        assert np.array_equal(blocks[0], parts["hand"])
+        assert np.array_equal(blocks[1], parts["pile"])
+        assert np.array_equal(blocks[2], parts["pile_top"])
+        assert np.array_equal(blocks[3], parts["known"][0])
+        # The meld parts, summed over the slots: the compact summary per line.
+        melds = parts["melds"].sum(axis=1)
+        assert np.array_equal(blocks[5], melds[0])
+        assert np.array_equal(blocks[6], melds[1])
+
+
+def test_action_features_describe_each_action() -> None:
+    deal = _mid_deal(2, 61)
+    view, legal = deal.view(deal.turn), deal.legal_actions()
+    rows = action_features(view, legal)
+    assert rows.shape == (len(legal), ACTION_SIZE)
+    for action, row in zip(legal, rows, strict=True):
+        assert row[:7].sum() == 1.0  # one kind
+        assert row[7 : 7 + KINDS].sum() == len(action.cards)
+    # Different actions, different rows.
+    assert len({row.tobytes() for row in rows}) == len(legal)
+
+
+def test_evaluate_is_duplicate_and_bounded() -> None:
+    e = evaluate(Policy.random(seed=1), "greedy", boards=3, seed=2)
+    assert e.boards == 3 and e.opponent == "greedy"
+    assert e.interval[0] <= e.mean <= e.interval[1]
+    assert 0.0 <= e.win_interval[0] <= e.win_rate <= e.win_interval[1] <= 1.0
+    with pytest.raises(ValueError, match="at least one board"):
+        evaluate(None, "random", boards=0)
+
+
+def test_training_config_refuses_bad_values() -> None:
+    with pytest.raises(ValueError, match="minutes"):
+        TrainConfig(minutes=0)
+    with pytest.raises(ValueError, match="mix"):
+        TrainConfig(mix=(0.0, 0.0, 0.0))
+    with pytest.raises(ValueError, match="buffer"):
+        TrainConfig(batch=512, buffer=100)
+
+
+def test_a_short_training_runs_end_to_end_and_fits(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    out, log, plot = tmp_path / "w.npz", tmp_path / "curve.csv", tmp_path / "curve.png"
+    args = ["--minutes", "0.4", "--eval-every", "0.1", "--eval-boards", "2"]
+    has_plot = True
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        has_plot = False
+    if has_plot:
+        args += ["--plot", str(plot)]
+    assert main([*args, "--out", str(out), "--log", str(log)]) == 0
+    with log.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["opponent"] for r in rows} == {"random", "greedy"}
+    assert float(rows[-1]["minutes"]) >= 0.4
+    losses = [float(r["loss"]) for r in rows if r["opponent"] == "random" and r["loss"] != "nan"]
+    assert len(losses) >= 3
+    # The loss over the latest steps falls as the network fits the returns.
+    assert losses[-1] < losses[0]
+    assert int(rows[-1]["deals"]) > 0 and int(rows[-1]["steps"]) > 0
+    policy = Policy.load(out)
+    _play(ITALIAN2, [LearnedBot(policy, seed=1), GreedyBot()], 11)
+    if has_plot:
+        assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
