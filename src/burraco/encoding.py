@@ -295,6 +295,16 @@ class Decisions:
             return extend_action(target, kind)
         raise ValueError(f"{self.space.describe(action_id)} is a step, not an action")
 
+    def copy(self) -> Decisions:
+        """A copy on a clone of the deal, with the picks and what was listed (read-only
+        once listed, so shared: listing again costs a search of the hand)."""
+        other = Decisions(self.deal.clone(), self.space)
+        other.picked = self.picked[:]
+        other._legal = self._legal
+        other._composite = self._composite
+        other._open = self._open
+        return other
+
     def reset(self) -> None:
         """Forget the picked cards and what was listed (after the deal changed)."""
         self.picked = [0] * KINDS

@@ -277,7 +277,7 @@ class _Play:
         other.rules = self.rules
         other.order = self.order[:]
         other.left = self.left[:]
-        other.decisions = None if self.decisions is None else _copied(self.decisions)
+        other.decisions = None if self.decisions is None else self.decisions.copy()
         other.picks = self.picks[:]
         other.public = self.public[:]
         other.records = [r[:] for r in self.records]
@@ -360,17 +360,6 @@ def _cards(counts: Sequence[int]) -> list[int]:
 def _watchers(deal: Deal, seat: int) -> list[int]:
     """The seats that see ``seat``'s hand: itself, and its partners with open hands."""
     return [seat, *deal.partners(seat)] if deal.v.open_hands else [seat]
-
-
-def _copied(decisions: Decisions) -> Decisions:
-    """A copy of ``decisions`` on a clone of its deal, with its picks and its listing (the
-    listing is read-only once made, so it is shared: listing again costs a search)."""
-    other = Decisions(decisions.deal.clone(), decisions.space)
-    other.picked = decisions.picked[:]
-    other._legal = decisions._legal
-    other._composite = decisions._composite
-    other._open = decisions._open
-    return other
 
 
 class BurracoGame(pyspiel.Game):  # type: ignore[misc]
