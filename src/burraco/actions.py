@@ -140,10 +140,16 @@ def extend_action(target: int, card: int) -> Action:
 
 def extend_actions(target: int) -> tuple[Action, ...]:
     """The interned ``extend`` of meld number ``target``, indexed by card kind."""
-    while len(_EXTENDS) <= target:
+    return extend_tables(target + 1)[target]
+
+
+def extend_tables(melds: int) -> list[tuple[Action, ...]]:
+    """:func:`extend_actions` of every meld number below ``melds`` (and maybe more), by
+    meld number."""
+    while len(_EXTENDS) < melds:
         n = len(_EXTENDS)
         _EXTENDS.append(tuple(Action(EXTEND, (card,), n) for card in CARDS))
-    return _EXTENDS[target]
+    return _EXTENDS
 
 
 def take_action(cards: tuple[int, ...]) -> Action:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterable, Sequence
-from itertools import combinations_with_replacement, compress
+from itertools import combinations, compress
 from operator import itemgetter
 from types import MappingProxyType
 from typing import Final
@@ -41,7 +41,7 @@ from burraco.actions import (
     REDRAW,
     TAKE,
     Action,
-    extend_actions,
+    extend_tables,
     take_action,
 )
 from burraco.cards import CARDS, JOKER, KINDS, Card, cards_from_counts, deck, format_cards
@@ -689,8 +689,8 @@ class Deal:
         if self.sizes[seat] >= 2 and self.opened[line] and self.taken_single < 0:
             actions.extend(compress(_DISCARDS, hand))
         else:
-            for card in range(KINDS):
-                if hand[card] and self._discard_problem(seat, line, card) is None:
+            for card in compress(range(KINDS), hand):
+                if self._discard_problem(seat, line, card) is None:
                     actions.append(_DISCARDS[card])
         return actions
 
@@ -714,15 +714,18 @@ class Deal:
         size = self.sizes[seat]
         opened = self.opened[line]
         melds = self.melds[line]
+        opening: _OpeningBase | None = None
         if not opened and v.opening_minimum:
-            reach = self.pending_value[line] + _best_set_lay(self._opening_hand(seat), v, melds)
-            if reach < self.minimum[line]:
+            opening = self._opening_base(seat, line)
+            totals, sets, wild_meld = opening
+            need = self.minimum[line] - self.pending_value[line]
+            if not _reaches(totals, sets, wild_meld, v.values, need):
                 # Nothing this hand lays down can reach the opening: no meld, no extension.
                 return actions
         tables = tables_for(v)
         # A line melds one set of a rank (and one meld of wildcards).
-        taken = {m.rank for m in melds if m.kind == SET}
-        if any(m.kind == WILD for m in melds):
+        taken = {m.rank for m in melds}  # 0 (a sequence's, wildcards') stands for no rank
+        if 0 in taken and any(m.kind == WILD for m in melds):
             taken.add(-1)
         parts = tables.parts(hand, taken)
         if parts:
@@ -730,9 +733,7 @@ class Deal:
             # line's own melds can make a candidate illegal; the rest are checked one by one.
             slow = v.black_threes_only_out
             quick = size - 2 if opened else -1
-            shapes: dict[tuple[int, int, int, int], bool] | None = (
-                {} if not v.sequences and self._from_pile is None else None
-            )
+            shapes = None if v.sequences else self._shapes(seat, opened, opening)
             legal: list[tuple[Candidate, ...]] = []
             for part in parts:
                 if part[1] <= quick and not (slow and part[2] == 3):
@@ -746,19 +747,24 @@ class Deal:
         # and the line opened, every fitting card may be added.
         quick_extend = opened and size >= 3
         slow = v.black_threes_only_out
+        fit_kinds = tables.fit_kinds
+        extends = extend_tables(len(melds))
+        append = actions.append
         for target, m in enumerate(melds):
-            fitting = tables.fitting(m, hand)
-            if not fitting:
-                continue
-            extend = extend_actions(target)
+            extend = extends[target]
+            # Plain loops: cheaper than building the list of fitting cards first.
             if quick_extend and not (slow and m.rank == 3 and m.kind == SET):
-                actions.extend([extend[card] for card in fitting])
+                for card in fit_kinds(m):
+                    if hand[card]:
+                        append(extend[card])
                 continue
-            for card in fitting:
+            for card in fit_kinds(m):
+                if not hand[card]:
+                    continue
                 grown = extended(m, card, v)
                 assert isinstance(grown, Meld)
                 if self._grown_problem(seat, line, target, card, grown) is None:
-                    actions.append(extend[card])
+                    append(extend[card])
         return actions
 
     def _checked_melds(
@@ -768,15 +774,15 @@ class Deal:
         size: int,
         part: Part,
         quick: int,
-        shapes: dict[tuple[int, int, int, int], bool] | None,
+        shapes: _Shapes | None,
     ) -> tuple[Candidate, ...]:
         """The melds of a part the hand may lay down, checked one by one: those that leave
         it two cards or more after an opening need no check (``quick``: the most cards
         such a meld holds).
 
-        ``shapes`` (without sequences, and with no card of the pile to tell apart): whether
-        a meld that leaves two cards or more is legal depends on its rank and its
-        wildcards, not on the suits of its naturals, so it is worked out once a shape.
+        ``shapes`` (without sequences): whether a meld that leaves two cards or more is
+        legal depends on its rank, its wildcards and how many of its cards the pile just
+        brought, not on the suits of its naturals, so it is worked out once a shape.
         """
         candidates, _, rank = part
         problem = self._meld_problem
@@ -788,67 +794,89 @@ class Deal:
                 if len(c[0]) == size - 1 and problem(seat, line, c[0], size) is None
             )
         legal: list[Candidate] = []
-        opening = (
-            self._opening_base(seat, line)
-            if shapes is not None and not self.opened[line] and self.v.opening_minimum
-            else None
-        )
+        known = opening = None
+        pile: list[tuple[int, int, int]] = []
+        if shapes is not None:
+            known, opening = shapes.known, shapes.opening
+            # Only the kinds this part's melds may hold tell its shapes apart.
+            pile = [e for e in shapes.pile if e[0] == JOKER or e[0] % 13 in (1, rank - 1)]
         for candidate in candidates:
             cards = candidate[0]
             n = len(cards)
             if n <= quick:
                 legal.append(candidate)
-            elif shapes is not None and n <= size - 2:
+            elif known is not None and n <= size - 2:
                 twos = cards.count(1) + cards.count(14) + cards.count(27) + cards.count(40)
-                shape = (rank, n, cards.count(JOKER), twos)
-                ok = shapes.get(shape)
+                jokers = cards.count(JOKER)
+                shape: _Shape = (
+                    (rank, n, jokers, twos, *_from_the_pile(cards, pile))
+                    if pile
+                    else (rank, n, jokers, twos, 0, 0, 0)
+                )
+                ok = known.get(shape)
                 if ok is None:
                     if opening is not None:
                         ok = self._opening_shape_ok(line, shape, opening)
                     else:
                         ok = problem(seat, line, cards, size) is None
-                    shapes[shape] = ok
+                    known[shape] = ok
                 if ok:
                     legal.append(candidate)
             elif problem(seat, line, cards, size) is None:
                 legal.append(candidate)
         return tuple(legal)
 
+    def _shapes(self, seat: int, opened: bool, opening: _OpeningBase | None) -> _Shapes | None:
+        """What :meth:`_checked_melds` needs to work a new set out once a shape; None when
+        that does not hold (a hand with fewer copies of its own than the pile's count, as
+        only a position could give)."""
+        share = self._from_pile
+        if share is None or opened:
+            # An opened line's melds never count toward an opening: the pile is no matter.
+            return _Shapes(opening, ())
+        if opening is None:
+            return None
+        hand = self.hands[seat]
+        pile = tuple((c, hand[c] - share[c], _PILE_SLOT[c]) for c in range(KINDS) if share[c])
+        if any(own < 0 for _, own, _ in pile):
+            return None
+        return _Shapes(opening, pile)
+
     def _opening_base(self, seat: int, line: int) -> _OpeningBase:
-        """What :meth:`_opening_shape_ok` starts from: the hand's ranks' totals, the
-        line's sets (rank, naturals, wildcards), whether it has a meld of wildcards."""
+        """What :meth:`_opening_shape_ok` starts from: the ranks' totals of the hand's own
+        cards (not those the pile just brought), the line's sets (rank, naturals,
+        wildcards), whether it has a meld of wildcards."""
         melds = self.melds[line]
         sets = [(m.rank, m.size - len(m.wilds), len(m.wilds)) for m in melds if m.kind == SET]
-        return _rank_totals(self.hands[seat]), sets, any(m.kind == WILD for m in melds)
+        hand = self.hands[seat] if self._from_pile is None else self._opening_hand(seat)
+        return _rank_totals(hand), sets, any(m.kind == WILD for m in melds)
 
-    def _opening_shape_ok(
-        self, line: int, shape: tuple[int, int, int, int], base: _OpeningBase
-    ) -> bool:
-        """Canasta, a line not opened, no card of the pile in hand: whether a new set or
-        meld of wildcards of this shape (rank or -1, cards, jokers, 2s) that leaves two
-        cards or more keeps the opening within reach; :meth:`_after_laying`'s rule,
-        worked from ranks' totals."""
-        rank, n, jokers, twos = shape
+    def _opening_shape_ok(self, line: int, shape: _Shape, base: _OpeningBase) -> bool:
+        """Canasta, a line not opened: whether a new set or meld of wildcards of this shape
+        that leaves two cards or more keeps the opening within reach; :meth:`_after_laying`'s
+        rule, worked from ranks' totals. The cards the pile just brought count neither
+        toward the opening nor in the hand left (the hand's own copies are laid first)."""
+        rank, n, jokers, twos, pile_naturals, pile_jokers, pile_twos = shape
         values = self.v.values
         naturals = n - jokers - twos
-        value = jokers * values[0] + twos * values[2]
+        own_naturals = naturals - pile_naturals
+        own_jokers = jokers - pile_jokers
+        own_twos = twos - pile_twos
+        value = own_jokers * values[0] + own_twos * values[2]
         if rank > 0:
-            value += naturals * values[rank]
+            value += own_naturals * values[rank]
         need = self.minimum[line] - self.pending_value[line] - value
         if need <= 0:
             return True
         hand_totals, line_sets, wild_meld = base
         totals = list(hand_totals)
-        totals[0] -= jokers
-        totals[2] -= twos
+        totals[0] -= own_jokers
+        totals[2] -= own_twos
         sets = line_sets
         if rank > 0:
-            totals[rank] -= naturals
+            totals[rank] -= own_naturals
             sets = [*line_sets, (rank, naturals, jokers + twos)]
-        return (
-            _best_from_totals(tuple(totals), tuple(sorted(sets)), wild_meld or rank < 0, values)
-            >= need
-        )
+        return _reaches(tuple(totals), sets, wild_meld or rank < 0, values, need)
 
     def _draw_actions(self) -> list[Action]:
         actions: list[Action] = []
@@ -957,12 +985,19 @@ class Deal:
             need = 2
         if sum(hand[k] for k in kinds) < need or (top % 13 == 2 and top // 13 in (0, 3)):
             return []  # too few cards to meld the top with, or a black 3 freezes the pile
-        return [
-            combo
-            for combo in combinations_with_replacement(kinds, need)
-            if all(combo.count(k) <= hand[k] for k in combo)
-            and self._pair_take_meld_problem(seat, combo) is None
-        ]
+        # The multisets of ``need`` cards the hand holds, in the order of
+        # combinations_with_replacement(kinds, need).
+        pool = [k for k in kinds for _ in range(min(hand[k], need))]
+        combos = list(dict.fromkeys(combinations(pool, need)))
+        if not self.opened[self.line_of[seat]]:
+            return [c for c in combos if self._pair_take_meld_problem(seat, c) is None]
+        # The meld the top grows is the same whatever joins it: found once.
+        start = self._take_start(seat)
+        if need == 2 and top % 13 != 2 and self._left_after_take(seat, need) >= 2:
+            # The take stands or falls with its meld, and a set of naturals (not 3s) does
+            # not depend on their suits: one pair's verdict is every pair's.
+            return combos if self._pair_take_meld_problem(seat, combos[0], start) is None else []
+        return [c for c in combos if self._pair_take_meld_problem(seat, c, start) is None]
 
     def _pair_take_problem(self, seat: int, cards: Sequence[int]) -> Refusal | None:
         if not self.pile:
@@ -989,18 +1024,17 @@ class Deal:
             return _lacks(tuple(cards))
         return self._pair_take_meld_problem(seat, tuple(cards))
 
-    def _pair_take_meld_problem(self, seat: int, cards: tuple[int, ...]) -> Refusal | None:
+    def _pair_take_meld_problem(
+        self, seat: int, cards: tuple[int, ...], start: _TakeStart | None = None
+    ) -> Refusal | None:
         """:meth:`_pair_take_problem` for cards the hand holds that may meld the top: the
-        meld they make and what the take leaves."""
+        meld they make and what the take leaves (``start``: :meth:`_take_start`, if known)."""
         line = self.line_of[seat]
-        if self.opened[line]:
+        if self.opened[line] and self._left_after_take(seat, len(cards)) >= 2:
             # An opened line's take is legal when its meld is: the hand keeps two cards or
             # more (the rest of the pile comes in, less the red 3s, which may not be replaced).
-            rest = self.pile[:-1]
-            left = self.sizes[seat] - len(cards) + len(rest) - rest.count(15) - rest.count(28)
-            if left >= 2:
-                found = self._take_meld(seat, tuple(cards))[1]
-                return found if isinstance(found, Refusal) else None
+            found = self._take_meld(seat, tuple(cards), start)[1]
+            return found if isinstance(found, Refusal) else None
         trial = self.clone()
         trial._do_pair_take(seat, tuple(cards))
         meld_or_reason = trial._last_take_meld
@@ -1012,6 +1046,13 @@ class Deal:
         if stuck is not None:
             return nested("take_leaves_dead_end", stuck)
         return None
+
+    def _left_after_take(self, seat: int, melded: int) -> int:
+        """The cards a take leaves in hand: ``melded`` go with the top, the rest of the pile
+        comes in, less the red 3s (laid aside)."""
+        pile = self.pile
+        reds = pile.count(15) + pile.count(28) - (pile[-1] in (15, 28))
+        return self.sizes[seat] - melded + len(pile) - 1 - reds
 
     def _may_redraw(self) -> bool:
         return self._redraw_problem() is None
@@ -1349,10 +1390,24 @@ class Deal:
             # apart from the count.
             self._from_pile = [max(0, n - b) for n, b in zip(hand, before, strict=True)]
 
-    def _take_meld(self, seat: int, cards: tuple[int, ...]) -> tuple[int, Meld | Refusal]:
+    def _take_meld(
+        self, seat: int, cards: tuple[int, ...], start: _TakeStart | None = None
+    ) -> tuple[int, Meld | Refusal]:
         """Canasta: the meld the pile's top makes with ``cards`` (the line's meld of its
-        rank grown, or a new one, target -1), or the reason it makes none."""
+        rank grown, or a new one, target -1), or the reason it makes none (``start``:
+        :meth:`_take_start`, if known)."""
+        target, result = self._take_start(seat) if start is None else start
+        if result is None:
+            return target, tables_for(self.v).reading(tuple(sorted((self.pile[-1], *cards))))
         v = self.v
+        for c in cards:
+            if isinstance(result, Meld):
+                result = extended(result, c, v)
+        return target, result
+
+    def _take_start(self, seat: int) -> _TakeStart:
+        """Canasta: the line's meld the pile's top grows, grown by it (or the reason it
+        cannot be); target -1 and None when the top starts a new meld."""
         top = self.pile[-1]
         melds = self.melds[self.line_of[seat]]
         if top == JOKER or top % 13 == 1:
@@ -1361,12 +1416,8 @@ class Deal:
             rank = top % 13 + 1
             target = next((i for i, m in enumerate(melds) if m.kind == SET and m.rank == rank), -1)
         if target < 0:
-            return target, tables_for(v).reading(tuple(sorted((top, *cards))))
-        result: Meld | Refusal = melds[target]
-        for c in (top, *cards):
-            if isinstance(result, Meld):
-                result = extended(result, c, v)
-        return target, result
+            return target, None
+        return target, extended(melds[target], top, self.v)
 
     def _opening_reachable(self, seat: int, line: int) -> bool:
         extra = _best_set_lay(self._opening_hand(seat), self.v, self.melds[line])
@@ -1655,9 +1706,92 @@ def _best_from_totals(
     return best
 
 
+def _reaches(
+    totals: tuple[int, ...],
+    sets: list[tuple[int, int, int]],
+    wild_meld: bool,
+    values: tuple[int, ...],
+    need: int,
+) -> bool:
+    """Whether :func:`_best_from_totals` of the sets laid (rank, naturals, wildcards, in
+    any order) is ``need`` or more. Most hands that do reach it show it by the points
+    they lay for sure, without the search."""
+    if _sure_lay(totals, sets, values) >= need:
+        return True
+    return _best_from_totals(totals, tuple(sorted(sets)), wild_meld, values) >= need
+
+
+def _sure_lay(
+    totals: tuple[int, ...], sets: list[tuple[int, int, int]], values: Sequence[int]
+) -> int:
+    """A lower bound of :func:`_best_lay`: the naturals that go down whatever the
+    wildcards do (a rank's three or more, or any of the rank of a set laid), less the
+    least that keeping one of them back for the discard can cost, unless another card
+    (a 3, a wildcard, a natural short of a set) may be kept back at no cost."""
+    on_table = [rank for rank, _, _ in sets]
+    base = 0
+    spare = totals[0] or totals[2] or totals[3]
+    cost = -1
+    for rank in _SET_RANKS:
+        n = totals[rank]
+        if not n:
+            continue
+        if rank in on_table or n >= 4:
+            loss = values[rank]
+        elif n == 3:
+            loss = 3 * values[rank]  # one kept back leaves a pair: none of the three for sure
+        else:
+            spare = True
+            continue
+        base += n * values[rank]
+        if cost < 0 or loss < cost:
+            cost = loss
+    return base if spare or cost < 0 else base - cost
+
+
 #: A hand's ranks' totals, its line's sets (rank, naturals, wildcards), and whether the
 #: line has a meld of wildcards.
 _OpeningBase = tuple[tuple[int, ...], list[tuple[int, int, int]], bool]
+
+#: Where the pile's top goes (:meth:`Deal._take_start`): the index of the line's meld it
+#: grows and that meld grown by it, or -1 and None for a new meld.
+_TakeStart = tuple[int, Meld | Refusal | None]
+
+#: A new set (or meld of wildcards) as far as its legality goes: its rank (-1: wildcards),
+#: cards, jokers and 2s, then the naturals, jokers and 2s of it that the pile just brought.
+_Shape = tuple[int, int, int, int, int, int, int]
+
+
+class _Shapes:
+    """One listing's shapes of new melds worked out (see :meth:`Deal._checked_melds`)."""
+
+    __slots__ = ("known", "opening", "pile")
+
+    def __init__(self, opening: _OpeningBase | None, pile: tuple[tuple[int, int, int], ...]):
+        self.known: dict[_Shape, bool] = {}
+        #: Where the hand starts from toward the opening; None once the line is opened.
+        self.opening = opening
+        #: The kinds the pile just brought: (kind, the hand's own copies, its slot in a
+        #: shape: 0 natural, 1 joker, 2 a 2).
+        self.pile = pile
+
+
+#: A card kind's slot among the naturals, jokers and 2s of a shape.
+_PILE_SLOT: Final = tuple(1 if c == JOKER else 2 if c % 13 == 1 else 0 for c in range(KINDS))
+
+
+def _from_the_pile(
+    cards: tuple[int, ...], pile: list[tuple[int, int, int]]
+) -> tuple[int, int, int]:
+    """The naturals, jokers and 2s among ``cards`` that the pile just brought: the copies of
+    a kind beyond the hand's own."""
+    taken = [0, 0, 0]
+    for kind, own, slot in pile:
+        extra = cards.count(kind) - own
+        if extra > 0:
+            taken[slot] += extra
+    return taken[0], taken[1], taken[2]
+
 
 #: :func:`_best_set_lay` by what it depends on: ranks' totals, the sets laid, the values.
 _BEST_LAYS: dict[tuple[object, ...], int] = {}

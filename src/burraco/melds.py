@@ -759,18 +759,40 @@ def _submultisets(
     counts: Sequence[int], kinds: Sequence[int], least: int, most: int
 ) -> Iterable[tuple[int, ...]]:
     if most <= 2:
-        # A few cards of many kinds (the wildcards a set takes): choose them directly.
-        kinds = [k for k in kinds if counts[k]]
-        for size in range(max(least, 0), most + 1):
-            for combo in combinations_with_replacement(kinds, size):
-                if size < 2 or combo[0] != combo[1] or counts[combo[0]] >= 2:
-                    yield combo
-        return
-    ranges = [range(counts[k] + 1) for k in kinds]
-    for choice in product(*ranges):
+        return _few_of_kinds(counts, kinds, least, most)
+    # Many cards of a few kinds (a set's naturals, a meld of wildcards): the same few
+    # counts come back again and again, so their choices are kept.
+    key = (tuple(kinds), tuple([counts[k] for k in kinds]), least, most)
+    found = _CHOICES.get(key)
+    if found is None:
+        if len(_CHOICES) >= TABLE_LIMIT:
+            _CHOICES.clear()
+        found = _CHOICES[key] = tuple(_choices(key[0], key[1], least, most))
+    return found
+
+
+def _few_of_kinds(
+    counts: Sequence[int], kinds: Sequence[int], least: int, most: int
+) -> Iterable[tuple[int, ...]]:
+    # A few cards of many kinds (the wildcards a set takes): choose them directly.
+    kinds = [k for k in kinds if counts[k]]
+    for size in range(max(least, 0), most + 1):
+        for combo in combinations_with_replacement(kinds, size):
+            if size < 2 or combo[0] != combo[1] or counts[combo[0]] >= 2:
+                yield combo
+
+
+def _choices(
+    kinds: tuple[int, ...], held: tuple[int, ...], least: int, most: int
+) -> Iterable[tuple[int, ...]]:
+    for choice in product(*[range(n + 1) for n in held]):
         n = sum(choice)
         if least <= n <= most:
             yield tuple(k for k, m in zip(kinds, choice, strict=True) for _ in range(m))
+
+
+#: :func:`_submultisets` of many cards, by kinds, their counts, and the sizes allowed.
+_CHOICES: dict[tuple[tuple[int, ...], tuple[int, ...], int, int], tuple[tuple[int, ...], ...]] = {}
 
 
 def _sets(
@@ -854,13 +876,18 @@ class MeldTables:
     def fitting(self, meld: Meld, counts: Sequence[int]) -> list[int]:
         """The hand's cards that a meld on the table takes, by kind (the rules of the
         meld only, not those of the line): ``extended`` gives each one a meld."""
+        return [card for card in self.fit_kinds(meld) if counts[card]]
+
+    def fit_kinds(self, meld: Meld) -> tuple[int, ...]:
+        """Every card kind a meld on the table takes (held or not), sorted: what
+        :meth:`fitting` picks the hand's cards from."""
         kind = meld.kind
         if kind == SET:
             # Any natural of its rank, and wildcards up to its limit (sets differ by their
             # suits too often to be worth keeping).
             v = self.v
             if v.set_max and len(meld.cards) >= v.set_max:
-                return []
+                return ()
             wilds = len(meld.wilds)
             if v.canasta_wild_limit:
                 wild_ok = wilds < (1 if len(meld.cards) - wilds <= 2 else 2)
@@ -878,7 +905,7 @@ class MeldTables:
                     self._fits.clear()
                 found = self._fits[meld] = _fits(meld, self.v)
             kinds = found
-        return [card for card in kinds if counts[card]]
+        return kinds
 
     def reading(self, cards: tuple[int, ...]) -> Meld | Refusal:
         """:func:`meld_or_refusal` of sorted cards, kept."""
@@ -916,13 +943,10 @@ class MeldTables:
                 if part[0]:
                     parts.append(part)
         ranks = self._ranks
-        for rank in range(1, 14):
-            if rank in taken:
-                continue
-            key = hand[rank - 1 : 52 : 13]
-            if sum(key) < 2:
+        for rank, naturals in enumerate(_rank_naturals(hand), 1):
+            if naturals < 2 or rank in taken:
                 continue  # a set needs two naturals
-            key += wild
+            key = hand[rank - 1 : 52 : 13] + wild
             table = ranks[rank]
             part = table.get(key)
             if part is None:
@@ -951,6 +975,20 @@ class MeldTables:
         part = (melds, max((len(cards) for cards in found), default=0), rank)
         table[key] = part
         return part
+
+
+def _rank_naturals(hand: bytes) -> bytes:
+    """The hand's naturals of each rank (byte ``rank - 1``), counted at once: the suits'
+    counts added as numbers, one byte a rank (a kind has a few copies at most, so no byte
+    carries into the next)."""
+    whole = int.from_bytes
+    total = (
+        whole(hand[0:13], "little")
+        + whole(hand[13:26], "little")
+        + whole(hand[26:39], "little")
+        + whole(hand[39:52], "little")
+    )
+    return total.to_bytes(13, "little")
 
 
 def merged(parts: Sequence[Sequence[Candidate]]) -> list[Candidate]:
