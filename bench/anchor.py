@@ -185,6 +185,16 @@ def rlcard_env(seed: int) -> GameFn:
 # --- OpenSpiel ---------------------------------------------------------------------------
 
 
+def chance_outcome(state: Any, r: float) -> int:
+    """The chance outcome a uniform draw ``r`` in [0, 1) picks from ``chance_outcomes()``."""
+    outcomes = state.chance_outcomes()
+    for a, p in outcomes:
+        r -= p
+        if r < 0.0:
+            return int(a)
+    return int(outcomes[-1][0])
+
+
 def openspiel(seed: int, clone: bool = False) -> GameFn:
     """OpenSpiel ``gin_rummy``; chance nodes sampled from ``chance_outcomes()``.
 
@@ -205,15 +215,7 @@ def openspiel(seed: int, clone: bool = False) -> GameFn:
         n = c = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                r = uniform()
-                outcomes = state.chance_outcomes()
-                action = outcomes[-1][0]
-                for a, p in outcomes:
-                    r -= p
-                    if r < 0.0:
-                        action = a
-                        break
-                state.apply_action(action)
+                state.apply_action(chance_outcome(state, uniform()))
                 c += 1
             else:
                 state.apply_action(choice(state.legal_actions()))

@@ -31,7 +31,6 @@ deviation of a random playout's return in italian for two.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
@@ -44,6 +43,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from burraco import Action, Deal, variant
+from burraco.bots.arena import interval95
 from burraco.bots.expert import ExpertBot
 from burraco.encoding import EXTEND_BASE, PICK_BASE
 from burraco.research import spiel
@@ -152,14 +152,6 @@ def play_board(
     return Board(board, margins)
 
 
-def interval(values: list[float]) -> tuple[float, float, float]:
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, mean, mean
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=10)
@@ -182,14 +174,14 @@ def main() -> None:
     boards: list[Board] = []
     for b in range(args.boards):
         boards.append(play_board(b, v, game, args, sides))
-        mean, low, high = interval([x.value for x in boards])
+        mean, low, high = interval95([x.value for x in boards])
         margins = ", ".join(f"{m:+.0f}" for m in boards[-1].margins)
         print(
             f"board {b} ({margins}): {len(boards)} boards, ISMCTS {mean:+.1f} MP a deal, "
             f"95% [{low:+.1f}, {high:+.1f}]",
             flush=True,
         )
-    mean, low, high = interval([x.value for x in boards])
+    mean, low, high = interval95([x.value for x in boards])
     deals = sum(len(x.margins) for x in boards)
     ism, expert = sides["ismcts"], sides["expert"]
     searches = sides["searches"].decisions

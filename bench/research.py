@@ -43,6 +43,7 @@ from anchor import (
     MAX_DECISIONS_PER_GAME,
     GameFn,
     Slots,
+    chance_outcome,
     dist_version,
     fmt,
     median_ratio,
@@ -92,15 +93,7 @@ def openspiel_obs(seed: int) -> GameFn:
         n = c = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                r = uniform()
-                outcomes = state.chance_outcomes()
-                action = outcomes[-1][0]
-                for a, p in outcomes:
-                    r -= p
-                    if r < 0.0:
-                        action = a
-                        break
-                state.apply_action(action)
+                state.apply_action(chance_outcome(state, uniform()))
                 c += 1
                 continue
             player = state.current_player()

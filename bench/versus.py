@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 import time
@@ -212,14 +211,6 @@ def play_board(board: int, args: argparse.Namespace) -> Board:
     return Board(board, margins, new_times, old_times)
 
 
-def interval(values: list[float]) -> tuple[float, float, float]:
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, mean, mean
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
-
-
 def times(values: list[float]) -> str:
     if not values:
         return "-"
@@ -232,8 +223,10 @@ def times(values: list[float]) -> str:
 
 
 def report(args: argparse.Namespace, boards: list[Board], final: bool) -> None:
+    from burraco.bots.arena import interval95  # the driver imports burraco lazily: see main
+
     values = [b.value for b in boards]
-    mean, low, high = interval(values)
+    mean, low, high = interval95(values)
     deals = sum(len(s) for b in boards for s in b.margins)
     wins = sum(1 for x in values if x > 0)
     losses = sum(1 for x in values if x < 0)

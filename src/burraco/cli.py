@@ -48,6 +48,11 @@ from burraco.view import DealView
 
 __all__ = ["app", "card_text", "cards_text", "hand_order"]
 
+#: The options that set a table, shared by the commands that play.
+VariantName = Annotated[str, typer.Option("--variant", help="italian, online, buraco or canasta.")]
+Players = Annotated[int, typer.Option(help="Players at the table.")]
+Lines = Annotated[int | None, typer.Option(help="Lines (teams).")]
+
 app = typer.Typer(
     name="burraco",
     help="Burraco, Buraco and Italian Canasta in the terminal.",
@@ -532,9 +537,7 @@ def _build_variant(
 
 @app.command()
 def play(
-    variant_name: Annotated[
-        str, typer.Option("--variant", help="italian, online, buraco or canasta.")
-    ] = "italian",
+    variant_name: VariantName = "italian",
     players: Annotated[int, typer.Option(help="Players at the table (2 to 6).")] = 2,
     lines: Annotated[
         int | None, typer.Option(help="Lines (teams); by default pairs with 4 or 6 players.")
@@ -555,7 +558,7 @@ def play(
         bool, typer.Option("--wild-first/--no-wild-first", help="Show wildcards first in hand.")
     ] = True,
     bot: Annotated[
-        str, typer.Option(help="The bots in the other seats: random, greedy or expert.")
+        str, typer.Option(help="The bots in the other seats: random, greedy, expert or learned.")
     ] = "greedy",
 ) -> None:
     """Play a match in the terminal against bots in the other seats."""
@@ -894,11 +897,9 @@ def serve(
 
 @app.command()
 def arena(
-    variant_name: Annotated[
-        str, typer.Option("--variant", help="italian, online, buraco or canasta.")
-    ] = "italian",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 2,
-    lines: Annotated[int | None, typer.Option(help="Lines (teams).")] = None,
+    variant_name: VariantName = "italian",
+    players: Players = 2,
+    lines: Lines = None,
     bots: Annotated[
         str, typer.Option(help="Bots, comma separated, one per line in rotation.")
     ] = "greedy,random",
@@ -977,11 +978,9 @@ def arena(
 def simulate_command(
     out: Annotated[Path, typer.Option("--out", help="The directory to write the files to.")],
     games: Annotated[int, typer.Option(help="Games to play.")] = 100,
-    variant_name: Annotated[
-        str, typer.Option("--variant", help="italian, online, buraco or canasta.")
-    ] = "italian",
-    players: Annotated[int, typer.Option(help="Players at the table.")] = 2,
-    lines: Annotated[int | None, typer.Option(help="Lines (teams).")] = None,
+    variant_name: VariantName = "italian",
+    players: Players = 2,
+    lines: Lines = None,
     bots: Annotated[
         str, typer.Option(help="Bot levels, comma separated, taking the seats in turn.")
     ] = "greedy",
@@ -1105,7 +1104,7 @@ def ratings_command(
     ] = "italian-2",
     matches: Annotated[int, typer.Option(help="Rating matches to play.", min=1)] = 60,
     levels: Annotated[str, typer.Option(help="Bot levels, comma separated.")] = (
-        "random,greedy,expert"
+        "random,greedy,expert,learned"
     ),
     database_url: Annotated[
         str | None,

@@ -163,13 +163,19 @@ class ArenaReport:
     records: tuple[str, ...] = field(default=())
 
 
-def _interval(values: list[float]) -> tuple[float, float]:
+def interval95(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean and its 95% interval (normal, mean +- 1.96 sd / sqrt(n)).
+
+    >>> [round(x, 3) for x in interval95([1.0, 3.0])]
+    [2.0, 0.04, 3.96]
+    >>> interval95([5.0])
+    (5.0, 5.0, 5.0)
+    """
+    mean = statistics.fmean(values) if values else 0.0
     if len(values) < 2:
-        m = values[0] if values else 0.0
-        return (m, m)
-    mean = statistics.fmean(values)
+        return mean, mean, mean
     half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    return (mean - half, mean + half)
+    return mean, mean - half, mean + half
 
 
 def summarize(v: Variant, names: Sequence[str], boards: Sequence[Board]) -> ArenaReport:
@@ -211,7 +217,7 @@ def summarize(v: Variant, names: Sequence[str], boards: Sequence[Board]) -> Aren
                 bot=name,
                 deals=per_deal_count,
                 mean_difference=statistics.fmean(per_board) if per_board else 0.0,
-                interval=_interval(per_board),
+                interval=interval95(per_board)[1:],
                 matches=matches,
                 wins=wins,
                 draws=draws,

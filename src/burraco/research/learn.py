@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import csv
 import itertools
-import math
 import random
 import statistics
 import sys
@@ -51,7 +50,7 @@ import numpy.typing as npt
 
 from burraco.actions import Action
 from burraco.bots import Bot
-from burraco.bots.arena import make_bot
+from burraco.bots.arena import interval95, make_bot
 from burraco.bots.learned import (
     ACTION_SIZE,
     STATE_SIZE,
@@ -123,21 +122,6 @@ class Evaluation:
     #: Deals won (a level deal counts a half).
     win_rate: float
     win_interval: tuple[float, float]
-
-
-def interval95(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and 95% normal interval of the mean.
-
-    >>> [round(x, 3) for x in interval95([1.0, 3.0])]
-    [2.0, 0.04, 3.96]
-    >>> interval95([5.0])
-    (5.0, 5.0, 5.0)
-    """
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, mean, mean
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, mean - half, mean + half
 
 
 def play_deal(
