@@ -90,6 +90,7 @@ def test_names_and_passwords_that_break_the_rules_are_refused(db: str) -> None:
             ("Anna Maria", "12345678", "bad_name"),
             ("<b>x</b>", "12345678", "bad_name"),
             ("greedy", "12345678", "bad_name"),
+            ("Learned", "12345678", "bad_name"),
             ("Anna", "short", "bad_password"),
             ("Anna", "x" * 129, "bad_password"),
         ]:

@@ -73,7 +73,7 @@ def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
         bots = page.locator(".board-bots tbody tr").evaluate_all(
             "rows => rows.map((r) => r.dataset.name)"
         )
-        assert bots == ["expert", "greedy", "random"]
+        assert bots == ["expert", "learned", "greedy", "random"]
         assert "Bot: Expert" in page.locator(".board-bots").inner_text()
         # The shipped ratings (burraco ratings --write-defaults) are the bots' on a fresh room.
         assert page.locator(".board-bots tr[data-name=random] td.rating").inner_text() != "1000"
@@ -133,24 +133,44 @@ def test_the_lobby_says_each_bots_rating_before_a_player_chooses_it(
     browser: Any, tmp_path: Path
 ) -> None:
     """Issue 10: "greedy" and "expert" each have a rating a player reads before choosing
-    them: the lobby's bot levels carry the game's ratings, and follow the chosen table."""
+    them: the lobby's bot levels carry the game's ratings, and follow the chosen table.
+    The learned ("self-taught") level too: greedy's at a table of four, where it plays
+    the greedy bot's moves, its own at Italian Burraco for two."""
     from burraco.server.ratings import displayed
 
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
         store = Store(f"sqlite:///{tmp_path / 'room.db'}", migrate=False)
-        expert = store.user_by_name("expert")
-        assert expert is not None
-        shown = {r.game: str(displayed(r.mu, r.sigma)) for r in store.ratings(expert.id)}
-        assert shown["italian-4"] != shown["italian-2"]
+        shown: dict[str, dict[str, str]] = {}
+        for level in ("expert", "greedy", "learned"):
+            user = store.user_by_name(level)
+            assert user is not None and user.kind == "bot"
+            shown[level] = {r.game: str(displayed(r.mu, r.sigma)) for r in store.ratings(user.id)}
+        assert shown["expert"]["italian-4"] != shown["expert"]["italian-2"]
+        assert shown["learned"]["italian-4"] == shown["greedy"]["italian-4"]
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{server.url}/")
         option = "document.querySelector('#bot option[value=expert]').textContent"
+        learned = "document.querySelector('#bot option[value=learned]').textContent"
         page.select_option("#setup", "4:2")
-        page.wait_for_function(f"(r) => {option} === 'Expert · rated ' + r", arg=shown["italian-4"])
+        page.wait_for_function(
+            f"(r) => {option} === 'Expert · rated ' + r", arg=shown["expert"]["italian-4"]
+        )
+        page.wait_for_function(
+            f"(r) => {learned} === 'Self-taught · rated ' + r", arg=shown["learned"]["italian-4"]
+        )
         page.select_option("#setup", "2:2")
-        page.wait_for_function(f"(r) => {option} === 'Expert · rated ' + r", arg=shown["italian-2"])
+        page.wait_for_function(
+            f"(r) => {option} === 'Expert · rated ' + r", arg=shown["expert"]["italian-2"]
+        )
+        page.wait_for_function(
+            f"(r) => {learned} === 'Self-taught · rated ' + r", arg=shown["learned"]["italian-2"]
+        )
         page.click("#lang")  # Italian: the words change, the rating stays
         page.wait_for_function(
-            f"(r) => {option}.endsWith('· punteggio ' + r)", arg=shown["italian-2"]
+            f"(r) => {option}.endsWith('· punteggio ' + r)", arg=shown["expert"]["italian-2"]
+        )
+        page.wait_for_function(
+            f"(r) => {learned} === 'Autodidatta · punteggio ' + r",
+            arg=shown["learned"]["italian-2"],
         )
         page.close()

@@ -209,9 +209,9 @@ def test_bot_lines_join_one_at_a_time_and_stay_out_of_the_lobby(tmp_path: Path) 
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
         t = _create(http, format="round-robin", kind="pairs", deals=3)
         tid, token = t["tournament"], t["token"]
-        for _ in range(3):
+        for level in ("random", "greedy", "learned"):
             added = http.post(
-                f"/api/tournaments/{tid}/entrants", json={"token": token, "bot": "random"}
+                f"/api/tournaments/{tid}/entrants", json={"token": token, "bot": level}
             )
             assert added.status_code == 200, added.text
         http.post(

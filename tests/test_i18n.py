@@ -27,6 +27,7 @@ from test_browser import (
 from burraco.bots.hints import WHY
 from burraco.refusals import TEXTS as RULES
 from burraco.server.chat import QUICK
+from burraco.server.ratings import BOT_LEVELS
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "burraco" / "web"
 LANGS = ("en", "it", "pt")
@@ -97,8 +98,8 @@ DYNAMIC_KEYS = {
     "phase.": ["registration", "seating", "playing", "closed", "finished"],
     "phase_short.": ["registration", "seating", "playing", "closed", "finished"],
     "dir.": ["N", "E", "S", "W", "NS", "EW"],
-    "bot_short.": ["random", "greedy", "expert"],
-    "bot.": ["random", "greedy", "expert"],
+    "bot_short.": list(BOT_LEVELS),
+    "bot.": list(BOT_LEVELS),
     "outcome.": ["win", "loss", "draw"],
     "tour.": ["won", "lost", "draw"],
     "move.": ["draw", "redraw", "meld", "extend", "discard", "pass", "abandon", "start"],
@@ -250,6 +251,16 @@ def test_every_key_the_pages_use_exists_in_english() -> None:
     # Every prefix the code builds keys from is listed above.
     unknown = sorted(p for p in prefixes if p not in DYNAMIC_KEYS)
     assert not unknown, f"list the keys of these prefixes in DYNAMIC_KEYS: {unknown}"
+
+
+def test_the_lobby_and_the_desk_offer_every_bot_level() -> None:
+    """Each level the room seats can be chosen where bots are chosen, and a bot seat of
+    any level ("learned bot 1") is named in the page's language."""
+    pages = html_sources()
+    for page, select in (("index.html", "bot"), ("desk.html", "bot-level")):
+        block = pages[page].split(f'<select id="{select}"', 1)[1].split("</select>", 1)[0]
+        assert re.findall(r'<option value="(\w+)"', block) == list(BOT_LEVELS), page
+    assert f"/^({'|'.join(BOT_LEVELS)}) bot (\\d+)$/" in js_sources()["common.js"]
 
 
 def test_every_refusal_and_hint_reason_of_the_engine_has_its_text() -> None:
@@ -463,6 +474,7 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
             "Iniciante",
             "Intermediário",
             "Especialista",
+            "Autodidata",
         ]
         assert page.title() == "Sala de Buraco"
         assert not re.search(r"\b(AM|PM)\b", lobby)
@@ -539,6 +551,7 @@ def test_an_italian_player_on_a_phone_reads_the_table_in_italian(
             "Principiante",
             "Intermedio",
             "Esperto",
+            "Autodidatta",
         ]
         shot(page, "lobby-it")
 

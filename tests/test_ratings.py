@@ -6,8 +6,9 @@ import pytest
 
 from burraco import variant
 from burraco.match import Match
-from burraco.server.ladder import schedule
+from burraco.server.ladder import play_matches, rate_matches, schedule
 from burraco.server.ratings import (
+    BOT_LEVELS,
     GAMES,
     Skill,
     displayed,
@@ -135,3 +136,13 @@ def test_the_schedule_seats_every_pairing_both_ways() -> None:
     ]
     with pytest.raises(ValueError, match="two bot levels"):
         schedule(["greedy"], lines=2, matches=1)
+
+
+def test_every_bot_level_plays_rating_matches() -> None:
+    """``burraco ratings`` rates every level the room seats, the learned one too."""
+    assert set(BOT_LEVELS) == {"random", "greedy", "expert", "learned"}
+    one_deal = variant("italian", deals=1)
+    games = play_matches(one_deal, ["learned", "greedy"], matches=2, seed=3, workers=1)
+    assert [g.levels for g in games] == [("learned", "greedy"), ("greedy", "learned")]
+    rated = rate_matches(games)
+    assert {r.level: r.matches for r in rated.values()} == {"learned": 2, "greedy": 2}

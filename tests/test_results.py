@@ -9,12 +9,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from roomserver import RoomServer
 from sqlalchemy import text
 from typer.testing import CliRunner
 
+from burraco.bots.learned import LearnedBot
 from burraco.cli import app
-from burraco.server.ratings import BOT_LEVELS, displayed
+from burraco.server.ratings import BOT_LEVELS, displayed, game_variant
 from burraco.server.results import (
     bot_accounts,
     default_bot_ratings,
@@ -167,11 +169,12 @@ def test_a_table_of_three_lines_rates_three_sides() -> None:
             assert r.outcome == "loss" and mu < 25
 
 
-def test_abandoning_a_rated_table_loses_to_the_bot_level_which_is_rated() -> None:
+@pytest.mark.parametrize("level", ["expert", "learned"])
+def test_abandoning_a_rated_table_loses_to_the_bot_level_which_is_rated(level: str) -> None:
     async def scenario(room: Room, store: Store) -> dict[str, Any]:
         anna = store.create_user("Anna", "x")
         table, _, token = room.create(
-            {"name": "Anna", "rated": True, "deals": 1, "bot": "expert"}, user_id=anna.id
+            {"name": "Anna", "rated": True, "deals": 1, "bot": level}, user_id=anna.id
         )
         await room.start(table.id, token, anna.id)
         bot_seat = table.seats[1]
@@ -182,18 +185,18 @@ def test_abandoning_a_rated_table_loses_to_the_bot_level_which_is_rated() -> Non
             "seat_row": store.seats(table.id)[1].user_id,
             "rows": store.results(table_id=table.id),
             "anna": store.ratings_for("italian-2", [anna.id])[anna.id],
-            "expert": room.bot_accounts["expert"],
-            "expert_rating": store.ratings_for("italian-2", [room.bot_accounts["expert"]]),
+            "bot": room.bot_accounts[level],
+            "bot_rating": store.ratings_for("italian-2", [room.bot_accounts[level]]),
         }
 
     got = _run(scenario)
-    assert got["bot_user"] == got["seat_row"] == got["expert"]
+    assert got["bot_user"] == got["seat_row"] == got["bot"]
     rows = got["rows"]
     assert [(r.outcome, r.abandoned, r.rated) for r in rows] == [
         ("loss", True, True),
         ("win", False, True),
     ]
-    assert got["anna"].mu < 25 < got["expert_rating"][got["expert"]].mu
+    assert got["anna"].mu < 25 < got["bot_rating"][got["bot"]].mu
     assert rows[0].rating_after is not None and rows[0].rating_before is not None
     assert rows[0].rating_after < rows[0].rating_before
 
@@ -231,8 +234,12 @@ def test_bot_accounts_are_made_once_and_seeded_with_the_shipped_ratings() -> Non
     # The shipped file rates every level in the games it holds.
     shipped = default_bot_ratings()
     assert shipped, "bot_ratings.json is shipped"
-    for levels in shipped.values():
+    for game, levels in shipped.items():
         assert set(levels) == set(BOT_LEVELS)
+        # Where the learned bot plays the greedy bot's moves, it has greedy's rating; at
+        # Italian Burraco for two it was rated from its own matches.
+        same = levels["learned"] == levels["greedy"]
+        assert same is not LearnedBot.plays(game_variant(game)), game
 
 
 def test_the_ratings_command_rates_the_levels_and_writes_the_defaults(tmp_path: Path) -> None:

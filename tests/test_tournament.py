@@ -296,11 +296,12 @@ def test_the_draw_is_fixed_by_the_seed() -> None:
 def test_padding_with_bots() -> None:
     t = Tournament(kind="pairs")
     t.register(("Anna", "Bruno"))
-    added = t.pad_with_bots(4, ["expert", "greedy"])
+    added = t.pad_with_bots(5, ["expert", "greedy", "learned"])
     assert [(e.id, e.bot, e.name) for e in added] == [
         (2, "expert", "Expert 2"),
         (3, "greedy", "Greedy 3"),
-        (4, "expert", "Expert 4"),
+        (4, "learned", "Learned 4"),
+        (5, "expert", "Expert 5"),
     ]
     assert added[0].players == ("Expert 2a", "Expert 2b")
 

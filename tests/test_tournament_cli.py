@@ -39,9 +39,12 @@ def _bots(n: int, **options: object) -> Tournament:
 # --- bot play -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_a_bot_table_plays_the_round_s_deals(players: int) -> None:
-    job = BotTable(1, 1, players, 3, ("greedy", "random"), seed=11, knockout=False)
+@pytest.mark.parametrize(
+    ("players", "bots"),
+    [(2, ("greedy", "random")), (4, ("greedy", "random")), (2, ("learned", "greedy"))],
+)
+def test_a_bot_table_plays_the_round_s_deals(players: int, bots: tuple[str, str]) -> None:
+    job = BotTable(1, 1, players, 3, bots, seed=11, knockout=False)
     played = play_bot_table(job)
     assert played.deals == 3 and played.time_outs == 0
     assert all(total % 5 == 0 for total in played.totals)

@@ -51,7 +51,7 @@ CSRF_HEADER = "x-csrf-token"
 SESSION_DAYS = 30
 LANGUAGES = ("en", "it", "pt")
 #: The bot levels' own accounts (their ratings): no person may take these names.
-RESERVED_NAMES = frozenset({"random", "greedy", "expert", "bot", "spectator", "admin"})
+RESERVED_NAMES = frozenset({"random", "greedy", "expert", "learned", "bot", "spectator", "admin"})
 #: A name in an address (/player/Anna): letters and digits of any script, and . _ - inside.
 _NAME = re.compile(r"^[^\W_](?:[\w.\-]{0,22}[^\W_])?$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 128

@@ -107,13 +107,13 @@ class CreateTournament(BaseModel):
 class Register(BaseModel):
     token: str = Field(..., min_length=1, max_length=200)
     players: list[EntrantName] = Field(default_factory=list, max_length=2)
-    bot: Literal["random", "greedy", "expert"] | None = None
+    bot: Literal["random", "greedy", "expert", "learned"] | None = None
 
 
 class Pad(BaseModel):
     token: str = Field(..., min_length=1, max_length=200)
     size: int = Field(..., ge=2, le=1000)
-    level: Literal["random", "greedy", "expert"] = "greedy"
+    level: Literal["random", "greedy", "expert", "learned"] = "greedy"
 
 
 class StartRound(BaseModel):

@@ -134,7 +134,7 @@ def pad(
     tournament: str,
     size: Annotated[int, typer.Option(help="Fill the field with bots up to this size.")],
     token: Token = "",
-    level: Annotated[str, typer.Option(help="random, greedy or expert.")] = "greedy",
+    level: Annotated[str, typer.Option(help="random, greedy, expert or learned.")] = "greedy",
     url: Url = DEFAULT_URL,
 ) -> None:
     """Pad the field with bot lines."""

@@ -8,8 +8,8 @@ an account's ratings, statistics and last matches. The pages /leaderboard,
 >>> from burraco.server.room import Room
 >>> store = Store("sqlite://")
 >>> router = routes(Room(store), store)
->>> sorted(store.user_by_name(level).kind for level in ("random", "greedy", "expert"))
-['bot', 'bot', 'bot']
+>>> sorted(store.user_by_name(level).kind for level in ("random", "greedy", "expert", "learned"))
+['bot', 'bot', 'bot', 'bot']
 """
 
 from __future__ import annotations

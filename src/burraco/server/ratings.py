@@ -51,7 +51,7 @@ __all__ = [
 
 #: The bot levels; each has an account of kind "bot" named after it, rated like a player
 #: (accounts.RESERVED_NAMES keeps these names from people).
-BOT_LEVELS: Final = ("random", "greedy", "expert")
+BOT_LEVELS: Final = ("random", "greedy", "expert", "learned")
 
 #: The shown rating is ``BASE + SCALE * (mu - 3 sigma)``.
 BASE: Final = 1000

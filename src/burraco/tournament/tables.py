@@ -49,7 +49,7 @@ __all__ = [
 #: An individual tournament (a line is one player, two at a table) or a pairs one (four).
 Kind = Literal["individual", "pairs"]
 #: The bot levels a field can be padded with.
-BOT_LEVELS: Final = ("random", "greedy", "expert")
+BOT_LEVELS: Final = ("random", "greedy", "expert", "learned")
 #: Common Italian club practice: a bye is worth 12 VP.
 DEFAULT_BYE_VP: Final = 12
 _EVEN_VP: Final = TOTAL_VP // 2

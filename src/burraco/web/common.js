@@ -111,7 +111,7 @@ export function variantLabel(name) {
 
 /** The name the room gives a bot seat ("greedy bot 1"), in the page's language. */
 export function botName(name) {
-  const m = /^(random|greedy|expert) bot (\d+)$/.exec(name || '');
+  const m = /^(random|greedy|expert|learned) bot (\d+)$/.exec(name || '');
   return m ? t('seat.bot_name', { level: t(`bot_short.${m[1]}`), n: m[2] }) : name;
 }
 
