@@ -353,3 +353,15 @@ def test_gymnasium_render() -> None:
     text = game.render()
     assert isinstance(text, str)
     assert "Your hand" in text and "greedy 1" in text
+
+
+def test_the_environment_checks_the_order_itself() -> None:
+    """env() is the raw environment (no forwarding wrapper), and it refuses a step or an
+    observation before reset() as PettingZoo's OrderEnforcingWrapper does."""
+    game = env(variant="italian", players=2)
+    with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before step"):
+        game.step(0)
+    with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before observe"):
+        game.observe("seat_0")
+    game.reset(seed=3)
+    assert game.observe(game.agent_selection)["action_mask"].any()
