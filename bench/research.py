@@ -49,31 +49,12 @@ from anchor import (
     median_ratio,
     pin_one_core,
     report,
+    rlcard_env,
     too_long,
 )
 
 #: Engine actions our last game played, for the actions/s column.
 ACTIONS: dict[str, int] = {}
-
-
-def rlcard_env(seed: int) -> GameFn:
-    rlcard = importlib.import_module("rlcard")
-    env: Any = rlcard.make("gin-rummy", config={"seed": seed})
-    rng = random.Random(seed)
-    choice = rng.choice
-
-    def play(_: int) -> tuple[int, int]:
-        state, _player = env.reset()
-        n = 0
-        while not env.is_over():
-            _obs = state["obs"]
-            state, _player = env.step(choice(list(state["legal_actions"])))
-            n += 1
-            if n > MAX_DECISIONS_PER_GAME:
-                raise too_long("rlcard env")
-        return n, 0
-
-    return play
 
 
 def openspiel_obs(seed: int) -> GameFn:
