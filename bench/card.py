@@ -55,10 +55,11 @@ def unseen_orders(deal: Deal, seat: int) -> float:
     return (math.lgamma(n + 1) - sum(math.lgamma(c + 1) for c in unseen.values())) / math.log(10)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Tally:
-    actions: list[int]
-    steps: list[int]
+    """One deal: the legal actions at each decision, the allowed ids at each step (so its
+    decisions and steps are their lengths)."""
+
     legal: list[int]
     ids: list[int]
 
@@ -68,7 +69,7 @@ def play_deal(v: Variant, seed: int, bots: str) -> Tally:
     deal = Deal.new(v, seed=seed)
     players = [make_bot(bots, seed=seed * 10 + s) for s in range(v.players)]
     decisions = Decisions(deal)
-    tally = Tally([0], [0], [], [])
+    tally = Tally([], [])
     while not deal.is_over:
         legal = deal.legal_actions()
         tally.legal.append(len(legal))
@@ -76,8 +77,6 @@ def play_deal(v: Variant, seed: int, bots: str) -> Tally:
         for action_id in decisions.space.path(action):
             tally.ids.append(len(decisions.legal_ids()))
             decisions.apply(action_id)
-            tally.steps[0] += 1
-        tally.actions[0] += 1
     return tally
 
 
@@ -122,8 +121,8 @@ def main(argv: list[str] | None = None) -> int:
             f"10^{unseen_orders(first, first.turn):.0f}",
             f"{statistics.mean(x for t in tallies for x in t.legal):.1f} / "
             f"{statistics.mean(x for t in tallies for x in t.ids):.1f}",
-            f"{statistics.mean(t.actions[0] for t in tallies):.0f}",
-            f"{statistics.mean(t.steps[0] for t in tallies):.0f}",
+            f"{statistics.mean(len(t.legal) for t in tallies):.0f}",
+            f"{statistics.mean(len(t.ids) for t in tallies):.0f}",
             f"{statistics.mean(a for a, _ in matches):.0f} "
             f"({statistics.mean(d for _, d in matches):.1f})",
         ]

@@ -62,7 +62,7 @@ from burraco.actions import (
     meld_action,
     take_action,
 )
-from burraco.cards import KINDS, format_cards
+from burraco.cards import KINDS, cards_from_counts, counts_of, format_cards
 from burraco.deal import DRAW_PHASE, PLAY_PHASE, Deal
 from burraco.errors import IllegalMove
 from burraco.melds import SEQUENCE, Meld
@@ -190,7 +190,7 @@ class Decisions:
     when an id completes one and returns it (None for a pick).
     """
 
-    __slots__ = ("_composite", "_legal", "_open", "deal", "picked", "space")
+    __slots__ = ("_legal", "_open", "deal", "picked", "space")
 
     def __init__(self, deal: Deal, space: ActionSpace | None = None) -> None:
         self.deal = deal
@@ -198,9 +198,8 @@ class Decisions:
         #: The cards picked so far, a count per kind.
         self.picked: list[int] = [0] * KINDS
         self._legal: list[int] | None = None
-        # The legal melds and takes with cards of this state: (count per kind, action).
-        self._composite: list[tuple[list[int], Action]] = []
-        # Those of them that hold the picked cards.
+        # The legal melds and takes with cards of this state that hold the picked cards:
+        # (count per kind, action).
         self._open: list[tuple[list[int], Action]] = []
 
     @property
@@ -234,14 +233,11 @@ class Decisions:
                 # The engine numbers a line's melds below max_melds: a line holds no more.
                 ids.append(EXTEND_BASE + KINDS * action.target + action.cards[0])
             elif kind == MELD or action.cards:
-                counts = [0] * KINDS
-                for c in action.cards:
-                    counts[c] += 1
-                composite.append((counts, action))
+                composite.append((counts_of(action.cards), action))
                 picks.update(action.cards)
             else:
                 ids.append(_SIMPLE[kind])
-        self._composite = self._open = composite
+        self._open = composite
         ids.extend(PICK_BASE + c for c in picks)
         ids.sort()
         return ids
@@ -286,7 +282,7 @@ class Decisions:
         if action_id in _SIMPLE_ACTIONS:
             return _SIMPLE_ACTIONS[action_id]
         if action_id in (MELD_ID, TAKE_WITH_ID):
-            cards = tuple(k for k in range(KINDS) for _ in range(self.picked[k]))
+            cards = tuple(cards_from_counts(self.picked))
             return meld_action(cards) if action_id == MELD_ID else take_action(cards)
         if DISCARD_BASE <= action_id < PICK_BASE:
             return discard(action_id - DISCARD_BASE)
@@ -301,7 +297,6 @@ class Decisions:
         other = Decisions(self.deal.clone(), self.space)
         other.picked = self.picked[:]
         other._legal = self._legal
-        other._composite = self._composite
         other._open = self._open
         return other
 
@@ -309,7 +304,7 @@ class Decisions:
         """Forget the picked cards and what was listed (after the deal changed)."""
         self.picked = [0] * KINDS
         self._legal = None
-        self._composite = self._open = []
+        self._open = []
 
     def _refusal(self, action_id: int) -> Refusal:
         space = self.space
@@ -321,7 +316,7 @@ class Decisions:
             if PICK_BASE <= action_id < EXTEND_BASE:
                 card = format_cards([action_id - PICK_BASE])
                 return Refusal("pick_fits_no_meld", {"card": card})
-            picked = format_cards(k for k in range(KINDS) for _ in range(self.picked[k]))
+            picked = format_cards(cards_from_counts(self.picked))
             return Refusal("finish_the_pick", {"cards": picked})
         if PICK_BASE <= action_id < EXTEND_BASE:
             return Refusal("pick_fits_no_meld", {"card": format_cards([action_id - PICK_BASE])})

@@ -41,8 +41,8 @@ import numpy.typing as npt
 
 from burraco.actions import DISCARD, DRAW, EXTEND, MELD, PASS, REDRAW, TAKE, Action
 from burraco.bots.greedy import GreedyBot, discarded_by
-from burraco.cards import JOKER, KINDS
-from burraco.melds import SEQUENCE, SET, Meld, extended, grade_of, meld_bonus, tables_for
+from burraco.cards import KINDS
+from burraco.melds import SEQUENCE, SET, Meld, extended, grade_of, is_wild, meld_bonus, tables_for
 from burraco.variants import Variant
 from burraco.view import DealView
 
@@ -100,8 +100,6 @@ STATE_SIZE: Final = len(STATE_BLOCKS) * KINDS + 2 * LINE_FEATURES + SCALARS
 ACTION_EXTRA: Final = 18
 ACTION_SIZE: Final = len(_KIND_NAMES) + 2 * KINDS + ACTION_EXTRA
 
-_WILDCARDS: Final = frozenset((1, 14, 27, 40, JOKER))
-
 
 def trained_for(v: Variant | None) -> bool:
     """Whether the features fit this table: Italian Burraco for two players."""
@@ -119,13 +117,8 @@ def _meld_summary(meld: Meld, v: Variant) -> tuple[int, int, int, float]:
     wildcard, its size and its points with the bonus."""
     grade = grade_of(meld, v)
     index = 0 if grade is None else {"clean": 1, "semi-clean": 2}.get(grade, 3)
-    values = v.values
-    points = sum(values[0 if c == JOKER else c % 13 + 1] for c in meld.cards)
+    points = sum(v.value(c) for c in meld.cards)
     return index, int(bool(meld.wilds)), len(meld.cards), float(points + meld_bonus(meld, v))
-
-
-def _value(card: int, v: Variant) -> int:
-    return v.values[0 if card == JOKER else card % 13 + 1]
 
 
 def _counts(cards: Sequence[int]) -> npt.NDArray[np.float32]:
@@ -205,7 +198,7 @@ def state_features(view: DealView) -> npt.NDArray[np.float32]:
     opponent_pozzetto = any(p for j, p in enumerate(view.has_pozzetto) if j != line)
     x[at : at + LINE_FEATURES] = _line_features(opponents, v, opponent_pozzetto)
     at += LINE_FEATURES
-    hand_points = sum(_value(c, v) for c in view.hand)
+    hand_points = sum(v.value(c) for c in view.hand)
     x[at : at + SCALARS] = [
         len(view.hand) / 11,
         sum(view.hand_sizes[s] for s in others) / 11 / len(others),
@@ -217,7 +210,7 @@ def state_features(view: DealView) -> npt.NDArray[np.float32]:
         float(view.final_turn),
         view.turns / 100,
         hand_points / 100,
-        float(view.drawn is not None and view.drawn in _WILDCARDS),
+        float(view.drawn is not None and is_wild(view.drawn)),
     ]
     return x
 
@@ -280,14 +273,14 @@ def action_features(view: DealView, legal: Sequence[Action]) -> npt.NDArray[np.f
                 row[at + 5] = float(size >= length > old[2])
                 if grade:
                     row[at + 5 + grade] = 1.0
-                row[at + 9] = sum(_value(c, v) for c in action.cards) / 100
+                row[at + 9] = sum(v.value(c) for c in action.cards) / 100
                 row[at + 10] = (worth - old[3] - row[at + 9] * 100) / 200
         elif kind == DISCARD:
             card = action.cards[0]
             row[at + 11] = sum(1 for m in opponents if card in tables.fit_kinds(m)) / 4
             row[at + 12] = sum(1 for m in own if card in tables.fit_kinds(m)) / 4
-            row[at + 13] = float(card in _WILDCARDS)
-            row[at + 14] = _value(card, v) / 30
+            row[at + 13] = float(is_wild(card))
+            row[at + 14] = v.value(card) / 30
         row[at + 15] = after / 11
         row[at + 16] = float(after == 0 and kind in (MELD, EXTEND, DISCARD))
     return rows

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from burraco.actions import Action
-from burraco.cards import format_cards
+from burraco.cards import cards_from_counts, format_cards
 from burraco.deal import Deal
 from burraco.encoding import (
     EXTEND_BASE,
@@ -41,9 +41,19 @@ from burraco.encoding import (
 from burraco.match import Match
 from burraco.variants import Variant
 
-__all__ = ["Table", "observation_space"]
+__all__ = ["RENDER_MODES", "Table", "checked_render_mode", "observation_space"]
 
 Observation = dict[str, npt.NDArray[Any]]
+
+#: The render modes of both environments: "ansi" returns the text, "human" prints it.
+RENDER_MODES = ("ansi", "human")
+
+
+def checked_render_mode(mode: str | None) -> str | None:
+    """``mode``, if an environment can render that way (or None: no rendering)."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"no render mode {mode!r} ({', '.join(RENDER_MODES)})")
+    return mode
 
 
 @cache
@@ -195,6 +205,20 @@ class Table:
     def observe(self, seat: int) -> Observation:
         return {"observation": self.observation(seat), "action_mask": self.mask(seat)}
 
+    def show(
+        self, mode: str | None, seat: int, names: Sequence[str], you: str | None
+    ) -> str | None:
+        """An environment's ``render()``: the text in "ansi" mode, printed in "human" mode
+        (and None), a warning without a render mode."""
+        if mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
+            return None
+        text = self.render(seat, names, you, mode == "ansi")
+        if mode == "human":
+            print(text, end="")
+            return None
+        return text
+
     def render(self, seat: int, names: Sequence[str], you: str | None, ansi: bool) -> str:
         """The table as ``seat`` sees it, as text (with colours when ``ansi``)."""
         # The command line's table picture; imported here, as it pulls in typer and rich.
@@ -210,7 +234,7 @@ class Table:
         parts = [render_table(deal.view(seat), self.match, names, title=title, you=you)]
         if self.decisions.picking and seat == deal.turn:
             picked = self.decisions.picked
-            cards = format_cards(k for k, n in enumerate(picked) for _ in range(n))
+            cards = format_cards(cards_from_counts(picked))
             parts.append(Text(f"Picked for a meld: {cards}", style="bold"))
         out = io.StringIO()
         console = Console(file=out, width=100, force_terminal=ansi, no_color=not ansi)

@@ -37,13 +37,17 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from burraco.errors import IllegalMove
 from burraco.refusals import Refusal
-from burraco.research._table import Observation, Table, observation_space
+from burraco.research._table import (
+    RENDER_MODES,
+    Observation,
+    Table,
+    checked_render_mode,
+    observation_space,
+)
 from burraco.variants import Variant
 from burraco.variants import variant as make_variant
 
 __all__ = ["env", "raw_env"]
-
-RENDER_MODES = ("ansi", "human")
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -86,12 +90,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"no render mode {render_mode!r} ({', '.join(RENDER_MODES)})")
         if lines is not None:
             options["lines"] = lines
         self.v: Variant = make_variant(variant, players=players, **options)
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode)
         self._table = Table(self.v, match_mode=match, reward_scale=reward_scale)
         self.possible_agents = [f"seat_{seat}" for seat in range(self.v.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -124,15 +126,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         return self._table.observe(self._seat[agent])
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
-            return None
         table = self._table
-        text = table.render(table.turn, self.possible_agents, None, self.render_mode == "ansi")
-        if self.render_mode == "human":
-            print(text, end="")
-            return None
-        return text
+        return table.show(self.render_mode, table.turn, self.possible_agents, None)
 
     def close(self) -> None:
         pass

@@ -34,13 +34,17 @@ from burraco.bots.arena import BOT_NAMES, make_bot
 from burraco.errors import IllegalMove
 from burraco.refusals import Refusal
 from burraco.research import ENV_ID
-from burraco.research._table import Observation, Table, observation_space
+from burraco.research._table import (
+    RENDER_MODES,
+    Observation,
+    Table,
+    checked_render_mode,
+    observation_space,
+)
 from burraco.variants import Variant
 from burraco.variants import variant as make_variant
 
 __all__ = ["ENV_ID", "BurracoEnv"]
-
-RENDER_MODES = ("ansi", "human")
 
 
 class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
@@ -73,8 +77,6 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"no render mode {render_mode!r} ({', '.join(RENDER_MODES)})")
         partner = opponent if partner is None else partner
         for role, level in (("opponent", opponent), ("partner", partner)):
             if level not in BOT_NAMES:
@@ -85,7 +87,7 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
         if not 0 <= seat < self.v.players:
             raise ValueError(f"no seat {seat}: the seats run from 0 to {self.v.players - 1}")
         self.seat = seat
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode)
         self.illegal_reward = illegal_reward
         line_of = self.v.line_of
         #: The bot level of each seat (None: the agent's).
@@ -165,13 +167,6 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
         return total
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi'")
-            return None
         names = [level or "you" for level in self.levels]
         names = [f"{name} {s}" if name != "you" else name for s, name in enumerate(names)]
-        text = self._table.render(self.seat, names, "you", self.render_mode == "ansi")
-        if self.render_mode == "human":
-            print(text, end="")
-            return None
-        return text
+        return self._table.show(self.render_mode, self.seat, names, "you")

@@ -40,7 +40,7 @@ Another seat's picks are not seen until the meld is committed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -49,7 +49,7 @@ import numpy.typing as npt
 import pyspiel  # type: ignore[import-not-found]
 
 from burraco.actions import DISCARD, TAKE
-from burraco.cards import KINDS, deck, format_cards
+from burraco.cards import KINDS, cards_from_counts, counts_of, deck, format_cards
 from burraco.deal import Deal
 from burraco.encoding import (
     EXTEND_BASE,
@@ -307,7 +307,7 @@ class _Play:
             self.dealt[seat] = deal.hands[seat][:]
             for watcher in _watchers(deal, seat):
                 self.records[watcher].append(
-                    f"{seat}:dealt {format_cards(_cards(deal.hands[seat]))}"
+                    f"{seat}:dealt {format_cards(cards_from_counts(deal.hands[seat]))}"
                 )
 
     def play(self, action_id: int) -> None:
@@ -353,10 +353,6 @@ class _Play:
             record.append(text)
 
 
-def _cards(counts: Sequence[int]) -> list[int]:
-    return [c for c in range(KINDS) for _ in range(counts[c])]
-
-
 def _watchers(deal: Deal, seat: int) -> list[int]:
     """The seats that see ``seat``'s hand: itself, and its partners with open hands."""
     return [seat, *deal.partners(seat)] if deal.v.open_hands else [seat]
@@ -382,9 +378,7 @@ class BurracoGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=max_game_length(v),
         )
         super().__init__(GAME_TYPE, info, {**PARAMETERS, **params})
-        counts = [0] * KINDS
-        for c in deck(v.decks, v.jokers):
-            counts[c] += 1
+        counts = counts_of(deck(v.decks, v.jokers))
         self.rules = _Rules(
             v, dealer, space, observation_layout(v), info_state_layout(v), tuple(counts)
         )
@@ -503,7 +497,7 @@ class BurracoState(pyspiel.State):  # type: ignore[misc]
         other = BurracoState(game)
         deal = play.deal
         if deal is None:
-            pool = _cards(rules.copies)
+            pool = cards_from_counts(rules.copies)
             rng.shuffle(pool)
             for kind in pool[: len(play.order)]:
                 other.apply_action(kind)
@@ -556,7 +550,7 @@ def _picked_text(play: _Play) -> str:
     decisions = play.decisions
     if decisions is None or not decisions.picking:
         return ""
-    return format_cards(_cards(decisions.picked))
+    return format_cards(cards_from_counts(decisions.picked))
 
 
 class BurracoObserver:
