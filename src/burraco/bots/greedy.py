@@ -52,9 +52,6 @@ _KIND_RANGE: Final = range(KINDS)
 _Worth = tuple[float, tuple[int, ...], int]
 
 
-#: A hand holding every kind, to ask the engine which kinds a meld takes.
-_EVERY_KIND: Final = (1,) * KINDS
-
 
 def _sequence_kinds(meld: Meld, v: Variant) -> tuple[int, ...]:
     """The kinds that may fit a sequence, in order: the wildcards, and its suit's naturals
@@ -95,7 +92,7 @@ class _Fits:
                     self.scores[card] = self._score(card, after)
             self.cards = frozenset(self.scores)
         else:
-            self.cards = frozenset(tables_for(v).fitting(meld, _EVERY_KIND))
+            self.cards = frozenset(tables_for(v).fit_kinds(meld))
         full = meld.kind == SEQUENCE and len(meld.wilds) >= v.max_wildcards
         self.feeds = (
             frozenset(
