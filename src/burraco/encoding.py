@@ -340,6 +340,15 @@ class ObservationLayout:
     #: The length of the flat vector.
     size: int
 
+    def extended(self, shapes: Sequence[tuple[str, tuple[int, ...]]]) -> ObservationLayout:
+        """This layout with more parts after its own, each (name, shape)."""
+        parts = list(self.parts)
+        offset = self.size
+        for name, shape in shapes:
+            parts.append((name, offset, shape))
+            offset += int(np.prod(shape))
+        return ObservationLayout(tuple(parts), offset)
+
     def slice(self, name: str) -> slice:
         for part, offset, shape in self.parts:
             if part == name:
@@ -392,12 +401,7 @@ def observation_layout(v: Variant) -> ObservationLayout:
         ("to_play", (1,)),
         ("final_turn", (1,)),
     ]
-    parts: list[tuple[str, int, tuple[int, ...]]] = []
-    offset = 0
-    for name, shape in shapes:
-        parts.append((name, offset, shape))
-        offset += int(np.prod(shape))
-    return ObservationLayout(tuple(parts), offset)
+    return ObservationLayout((), 0).extended(shapes)
 
 
 def _meld_features(meld: Meld) -> tuple[float, ...]:

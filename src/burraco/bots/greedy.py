@@ -52,7 +52,6 @@ _KIND_RANGE: Final = range(KINDS)
 _Worth = tuple[float, tuple[int, ...], int]
 
 
-
 def _sequence_kinds(meld: Meld, v: Variant) -> tuple[int, ...]:
     """The kinds that may fit a sequence, in order: the wildcards, and its suit's naturals
     just beyond its ends (as far as its wildcards may reach) or in a wildcard's place; a

@@ -221,19 +221,14 @@ def info_state_layout(v: Variant) -> ObservationLayout:
     >>> info_state_layout(variant("italian")).size - observation_layout(variant("italian")).size
     318
     """
-    base = observation_layout(v)
-    _, last, shape = base.parts[-1]
-    offset = last + int(np.prod(shape))
-    parts = list(base.parts)
-    for name, part in (
-        ("discarded", (v.players, KINDS)),  # the cards each seat discarded
-        ("taken", (v.players, KINDS)),  # the face-up pile cards each seat took
-        ("dealt", (KINDS,)),  # the seat's hand when dealt
-        ("received", (KINDS,)),  # the cards that came to its hand since
-    ):
-        parts.append((name, offset, part))
-        offset += int(np.prod(part))
-    return ObservationLayout(tuple(parts), offset)
+    return observation_layout(v).extended(
+        [
+            ("discarded", (v.players, KINDS)),  # the cards each seat discarded
+            ("taken", (v.players, KINDS)),  # the face-up pile cards each seat took
+            ("dealt", (KINDS,)),  # the seat's hand when dealt
+            ("received", (KINDS,)),  # the cards that came to its hand since
+        ]
+    )
 
 
 class _Play:
