@@ -221,3 +221,69 @@ def test_bot_lines_join_one_at_a_time_and_stay_out_of_the_lobby(tmp_path: Path) 
         assert http.get("/api/tables").json()["tables"] == []
         twice = http.post(f"/api/tournaments/{tid}/close", json={"token": token})
         assert twice.status_code == 409
+
+
+def test_a_refused_request_answers_with_the_tournament_rule_and_its_params(
+    tmp_path: Path,
+) -> None:
+    """A request the tournament's rules refuse answers as the room's refusals do: the room's
+    code and the English detail as before, and the tournament's rule with its params, for
+    the page to say it in its player's language; the tournament stays as it was."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
+        made = http.post("/api/tournaments", json={"name": "Club night", "deals": 5})
+        assert made.status_code == 400
+        assert made.json() == {
+            "detail": "no VP table for a round of 5 deals (3 or 4); give one",
+            "code": "bad_message",
+            "rule": "no_vp_table",
+            "params": {"deals": 5},
+        }
+        t = _create(http, format="round-robin", kind="individual", deals=3)
+        tid, token = t["tournament"], t["token"]
+        path = f"/api/tournaments/{tid}"
+        early = http.post(f"{path}/close", json={"token": token})
+        assert early.status_code == 409
+        assert early.json() == {
+            "detail": "close_round: no round is in play (the tournament is taking entries)",
+            "code": "forbidden",
+            "rule": "no_round_in_play",
+            "params": {"phase": "registration", "round": 0},
+        }
+        for name in ("Anna", "Bruno", "Carla", "Dario"):
+            http.post(f"{path}/entrants", json={"token": token, "players": [name]})
+        http.post(f"{path}/rounds", json={"token": token, "online": False})
+        before = http.get(path).json()
+        late = http.post(f"{path}/entrants", json={"token": token, "players": ["Elena"]})
+        assert late.status_code == 400
+        assert (late.json()["code"], late.json()["rule"], late.json()["params"]) == (
+            "bad_message",
+            "entries_closed",
+            {"phase": "seating", "round": 1},
+        )
+        assert late.json()["detail"] == (
+            "register: entries close when round 1 starts (round 1 is being seated)"
+        )
+        odd = http.post(
+            f"{path}/results", json={"token": token, "table": 1, "mp_first": 902, "mp_second": 0}
+        )
+        assert odd.status_code == 409
+        assert (odd.json()["rule"], odd.json()["params"]) == (
+            "mp_first_step",
+            {"table": 1, "round": 1, "value": 902, "step": 5},
+        )
+        unclosed = http.post(f"{path}/rounds", json={"token": token})
+        assert (unclosed.json()["rule"], unclosed.json()["params"]) == (
+            "round_not_closed",
+            {"round": 1, "missing": "1, 2"},
+        )
+        cards = http.get(f"{path}/cards.html", params={"round": 7})
+        assert cards.status_code == 404
+        assert (cards.json()["code"], cards.json()["rule"], cards.json()["params"]) == (
+            "not_found",
+            "no_round_to_print",
+            {"round": 7, "last": 1},
+        )
+        assert http.get(path).json() == before
+        # The room's own refusals are as they were: no rule.
+        stranger = http.post(f"{path}/close", json={"token": "nope"})
+        assert stranger.status_code == 403 and "rule" not in stranger.json()

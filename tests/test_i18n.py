@@ -28,6 +28,8 @@ from burraco.bots.hints import WHY
 from burraco.refusals import TEXTS as RULES
 from burraco.server.chat import QUICK
 from burraco.server.ratings import BOT_LEVELS
+from burraco.tournament.errors import PHASES
+from burraco.tournament.errors import TEXTS as DESK_RULES
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "burraco" / "web"
 LANGS = ("en", "it", "pt")
@@ -106,6 +108,8 @@ DYNAMIC_KEYS = {
     "hint.": ["draw", "redraw", "meld", "extend", "discard", "pass"],
     "lang.switch_to.": list(LANGS),
     "rule.": list(RULES),
+    "desk.rule.": list(DESK_RULES),
+    "desk.where.": list(PHASES),
     "hint.why.": list(WHY),
     "error.": ROOM_CODES,
     "chat.quick.": list(QUICK),
@@ -285,6 +289,25 @@ def test_the_refusal_and_hint_texts_take_the_engine_templates_params() -> None:
             wanted = set(TEMPLATE_FIELD.findall(template))
             found = set(PLACEHOLDER.findall(english[prefix + code]))
             assert found == wanted, f"{prefix}{code}: {sorted(found)} != {sorted(wanted)}"
+
+
+def test_every_tournament_error_has_its_text_in_every_language() -> None:
+    """Each code of burraco.tournament.errors.TEXTS (and each phase its rules name) is said
+    in English, Italian and Portuguese with exactly the params of its English template,
+    and no language keeps a key for a code the tournament no longer has."""
+    found = texts()
+    for lang in LANGS:
+        for prefix, catalogue in (("desk.rule.", DESK_RULES), ("desk.where.", PHASES)):
+            for code, template in catalogue.items():
+                key = prefix + code
+                assert key in found[lang], f"{lang} lacks {key}"
+                wanted = set(TEMPLATE_FIELD.findall(template))
+                said = set(PLACEHOLDER.findall(found[lang][key]))
+                assert said == wanted, f"{lang} {key}: {sorted(said)} != {sorted(wanted)}"
+            stale = [
+                k for k in found[lang] if k.startswith(prefix) and k[len(prefix) :] not in catalogue
+            ]
+            assert not stale, f"{lang}: {stale}"
 
 
 def test_every_error_code_of_the_room_has_its_text() -> None:

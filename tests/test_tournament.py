@@ -9,6 +9,9 @@ the knock-out tie).
 from __future__ import annotations
 
 import json
+import pickle
+import re
+import string
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burraco.errors import RuleError
+from burraco.refusals import TEXTS as REFUSALS
 from burraco.tournament import (
     ByeRule,
     Entrant,
@@ -28,6 +32,7 @@ from burraco.tournament import (
     score_table,
     standings_of,
 )
+from burraco.tournament.errors import PHASES, TEXTS
 from burraco.tournament.tables import TableAssignment
 from burraco.variants import VP_TABLE_3, VP_TABLE_4
 
@@ -96,7 +101,7 @@ def test_a_director_may_load_another_vp_table() -> None:
         Settings(deals=5)
     with pytest.raises(TournamentError, match="bands must grow"):
         Settings(vp_table=((100, 10), (50, 12)))
-    assert isinstance(TournamentError("x"), RuleError)
+    assert isinstance(TournamentError("line_repeated"), RuleError)
 
 
 def test_settings_default_to_15_minute_deals_and_a_12_vp_bye() -> None:
@@ -504,3 +509,133 @@ def test_save_keeps_a_loaded_vp_table_the_bye_rule_and_a_round_in_play() -> None
 def test_loading_refuses_other_files() -> None:
     with pytest.raises(TournamentError, match="not a saved tournament"):
         Tournament.from_dict({"format": "something else"})
+
+
+# --- the errors' codes (burraco.tournament.errors) -----------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def _caught(call: Callable[[], object]) -> TournamentError:
+    with pytest.raises(TournamentError) as caught:
+        call()
+    return caught.value
+
+
+def test_every_error_says_its_code_and_params_and_the_english_as_before() -> None:
+    """Each error carries a code of TEXTS and exactly the params its template names (a
+    rule of the phase: the phase and the round); its message is the template filled
+    from them, after the action refused."""
+    t = field(Tournament(format="round-robin", kind="pairs", seeding="registration"), 4)
+    cases: list[tuple[TournamentError, str, dict[str, str | int], str]] = [
+        (
+            _caught(lambda: Settings(format="swiss")),  # type: ignore[arg-type]
+            "unknown_format",
+            {"format": "'swiss'", "formats": "round-robin, danish, mitchell, knockout"},
+            "no format 'swiss' (round-robin, danish, mitchell, knockout)",
+        ),
+        (
+            _caught(lambda: Settings(vp_table=((100, 10), (50, 12)))),
+            "bad_vp_table",
+            {"problem": "VP table bands must grow: 50 after 100"},
+            "VP table bands must grow: 50 after 100",
+        ),
+        (
+            _caught(lambda: t.register("Elena")),
+            "line_of_two",
+            {"count": 1, "names": "Elena"},
+            "register: a line of a pairs tournament is 2 players, not 1 (Elena)",
+        ),
+        (
+            _caught(lambda: t.close_round()),
+            "no_round_in_play",
+            {"phase": "registration", "round": 0},
+            "close_round: no round is in play (the tournament is taking entries)",
+        ),
+    ]
+    t.start_round()
+    cases += [
+        (
+            _caught(lambda: t.pad_with_bots(8)),
+            "field_fixed",
+            {"phase": "seating", "round": 1},
+            "pad_with_bots: the field is fixed when round 1 starts (round 1 is being seated)",
+        ),
+        (
+            _caught(lambda: t.start_round()),
+            "round_not_closed",
+            {"round": 1, "missing": "1, 2"},
+            "start_round: round 1 is not closed yet (tables without a result: 1, 2); "
+            "close it first",
+        ),
+        (
+            _caught(lambda: t.enter_result(3, 900, 400)),
+            "no_such_table",
+            {"round": 1, "table": 3, "tables": "1, 2"},
+            "enter_result: round 1 has no table 3 (tables 1, 2)",
+        ),
+        (
+            _caught(lambda: t.enter_result(1, 900, 12.5)),  # type: ignore[arg-type]
+            "mp_second_not_whole",
+            {"table": 1, "round": 1, "value": "12.5"},
+            "table 1 of round 1: mp_second must be a whole number of points, not 12.5",
+        ),
+    ]
+    _ = t.enter_result(1, 900, 400)
+    _ = t.enter_result(2, 900, 400)
+    cases.append(
+        (
+            _caught(lambda: t.start_round()),
+            "round_not_closed_all_in",
+            {"round": 1},
+            "start_round: round 1 is not closed yet (tables without a result: none); "
+            "close it first",
+        )
+    )
+    for error, code, params, message in cases:
+        assert (error.code, dict(error.params), str(error)) == (code, params, message)
+        names = _fields(TEXTS[code])
+        assert set(error.params) == (names | {"round"} if "phase" in names else names), code
+        for value in error.params.values():
+            assert isinstance(value, str | int) and not isinstance(value, bool), (code, value)
+
+
+def test_an_error_keeps_its_code_through_pickling() -> None:
+    error = TournamentError("result_exists", action="enter_result", table=3, round=2)
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.code, dict(again.params), again.action, str(again)) == (
+        "result_exists",
+        {"table": 3, "round": 2},
+        "enter_result",
+        "enter_result: table 3 of round 2 already has a result; use correct_result",
+    )
+
+
+def test_every_code_is_used_by_the_tournament_and_every_code_used_is_in_the_catalogue() -> None:
+    sources = "\n".join(
+        path.read_text(encoding="utf-8")
+        for path in sorted((ROOT / "src" / "burraco" / "tournament").glob("*.py"))
+        if path.name != "errors.py"
+    )
+    raised = set(re.findall(r'TournamentError\(\s*"([a-z_]+)"', sources))
+    assert raised <= set(TEXTS), f"codes missing from TEXTS: {sorted(raised - set(TEXTS))}"
+    # Codes chosen by a condition or passed along (_require, a table of codes) are literals too.
+    unused = sorted(code for code in TEXTS if f'"{code}"' not in sources)
+    assert not unused, f"codes the tournament never raises: {unused}"
+    assert not set(TEXTS) & set(REFUSALS), "a tournament code that is also the engine's"
+    assert set(PHASES) == {p.value for p in Phase}
+
+
+def test_every_code_is_documented_in_the_protocol_with_its_text() -> None:
+    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## The director's desk: tournament refusals") :]
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| (.*?) \| .*\|$", section, re.M))
+    for code, template in TEXTS.items():
+        assert code in rows, f"docs/protocol.md does not list the tournament rule {code!r}"
+        assert rows[code] == template, f"docs/protocol.md: {code!r} drifted"
+    phases = dict(re.findall(r"^\| `([a-z]+)` \| ([^|]*?) \|$", section, re.M))
+    assert phases == PHASES

@@ -214,7 +214,10 @@ def create_app(
     async def room_error(_: Any, error: RoomError) -> JSONResponse:
         headers = {"Retry-After": f"{error.retry_after:.0f}"} if error.retry_after else None
         body: dict[str, Any] = {"detail": error.message, "code": error.code}
-        if error.params:
+        # A rule refused (the engine's, a tournament's) comes with its params, even none.
+        if error.rule is not None:
+            body["rule"] = error.rule
+        if error.params or error.rule is not None:
             body["params"] = error.params
         return JSONResponse(body, error.status, headers=headers)
 

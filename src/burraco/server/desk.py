@@ -35,6 +35,13 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _refused(error: TournamentError, code: str, status: int = 400) -> RoomError:
+    """The room's answer to a request the tournament's rules refuse: the room's ``code``,
+    and the tournament's rule as ``rule`` and ``params``, for the page to say it in its
+    player's language (as the engine's refusals are sent with code "illegal")."""
+    return RoomError(code, str(error), status, params=error.params, rule=error.code)
+
+
 @dataclass
 class LiveTournament:
     id: str
@@ -108,7 +115,9 @@ class Desk:
         fields["seed"] = secrets.randbits(31)
         try:
             tournament = Tournament(Settings(**fields))
-        except (TournamentError, TypeError, ValueError) as error:
+        except TournamentError as error:
+            raise _refused(error, "bad_message") from error
+        except (TypeError, ValueError) as error:
             raise RoomError("bad_message", str(error)) from error
         token = secrets.token_urlsafe(24)
         live = LiveTournament(
@@ -153,7 +162,9 @@ class Desk:
                     entrant = live.tournament.register(
                         clean[0] if len(clean) == 1 else tuple(clean)
                     )
-            except (TournamentError, ValueError) as error:
+            except TournamentError as error:
+                raise _refused(error, "bad_message") from error
+            except ValueError as error:
                 raise RoomError("bad_message", str(error)) from error
             tokens = [] if entrant.bot else [secrets.token_urlsafe(24) for _ in entrant.players]
             live.players[entrant.id] = [_hash(t) for t in tokens]
@@ -170,7 +181,7 @@ class Desk:
             try:
                 added = live.tournament.pad_with_bots(size, level)
             except TournamentError as error:
-                raise RoomError("bad_message", str(error)) from error
+                raise _refused(error, "bad_message") from error
             for entrant in added:
                 live.players[entrant.id] = []
             self._save(live)
@@ -185,7 +196,7 @@ class Desk:
             try:
                 assignments = t.start_round()
             except TournamentError as error:
-                raise RoomError("forbidden", str(error), 409) from error
+                raise _refused(error, "forbidden", 409) from error
             number = t.rounds[-1].number
             if online:
                 live.online.add(number)
@@ -262,7 +273,7 @@ class Desk:
                 else:
                     live.tournament.enter_result(table, *mp, **options)
             except TournamentError as error:
-                raise RoomError("forbidden", str(error), 409) from error
+                raise _refused(error, "forbidden", 409) from error
             except (KeyError, TypeError, ValueError) as error:
                 raise RoomError(
                     "bad_message", f"a result needs its table and both MP: {error}"
@@ -276,7 +287,7 @@ class Desk:
             try:
                 live.tournament.close_round()
             except TournamentError as error:
-                raise RoomError("forbidden", str(error), 409) from error
+                raise _refused(error, "forbidden", 409) from error
             self._save(live)
         return self.public(live)
 
@@ -286,7 +297,7 @@ class Desk:
             try:
                 live.tournament.finish()
             except TournamentError as error:
-                raise RoomError("forbidden", str(error), 409) from error
+                raise _refused(error, "forbidden", 409) from error
             self._save(live)
         return self.public(live)
 
@@ -434,4 +445,4 @@ class Desk:
         try:
             return table_cards_html(self.get(tournament_id).tournament, round_number)
         except TournamentError as error:
-            raise RoomError("not_found", str(error), 404) from error
+            raise _refused(error, "not_found", 404) from error

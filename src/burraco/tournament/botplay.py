@@ -60,7 +60,7 @@ class BotOptions:
 
     def __post_init__(self) -> None:
         if self.clock is not None and self.clock < 1:
-            raise TournamentError(f"the deal clock is at least one decision, not {self.clock}")
+            raise TournamentError("deal_clock_too_short", clock=self.clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,7 @@ def play_bot_table(job: BotTable) -> BotTableResult:
 def _jobs(t: Tournament, options: BotOptions) -> list[BotTable]:
     current = t.current_round
     if current is None or t.phase not in (Phase.SEATING, Phase.PLAYING):
-        raise TournamentError("bot play: seat a round first (start_round)")
+        raise TournamentError("seat_a_round_first", action="bot play")
     s = t.settings
     jobs = []
     for a in current.tables:
@@ -141,8 +141,7 @@ def _jobs(t: Tournament, options: BotOptions) -> list[BotTable]:
         if levels[0] is None or levels[1] is None:
             human = a.first if levels[0] is None else a.second
             raise TournamentError(
-                f"bot play: line {human} ({t.entrant(human).name}) is not a bot; "
-                "enter its table's result by hand"
+                "human_at_bot_table", action="bot play", line=human, name=t.entrant(human).name
             )
         jobs.append(
             BotTable(
@@ -229,10 +228,12 @@ def play_tournament(
     ``on_round(number, tables)`` hears of each round as it is seated.
     """
     if t.settings.format == "danish" and t.planned_rounds is None:
-        raise TournamentError("bot play: a Danish run needs a number of rounds")
+        raise TournamentError("danish_needs_rounds", action="bot play")
     for entrant in t.entrants:
         if entrant.bot not in BOT_LEVELS:
-            raise TournamentError(f"bot play: line {entrant.id} ({entrant.name}) is not a bot")
+            raise TournamentError(
+                "line_not_a_bot", action="bot play", line=entrant.id, name=entrant.name
+            )
     played: list[BotTableResult] = []
     with _executor(workers, None) as executor:
         while t.phase is not Phase.FINISHED:
@@ -252,7 +253,7 @@ def bot_levels(text: str | Sequence[str]) -> list[str]:
     levels = [b for b in levels if b]
     for level in levels:
         if level not in BOT_LEVELS:
-            raise TournamentError(f"no bot level {level!r} ({', '.join(BOT_LEVELS)})")
+            raise TournamentError("no_bot_level", level=repr(level), levels=", ".join(BOT_LEVELS))
     if not levels:
-        raise TournamentError("give at least one bot level")
+        raise TournamentError("no_bot_levels")
     return levels

@@ -75,7 +75,7 @@ def _fail(console: Console, error: Exception) -> typer.Exit:
 
 def _field(pairs: int | None, players: int | None) -> tuple[str, int]:
     if pairs is not None and players is not None:
-        raise TournamentError("give --pairs or --players, not both")
+        raise TournamentError("pairs_or_players")
     if players is not None:
         return "individual", players
     return "pairs", pairs if pairs is not None else 16

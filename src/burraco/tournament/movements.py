@@ -73,14 +73,14 @@ class Pairing:
 
 def _check_field(lines: Sequence[int]) -> None:
     if len(lines) < 2:
-        raise TournamentError(f"a round needs at least two lines, not {len(lines)}")
+        raise TournamentError("round_needs_two_lines", lines=len(lines))
     if len(set(lines)) != len(lines):
-        raise TournamentError("a line may sit at one table only: the field repeats a line")
+        raise TournamentError("line_repeated")
 
 
 def _check_round(kind: str, round_number: int, total: int) -> None:
     if not 1 <= round_number <= total:
-        raise TournamentError(f"a {kind} of this field has rounds 1 to {total}, not {round_number}")
+        raise TournamentError("movement_has_no_round", format=kind, total=total, round=round_number)
 
 
 def _numbered(pairs: Sequence[tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
@@ -479,7 +479,7 @@ def knockout_rounds(lines: int) -> int:
     (4, 5, 1)
     """
     if lines < 2:
-        raise TournamentError(f"a knock-out needs at least two lines, not {lines}")
+        raise TournamentError("knockout_needs_two_lines", lines=lines)
     return (lines - 1).bit_length()
 
 
@@ -491,7 +491,7 @@ def bracket_order(size: int) -> list[int]:
     [1, 8, 4, 5, 2, 7, 3, 6]
     """
     if size < 1 or size & (size - 1):
-        raise TournamentError(f"a bracket has a power of two places, not {size}")
+        raise TournamentError("bracket_size", size=size)
     order = [1]
     while len(order) < size:
         total = 2 * len(order) + 1
@@ -515,12 +515,12 @@ def knockout_round(slots: Sequence[int | None]) -> Pairing:
     Pairing(tables=((1, 4, 5),), byes=(1,), repeats=0)
     """
     if len(slots) < 2 or len(slots) % 2:
-        raise TournamentError(f"a bracket round has an even number of places, not {len(slots)}")
+        raise TournamentError("bracket_round_odd", places=len(slots))
     pairs: list[tuple[int, int]] = []
     byes: list[int] = []
     for a, b in zip(slots[0::2], slots[1::2], strict=True):
         if a is None and b is None:
-            raise TournamentError("two empty places meet in the bracket")
+            raise TournamentError("bracket_empty_meet")
         if a is not None and b is not None:
             pairs.append((a, b))
         else:

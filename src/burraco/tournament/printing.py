@@ -70,10 +70,12 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 
 def _round_of(t: Tournament, number: int | None) -> Round:
     if not t.rounds:
-        raise TournamentError("table cards: no round has been seated")
+        raise TournamentError("no_round_seated", action="table cards")
     number = len(t.rounds) if number is None else number
     if not 1 <= number <= len(t.rounds):
-        raise TournamentError(f"table cards: there is no round {number} (1 to {len(t.rounds)})")
+        raise TournamentError(
+            "no_round_to_print", action="table cards", round=number, last=len(t.rounds)
+        )
     return t.rounds[number - 1]
 
 

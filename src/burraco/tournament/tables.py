@@ -195,22 +195,30 @@ is lost by the line that made the last move of the last deal (002); give last_mo
     ...             last_mover=9).winner
     7
     """
-    where = f"table {assignment.table} of round {assignment.round}"
-    for name, value in (("mp_first", mp_first), ("mp_second", mp_second)):
+    # Every rule of a result names its table.
+    table_no, round_no = assignment.table, assignment.round
+    for value, not_whole, off_step in (
+        (mp_first, "mp_first_not_whole", "mp_first_step"),
+        (mp_second, "mp_second_not_whole", "mp_second_step"),
+    ):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TournamentError(
-                f"{where}: {name} must be a whole number of points, not {value!r}"
-            )
+            raise TournamentError(not_whole, table=table_no, round=round_no, value=repr(value))
         if value % MP_STEP:
             raise TournamentError(
-                f"{where}: {name} = {value}: points move in steps of {MP_STEP} "
-                "(every card and premium is a multiple of 5)"
+                off_step, table=table_no, round=round_no, value=value, step=MP_STEP
             )
-    for name, line in (("abandoned_by", abandoned_by), ("last_mover", last_mover)):
+    for code, line in (
+        ("leaver_not_at_table", abandoned_by),
+        ("last_mover_not_at_table", last_mover),
+    ):
         if line is not None and line not in assignment.lines:
             raise TournamentError(
-                f"{where}: {name} {line} does not sit at this table "
-                f"(lines {assignment.first} and {assignment.second})"
+                code,
+                table=table_no,
+                round=round_no,
+                line=line,
+                first=assignment.first,
+                second=assignment.second,
             )
     if abandoned_by is not None:
         leaver_is_first = abandoned_by == assignment.first
@@ -234,8 +242,11 @@ is lost by the line that made the last move of the last deal (002); give last_mo
         elif knockout:
             if last_mover is None:
                 raise TournamentError(
-                    f"{where}: a knock-out tie ({mp_first} to {mp_second}) is lost by the line "
-                    "that made the last move of the last deal (002); give last_mover"
+                    "knockout_tie",
+                    table=table_no,
+                    round=round_no,
+                    mp_first=mp_first,
+                    mp_second=mp_second,
                 )
             mover_line = 0 if last_mover == assignment.first else 1
             winner = assignment.lines[knockout_winner(mp_first, mp_second, mover_line)]
@@ -284,7 +295,7 @@ class ByeRule:
 
     def __post_init__(self) -> None:
         if not 0 <= self.vp <= TOTAL_VP:
-            raise TournamentError(f"a bye is worth 0 to {TOTAL_VP} VP, not {self.vp}")
+            raise TournamentError("bye_vp_range", most=TOTAL_VP, vp=self.vp)
 
     @classmethod
     def parse(cls, text: str) -> ByeRule:
@@ -294,9 +305,7 @@ class ByeRule:
         try:
             return cls(vp=int(text))
         except ValueError:
-            raise TournamentError(
-                f"a bye is worth a number of VP or 'average', not {text!r}"
-            ) from None
+            raise TournamentError("bye_not_vp", text=repr(text)) from None
 
     def __str__(self) -> str:
         return "the line's average" if self.average else f"{self.vp} VP"

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, get_args
 
 from burraco.errors import RuleError
-from burraco.tournament.errors import TournamentError
+from burraco.tournament.errors import PHASES, TournamentError
 from burraco.tournament.movements import (
     Pairing,
     danish,
@@ -134,25 +134,31 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
-            raise TournamentError(f"no format {self.format!r} ({', '.join(FORMATS)})")
+            raise TournamentError(
+                "unknown_format", format=repr(self.format), formats=", ".join(FORMATS)
+            )
         if self.kind not in get_args(Kind):
-            raise TournamentError(f"a tournament is 'individual' or 'pairs', not {self.kind!r}")
+            raise TournamentError("unknown_tournament_kind", kind=repr(self.kind))
         if self.seeding not in get_args(Seeding):
-            raise TournamentError(f"seeding is 'draw' or 'registration', not {self.seeding!r}")
+            raise TournamentError("unknown_seeding", seeding=repr(self.seeding))
         if self.rounds is not None and self.rounds < 1:
-            raise TournamentError(f"a tournament has at least one round, not {self.rounds}")
+            raise TournamentError("too_few_rounds", rounds=self.rounds)
         if self.deals < 1:
-            raise TournamentError(f"a round has at least one deal, not {self.deals}")
+            raise TournamentError("too_few_deals", deals=self.deals)
         if self.deal_minutes < 1:
-            raise TournamentError(f"a deal lasts at least a minute, not {self.deal_minutes}")
+            raise TournamentError("deal_too_short", minutes=self.deal_minutes)
         if not 0 <= self.move_seconds <= 3600:
-            raise TournamentError(f"a move clock has 0 to 3600 seconds, not {self.move_seconds}")
+            raise TournamentError("move_clock_range", seconds=self.move_seconds)
+        if self.vp_table is None:
+            try:
+                vp_table_for(self.deals)
+            except RuleError:
+                raise TournamentError("no_vp_table", deals=self.deals) from None
         try:
             victory_points(0, table=self.table)
-        except TournamentError:
-            raise
         except RuleError as error:
-            raise TournamentError(str(error)) from None
+            # A table the director gave: burraco.vp says what is wrong with it, in English.
+            raise TournamentError("bad_vp_table", problem=str(error)) from None
 
     @property
     def table(self) -> VPTable:
@@ -265,7 +271,7 @@ class Tournament:
 
     def __init__(self, settings: Settings | None = None, **options: Any) -> None:
         if settings is not None and options:
-            raise TournamentError("give the settings or options, not both")
+            raise TournamentError("settings_or_options")
         self.settings = settings if settings is not None else Settings(**options)
         self.phase = Phase.REGISTRATION
         self.rounds: list[Round] = []
@@ -286,7 +292,7 @@ class Tournament:
         try:
             return self._entrants[entrant_id]
         except KeyError:
-            raise TournamentError(f"no entrant {entrant_id} in the field") from None
+            raise TournamentError("no_entrant", entrant=entrant_id) from None
 
     def register(
         self,
@@ -307,11 +313,11 @@ class Tournament:
         burraco.tournament.errors.TournamentError: register: a line of a pairs tournament \
 is 2 players, not 1 (Elena)
         """
-        self._require("register", Phase.REGISTRATION, "entries close when round 1 starts")
+        self._require("register", Phase.REGISTRATION, "entries_closed")
         if isinstance(entrant, Entrant):
             new = entrant
             if bot is not None or team is not None:
-                raise TournamentError("register: an Entrant carries its own bot and team")
+                raise TournamentError("entrant_carries_bot", action="register")
         else:
             players = (entrant,) if isinstance(entrant, str) else tuple(entrant)
             next_id = max(self._entrants, default=0) + 1
@@ -325,29 +331,39 @@ is 2 players, not 1 (Elena)
         names = ", ".join(entrant.players)
         if len(entrant.players) != size:
             raise TournamentError(
-                f"register: a line of a{'' if size == 2 else 'n'} {self.settings.kind} tournament "
-                f"is {size} player{'s' if size > 1 else ''}, not {len(entrant.players)} ({names})"
+                "line_of_two" if size == 2 else "line_of_one",
+                action="register",
+                count=len(entrant.players),
+                names=names,
             )
         if isinstance(entrant.id, bool) or not isinstance(entrant.id, int) or entrant.id < 1:
-            raise TournamentError(f"register: an entrant's id is a number from 1, not {entrant.id}")
+            # A param is text or a number: an id of another type is sent as its text.
+            shown = entrant.id if type(entrant.id) is int else str(entrant.id)
+            raise TournamentError("bad_entrant_id", action="register", id=shown)
         if entrant.id in self._entrants:
             raise TournamentError(
-                f"register: id {entrant.id} is taken by {self._entrants[entrant.id].name}"
+                "entrant_id_taken",
+                action="register",
+                id=entrant.id,
+                name=self._entrants[entrant.id].name,
             )
         if any(not isinstance(p, str) or not p.strip() for p in entrant.players):
-            raise TournamentError("register: every player needs a name")
+            raise TournamentError("player_needs_name", action="register")
         taken = {p for e in self._entrants.values() for p in e.players}
         for player in entrant.players:
             if player in taken or entrant.players.count(player) > 1:
-                raise TournamentError(f"register: {player} already plays in a line")
+                raise TournamentError("player_already_plays", action="register", player=player)
         if entrant.bot is not None and entrant.bot not in BOT_LEVELS:
             raise TournamentError(
-                f"register: no bot level {entrant.bot!r} ({', '.join(BOT_LEVELS)})"
+                "no_bot_level",
+                action="register",
+                level=repr(entrant.bot),
+                levels=", ".join(BOT_LEVELS),
             )
 
     def withdraw(self, entrant_id: int) -> Entrant:
         """Take a line out of the field before round 1 starts."""
-        self._require("withdraw", Phase.REGISTRATION, "the field is fixed when round 1 starts")
+        self._require("withdraw", Phase.REGISTRATION, "field_fixed")
         entrant = self.entrant(entrant_id)
         del self._entrants[entrant_id]
         return entrant
@@ -360,18 +376,21 @@ is 2 players, not 1 (Elena)
         >>> [(e.id, e.name, e.bot) for e in t.pad_with_bots(3, ["greedy", "random"])]
         [(2, 'Greedy 2', 'greedy'), (3, 'Random 3', 'random')]
         """
-        self._require("pad_with_bots", Phase.REGISTRATION, "the field is fixed when round 1 starts")
+        self._require("pad_with_bots", Phase.REGISTRATION, "field_fixed")
         chosen = [levels] if isinstance(levels, str) else list(levels)
         for level in chosen:
             if level not in BOT_LEVELS:
                 raise TournamentError(
-                    f"pad_with_bots: no bot level {level!r} ({', '.join(BOT_LEVELS)})"
+                    "no_bot_level",
+                    action="pad_with_bots",
+                    level=repr(level),
+                    levels=", ".join(BOT_LEVELS),
                 )
         if not chosen:
-            raise TournamentError("pad_with_bots: give at least one bot level")
+            raise TournamentError("no_bot_levels", action="pad_with_bots")
         if size < len(self._entrants):
             raise TournamentError(
-                f"pad_with_bots: the field already has {len(self._entrants)} lines, more than {size}"
+                "field_too_large", action="pad_with_bots", lines=len(self._entrants), size=size
             )
         taken = {p for e in self._entrants.values() for p in e.players}
         pairs = self.settings.kind == "pairs"
@@ -383,7 +402,7 @@ is 2 players, not 1 (Elena)
             team = f"{level.capitalize()} {number}"
             players = (f"{team}a", f"{team}b") if pairs else (team,)
             if any(p in taken for p in players):
-                raise TournamentError(f"pad_with_bots: a player is already called {team}")
+                raise TournamentError("bot_name_taken", action="pad_with_bots", name=team)
             added.append(Entrant(number, players, bot=level, team=team if pairs else None))
         for entrant in added:
             self._entrants[entrant.id] = entrant
@@ -406,13 +425,16 @@ is 2 players, not 1 (Elena)
         :attr:`current_round`)."""
         number = len(self.rounds) + 1
         if self.phase in (Phase.SEATING, Phase.PLAYING):
-            missing = ", ".join(map(str, self.rounds[-1].missing())) or "none"
+            missing = ", ".join(map(str, self.rounds[-1].missing()))
+            if not missing:
+                raise TournamentError(
+                    "round_not_closed_all_in", action="start_round", round=number - 1
+                )
             raise TournamentError(
-                f"start_round: round {number - 1} is not closed yet "
-                f"(tables without a result: {missing}); close it first"
+                "round_not_closed", action="start_round", round=number - 1, missing=missing
             )
         if self.phase is Phase.FINISHED:
-            raise TournamentError("start_round: the tournament is finished")
+            raise TournamentError("tournament_finished", action="start_round")
         if self.phase is Phase.REGISTRATION:
             draw = self._make_draw()
             planned = self._plan(len(draw))
@@ -428,9 +450,7 @@ is 2 players, not 1 (Elena)
 
     def _make_draw(self) -> list[int]:
         if len(self._entrants) < 2:
-            raise TournamentError(
-                f"start_round: a tournament needs at least two lines, not {len(self._entrants)}"
-            )
+            raise TournamentError("too_few_lines", action="start_round", lines=len(self._entrants))
         draw = list(self._entrants)
         if self.settings.seeding == "draw":
             random.Random(self.settings.seed).shuffle(draw)
@@ -442,7 +462,11 @@ is 2 players, not 1 (Elena)
             whole = knockout_rounds(lines)
             if s.rounds is not None and s.rounds != whole:
                 raise TournamentError(
-                    f"start_round: a knock-out of {lines} lines has {whole} rounds, not {s.rounds}"
+                    "knockout_rounds",
+                    action="start_round",
+                    lines=lines,
+                    whole=whole,
+                    rounds=s.rounds,
                 )
             return whole
         if s.format in ("round-robin", "mitchell"):
@@ -450,7 +474,12 @@ is 2 players, not 1 (Elena)
             whole = rule(lines)
             if s.rounds is not None and s.rounds > whole:
                 raise TournamentError(
-                    f"start_round: a {s.format} of {lines} lines has {whole} rounds, not {s.rounds}"
+                    "movement_rounds",
+                    action="start_round",
+                    format=s.format,
+                    lines=lines,
+                    whole=whole,
+                    rounds=s.rounds,
                 )
             return s.rounds if s.rounds is not None else whole
         return s.rounds
@@ -487,7 +516,7 @@ is 2 players, not 1 (Elena)
 
     def start_play(self) -> None:
         """The round's lines are seated: the play (and the deal clock) starts."""
-        self._require("start_play", Phase.SEATING, "a round is played after it is seated")
+        self._require("start_play", Phase.SEATING, "play_after_seating")
         self.phase = Phase.PLAYING
 
     def enter_result(
@@ -507,13 +536,12 @@ is 2 players, not 1 (Elena)
         The first result of a round being seated starts its play.
         """
         if self.phase not in (Phase.SEATING, Phase.PLAYING):
-            raise TournamentError(f"enter_result: no round is in play ({self._where()})")
+            raise TournamentError("no_round_in_play", action="enter_result", **self._phase())
         current = self.rounds[-1]
         assignment = self._assignment("enter_result", current, table)
         if table in current.results:
             raise TournamentError(
-                f"enter_result: table {table} of round {current.number} already has a result; "
-                "use correct_result"
+                "result_exists", action="enter_result", table=table, round=current.number
             )
         result = self._score(assignment, mp_first, mp_second, abandoned_by, last_mover)
         current.results[table] = result
@@ -537,23 +565,21 @@ is 2 players, not 1 (Elena)
         round is drawn from its winners.
         """
         if not self.rounds:
-            raise TournamentError("correct_result: no round has been played")
+            raise TournamentError("no_round_played", action="correct_result")
         number = len(self.rounds) if round is None else round
         if not 1 <= number <= len(self.rounds):
             raise TournamentError(
-                f"correct_result: there is no round {number} (rounds 1 to {len(self.rounds)})"
+                "no_such_round", action="correct_result", round=number, last=len(self.rounds)
             )
         if self.settings.format == "knockout" and number < len(self.rounds):
             raise TournamentError(
-                f"correct_result: round {number + 1} of the knock-out is drawn from the winners "
-                f"of round {number}, so its results stand"
+                "knockout_results_stand", action="correct_result", next=number + 1, round=number
             )
         target = self.rounds[number - 1]
         assignment = self._assignment("correct_result", target, table)
         if table not in target.results:
             raise TournamentError(
-                f"correct_result: table {table} of round {number} has no result yet; "
-                "use enter_result"
+                "no_result_yet", action="correct_result", table=table, round=number
             )
         result = self._score(assignment, mp_first, mp_second, abandoned_by, last_mover)
         target.results[table] = result
@@ -564,7 +590,7 @@ is 2 players, not 1 (Elena)
         if assignment is None:
             numbers = ", ".join(str(a.table) for a in target.tables)
             raise TournamentError(
-                f"{action}: round {target.number} has no table {table} (tables {numbers})"
+                "no_such_table", action=action, round=target.number, table=table, tables=numbers
             )
         return assignment
 
@@ -590,13 +616,15 @@ is 2 players, not 1 (Elena)
         """Close the round in play once every table has a result; after the last round,
         the tournament is finished."""
         if self.phase not in (Phase.SEATING, Phase.PLAYING):
-            raise TournamentError(f"close_round: no round is in play ({self._where()})")
+            raise TournamentError("no_round_in_play", action="close_round", **self._phase())
         current = self.rounds[-1]
         missing = current.missing()
         if missing:
             raise TournamentError(
-                f"close_round: round {current.number} has tables without a result: "
-                + ", ".join(map(str, missing))
+                "tables_without_result",
+                action="close_round",
+                round=current.number,
+                missing=", ".join(map(str, missing)),
             )
         current.closed = True
         last = self.planned_rounds is not None and current.number >= self.planned_rounds
@@ -605,9 +633,9 @@ is 2 players, not 1 (Elena)
     def finish(self) -> None:
         """End the tournament after a closed round (a Danish run without a set number of
         rounds, or a movement cut short)."""
-        self._require("finish", Phase.CLOSED, "a tournament ends after a closed round")
+        self._require("finish", Phase.CLOSED, "finish_after_closed")
         if self.settings.format == "knockout":
-            raise TournamentError("finish: a knock-out ends with its final")
+            raise TournamentError("knockout_ends_with_final", action="finish")
         self.phase = Phase.FINISHED
 
     # --- results -----------------------------------------------------------------------------
@@ -654,17 +682,17 @@ is 2 players, not 1 (Elena)
             "W": second.players[1],
         }
 
-    def _require(self, action: str, phase: Phase, rule: str) -> None:
+    def _require(self, action: str, phase: Phase, code: str) -> None:
+        """Refuse ``action`` by the rule ``code`` unless the tournament is in ``phase``."""
         if self.phase is not phase:
-            raise TournamentError(f"{action}: {rule} ({self._where()})")
+            raise TournamentError(code, action=action, **self._phase())
+
+    def _phase(self) -> dict[str, str | int]:
+        # The params of a rule that says where the tournament stands (errors.PHASES).
+        return {"phase": self.phase.value, "round": len(self.rounds)}
 
     def _where(self) -> str:
-        if self.phase is Phase.REGISTRATION:
-            return "the tournament is taking entries"
-        if self.phase is Phase.FINISHED:
-            return "the tournament is finished"
-        state = {Phase.SEATING: "being seated", Phase.PLAYING: "in play", Phase.CLOSED: "closed"}
-        return f"round {len(self.rounds)} is {state[self.phase]}"
+        return PHASES[self.phase.value].format_map(self._phase())
 
     # --- saving -------------------------------------------------------------------------------
 
@@ -685,9 +713,9 @@ is 2 players, not 1 (Elena)
     def from_dict(cls, data: dict[str, Any]) -> Tournament:
         """A tournament from :meth:`to_dict`'s data."""
         if data.get("format") != FILE_FORMAT:
-            raise TournamentError(f"not a saved tournament (format {data.get('format')!r})")
+            raise TournamentError("not_a_saved_tournament", format=repr(data.get("format")))
         if data.get("version") != _VERSION:
-            raise TournamentError(f"a saved tournament of version {data.get('version')!r}")
+            raise TournamentError("saved_version", version=repr(data.get("version")))
         t = cls(Settings.from_dict(data["settings"]))
         t.phase = Phase(data["phase"])
         t.planned_rounds = data.get("planned_rounds")

@@ -59,6 +59,8 @@ export async function api(method, path, body) {
     // What refusalText() says in the page's language: the room's code, its params, a rate limit's wait.
     err.code = data && typeof data.code === 'string' ? data.code : undefined;
     err.params = (data && data.params) || {};
+    // A rule that refused the request (the tournament desk's): refusalText says it from its params.
+    if (data && typeof data.rule === 'string') err.rule = data.rule;
     const wait = Number(res.headers.get('Retry-After'));
     if (wait > 0) err.retryAfter = wait;
     throw err;

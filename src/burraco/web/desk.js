@@ -44,13 +44,26 @@ export function playerUrl(id, token) {
   return `${location.origin}/tournament/${enc(id)}?player=${enc(token)}`;
 }
 
-/** Entrant id -> {name, players, bot}; the standings carry the team names of bot lines. */
+// The names the tournament gives the bot lines it pads the field with: "Greedy 5", and
+// in pairs its players "Greedy 5a" and "Greedy 5b" (burraco.tournament, pad_with_bots).
+const BOT_LINE = /^([A-Z][a-z]+) (\d+)([ab]?)$/;
+
+/** A bot line's (or its player's) name in the page's language, with the lobby's words for
+ * its level ("intermediate bot 5", "Bot intermedio 5a"); any other name as it is. */
+export function lineName(name, bot) {
+  const m = BOT_LINE.exec(name || '');
+  if (!bot || !m || m[1].toLowerCase() !== bot) return name;
+  return t('seat.bot_name', { level: t(`bot_short.${bot}`), n: m[2] + m[3] });
+}
+
+/** Entrant id -> {name, players, bot}; the standings carry the team names of bot lines.
+ * A bot line's name is in the page's language; the players' names are as registered. */
 export function namesOf(data) {
   const m = new Map();
-  for (const e of data.entrants || []) m.set(e.id, { name: e.players.join(' / '), players: e.players, bot: e.bot });
+  for (const e of data.entrants || []) m.set(e.id, { name: lineName(e.players.join(' / '), e.bot), players: e.players, bot: e.bot });
   for (const s of data.standings || []) {
     const x = m.get(s.entrant);
-    if (x) x.name = s.name; else m.set(s.entrant, { name: s.name, players: [], bot: null });
+    if (x) x.name = lineName(s.name, x.bot); else m.set(s.entrant, { name: s.name, players: [], bot: null });
   }
   return m;
 }
@@ -88,6 +101,7 @@ export function dirLabel(d) { return t('dir.' + d); }
 /** Fill a <table> with the standings; rows tr[data-entrant], cells rank, name, VP, MP, played. */
 export function fillStandings(table, data, { mine = null } = {}) {
   const knockout = data.settings && data.settings.format === 'knockout';
+  const names = namesOf(data);
   const head = el('thead', {}, el('tr', {},
     el('th', { scope: 'col', class: 'rank', text: '#' }),
     el('th', { scope: 'col', class: 'name', text: t(data.settings.kind === 'pairs' ? 'desk.pair' : 'desk.player') }),
@@ -99,7 +113,7 @@ export function fillStandings(table, data, { mine = null } = {}) {
   },
   el('td', { class: 'rank', text: s.rank }),
   // The line's number is drawn by CSS (data-no) so that the cell's text is the name alone.
-  el('td', { class: 'name', 'data-no': s.entrant, text: s.name }),
+  el('td', { class: 'name', 'data-no': s.entrant, text: (names.get(s.entrant) || s).name }),
   el('td', { class: 'vp', text: s.vp }),
   el('td', { class: 'mp' + (s.mp < 0 ? ' neg' : ''), text: s.mp }),
   el('td', { class: 'played', text: knockout ? s.stage : s.played + (s.byes ? ` (+${s.byes})` : '') })));
@@ -114,7 +128,7 @@ function linesOf(data, tb, names) {
   const seats = tb.seats || {};
   const line = (entrant, letters, dir) => ({
     entrant, dir, name: (names.get(entrant) || {}).name || `#${entrant}`,
-    seats: letters.filter((l) => seats[l]).map((l) => [l, seats[l]]),
+    seats: letters.filter((l) => seats[l]).map((l) => [l, lineName(seats[l], (names.get(entrant) || {}).bot)]),
   });
   return pairs
     ? [line(tb.first, ['N', 'S'], t('dir.NS')), line(tb.second, ['E', 'W'], t('dir.EW'))]
@@ -422,7 +436,7 @@ function renderOne(force = true) {
   phase.textContent = phaseText(d);
   phase.dataset.phase = d.phase;
   $('#t-settings').textContent = settingsText(s);
-  $('#t-progress').textContent = progressText(d) + (d.phase === 'finished' && d.standings.length ? ` · ${t('desk.champion', { name: d.standings[0].name })}` : '');
+  $('#t-progress').textContent = progressText(d) + (d.phase === 'finished' && d.standings.length ? ` · ${t('desk.champion', { name: namesOf(d).get(d.standings[0].entrant).name })}` : '');
   const director = isDirector();
   document.body.classList.toggle('director', director);
   $('#readonly-note').hidden = director;
