@@ -143,3 +143,13 @@ def test_best_opening_lay_down_is_the_plain_one(seed: int) -> None:
     if rng.random() < 0.2:
         melds.append(read_meld([JOKER] * 3, v))
     assert _best_set_lay(hand, v, melds) == plain_best_set_lay(hand, v, melds)
+
+
+def test_equal_variants_share_their_tables() -> None:
+    # Every table of the room and every board of an arena builds its own variant object:
+    # equal rules must find the tables already filled, not fill a copy of their own.
+    first, second = variant("italian", players=4), variant("italian", players=4)
+    assert first is not second and first == second
+    assert tables_for(first) is tables_for(second)
+    assert tables_for(variant("italian")) is not tables_for(first)
+    assert tables_for(variant("italian", players=4, target=1505)) is not tables_for(first)

@@ -365,23 +365,44 @@ T = TypeVar("T")
 
 
 class PerVariant(Generic[T]):
-    """Something worked out once per variant object and kept while that object lives
-    (the engine's and the bots' tables). Looked up by identity, not by the variant's
-    fields: hashing a variant costs more than most of what is kept."""
+    """Something worked out once per variant and kept (the engine's and the bots' tables).
 
-    __slots__ = ("_kept", "_make")
+    Looked up by the variant object's identity first: hashing a variant costs more than
+    most of what is kept. An object met for the first time is looked up by its rules
+    (its fields), so equal variants share one entry: every table of a room, every board of
+    an arena builds its own variant object, and each would otherwise fill tables of its
+    own (up to about 100 MB a variant) and start cold.
 
-    #: Variants kept at most; more start the keeping again (a bound on memory).
+    >>> from burraco.variants import variant
+    >>> made = PerVariant(lambda v: object())
+    >>> made.of(variant("italian", players=4)) is made.of(variant("italian", players=4))
+    True
+    >>> made.of(variant("italian")) is made.of(variant("italian", players=4))
+    False
+    """
+
+    __slots__ = ("_by_rules", "_kept", "_make")
+
+    #: Variant objects kept at most; more start the keeping by identity again.
     LIMIT: Final = 64
+    #: Distinct rules kept at most; more start the keeping again (a bound on memory).
+    RULES_LIMIT: Final = 16
 
     def __init__(self, make: Callable[[Variant], T]) -> None:
         self._make = make
         self._kept: dict[int, tuple[Variant, T]] = {}
+        self._by_rules: dict[Variant, T] = {}
 
     def of(self, v: Variant) -> T:
         entry = self._kept.get(id(v))
         if entry is None or entry[0] is not v:
             if len(self._kept) >= self.LIMIT:
                 self._kept.clear()
-            entry = self._kept[id(v)] = (v, self._make(v))
+            made = self._by_rules.get(v)
+            if made is None:
+                if len(self._by_rules) >= self.RULES_LIMIT:
+                    self._by_rules.clear()
+                    self._kept.clear()
+                made = self._by_rules[v] = self._make(v)
+            entry = self._kept[id(v)] = (v, made)
         return entry[1]
