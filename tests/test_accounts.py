@@ -169,6 +169,12 @@ def test_wrong_passwords_lock_the_guesser_not_the_owner(db: str) -> None:
         assert right.status_code == 429 and right.json()["code"] == "login_wait"
         assert int(right.headers["Retry-After"]) >= 1
         assert right.json()["params"]["seconds"] >= 1
+        # The same name in another case, width or with spaces is the same count.
+        for disguised in (" SARA ", "\uff53\uff41\uff52\uff41"):
+            again = guesser.post(
+                "/api/account/login", json={"name": disguised, "password": "regina di cuori"}
+            )
+            assert again.status_code == 429, disguised
         # The owner, from another address, gets in at once.
         home = owner.post(
             "/api/account/login", json={"name": "Sara", "password": "regina di cuori"}

@@ -45,6 +45,7 @@ from burraco.server.limits import Lockout, Rates
 from burraco.server.names import NameIndex, invisible, normal
 from burraco.server.room import RoomError
 from burraco.storage import NameTaken, SessionRow, Store, UserRow
+from burraco.storage.store import name_key
 
 __all__ = [
     "COOKIE",
@@ -149,7 +150,8 @@ class Hashing:
         #: Seconds the latest hashes took (a moving mean), for Retry-After.
         self.seconds = 0.05
 
-    async def run(self, work: Callable[[], T]) -> T:
+    def admit(self) -> None:
+        """Nothing, or the 503 ``busy`` that :meth:`run` would raise now."""
         if self.pending >= self.threads + self.queue:
             wait = max(1, math.ceil(self.pending * self.seconds / self.threads))
             raise RoomError(
@@ -159,6 +161,9 @@ class Hashing:
                 retry_after=wait,
                 params={"seconds": wait},
             )
+
+    async def run(self, work: Callable[[], T]) -> T:
+        self.admit()
         loop = asyncio.get_running_loop()
         self.pending += 1
         started = time.perf_counter()
@@ -199,6 +204,9 @@ class Accounts:
         self.hashing = Hashing(capacity.hash_threads, capacity.hash_queue)
         self.lockout = Lockout(rates.limits)
         self.names = NameIndex(store)
+        # Read every registered name now, before the room listens, not at the first
+        # sign-up while tables wait.
+        self.names.refresh()
         # Verified when a name has no account, so that a wrong name costs as long as a
         # wrong password and the time of an answer does not tell which names exist.
         self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
@@ -262,8 +270,13 @@ class Accounts:
     async def log_in(self, name: str, password: str, address: str) -> Opened:
         """Check a login (counted per address; wrong passwords lock this address for this
         name only) and open a session."""
+        # A storm that fills the hash queue is told "busy" before it is counted: the owner
+        # who tries again then has not spent a wrong password.
+        self.hashing.admit()
         counted(self.rates, "log_in", address, " from your address")
-        key = normal(name).casefold()[:64]
+        # The account's own key (case, width and spaces aside), or a guesser would vary
+        # them to start a fresh count.
+        key = name_key(normal(name))[:64]
         locked(self.lockout, address, key)
         user = await self.check_password(name, password)
         self.lockout.succeeded(address, key)
@@ -296,6 +309,7 @@ class Accounts:
     ) -> None:
         """A new password, once the old one is given; every other session of the account
         ends (a stolen cookie stops working with the old password)."""
+        self.hashing.admit()
         locked(self.lockout, address, user.name_key)
         await self.check_password(user.name, old)
         self.lockout.succeeded(address, user.name_key)
