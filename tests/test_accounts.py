@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +21,7 @@ from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 from roomserver import RoomServer
 
+from burraco.server.accounts import HASH_NICENESS, Hashing
 from burraco.server.capacity import Capacity
 from burraco.server.limits import Limits, Lockout
 from burraco.storage import Store
@@ -503,3 +506,16 @@ def test_an_operator_resets_a_forgotten_password(db: str) -> None:
         short = runner.invoke(app, ["password", "dario", "--database-url", db], input="corta\n")
         nobody = runner.invoke(app, ["password", "nessuno", "--database-url", db], input="x\n")
         assert short.exit_code == nobody.exit_code == 2
+
+
+def test_passwords_are_hashed_at_a_lower_priority_than_the_room() -> None:
+    """On a core shared with the event loop, a hash gives way to the tables."""
+    hashing = Hashing(threads=1, queue=1)
+    try:
+        here = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        there = asyncio.run(
+            hashing.run(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        )
+    finally:
+        hashing.close()
+    assert there == min(19, here + HASH_NICENESS)

@@ -25,10 +25,13 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import math
+import os
 import re
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -127,6 +130,20 @@ def hasher() -> PasswordHash:
     )
 
 
+#: How much nicer than the room a hashing thread runs (as the search workers do).
+HASH_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """Make this thread (Linux lets each thread have its own niceness) give way to the
+    event loop when both want one core: a login may wait, the tables may not."""
+    with contextlib.suppress(AttributeError, OSError):
+        thread = threading.get_native_id()
+        os.setpriority(
+            os.PRIO_PROCESS, thread, os.getpriority(os.PRIO_PROCESS, thread) + HASH_NICENESS
+        )
+
+
 def look_alike_error(name: str, registered: str) -> RoomError:
     return RoomError(
         "name_look_alike",
@@ -144,7 +161,9 @@ class Hashing:
     def __init__(self, threads: int, queue: int) -> None:
         self.threads = max(1, threads)
         self.queue = max(0, queue)
-        self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="argon2")
+        self._pool = ThreadPoolExecutor(
+            self.threads, thread_name_prefix="argon2", initializer=_lower_priority
+        )
         #: Hashes running or waiting; touched from the event loop only.
         self.pending = 0
         #: Seconds the latest hashes took (a moving mean), for Retry-After.
