@@ -166,7 +166,8 @@ class Hashing:
         )
         #: Hashes running or waiting; touched from the event loop only.
         self.pending = 0
-        #: Seconds the latest hashes took (a moving mean), for Retry-After.
+        #: Seconds the latest hashes took in their thread, not counting their wait (a
+        #: moving mean), for Retry-After.
         self.seconds = 0.05
 
     def admit(self) -> None:
@@ -185,15 +186,22 @@ class Hashing:
         self.admit()
         loop = asyncio.get_running_loop()
         self.pending += 1
-        started = time.perf_counter()
-        future = loop.run_in_executor(self._pool, work)
+        took = [self.seconds]
+
+        def timed() -> T:
+            started = time.perf_counter()
+            try:
+                return work()
+            finally:
+                took[0] = time.perf_counter() - started
 
         def done(_: object) -> None:
             # When the hash ends, not when its request goes (a client that hangs up does
             # not free a place its hash still holds).
             self.pending -= 1
-            self.seconds = 0.8 * self.seconds + 0.2 * (time.perf_counter() - started)
+            self.seconds = 0.8 * self.seconds + 0.2 * took[0]
 
+        future = loop.run_in_executor(self._pool, timed)
         future.add_done_callback(done)
         return await asyncio.shield(future)
 
