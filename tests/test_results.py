@@ -603,6 +603,9 @@ def test_two_accounts_who_never_open_a_rated_table_gain_nothing_from_the_bots(db
             assert line["absent"] and line["turns"] == line["bot_turns"] > 0
             player = anna.get(f"/api/players/{name}").json()
             assert player["ratings"] == [] and player["statistics"]["overall"]["abandoned"] == 1
+        # The bots that played for them played under their seats: no bot level is rated.
+        greedy = anna.get("/api/players/greedy").json()
+        assert all(m["table"] != made["table"] for m in greedy["matches"])
 
         async def sheet() -> dict[str, Any]:
             # Anna opens the table after the end: the score sheet says why she lost.
