@@ -28,6 +28,7 @@ from burraco.bots import Bot
 from burraco.bots.arena import make_bot
 from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
+from burraco.server.absence import Tally, absent_json
 from burraco.server.capacity import BUSY, Capacity, LoopLag
 from burraco.server.chat import (
     HISTORY,
@@ -173,6 +174,8 @@ class LiveTable:
     #: When the players were last told how many watch, and the task that tells them next.
     watchers_told: float = 0.0
     watchers_task: asyncio.Task[None] | None = None
+    #: Each seat's turns, and those a bot played (absence.py: who is rated on what).
+    turns: Tally = field(default_factory=Tally)
 
     def next_backoff(self) -> float:
         """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
@@ -453,6 +456,7 @@ class Room:
                     table.deal_started = next_start
                     ended = deals_before
                 assert event.seat is not None
+                table.turns = table.turns.add(deals_before, event.seat, bool(payload.get("bot")))
                 table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
                     table.seats[event.seat].kind == "human"
                 )
@@ -862,6 +866,7 @@ class Room:
         payload = {"action": str(action)} | ({"bot": True} if by_bot else {})
         self._store_event(table, "action", seat, payload)
         match.apply(action)
+        table.turns = table.turns.add(deals_before, seat, by_bot)
         state = table.seats[seat]
         state.taken_over = by_bot and state.kind == "human"
         table.last = {"seat": seat, "action": str(action)}
@@ -1284,6 +1289,7 @@ class Room:
             "victory_points": vp,
             "abandoned_by": None if match.abandoned_by < 0 else match.abandoned_by,
             "abandon_penalty": match.v.abandon_penalty,
+            "absent": absent_json([s.kind for s in table.seats], table.turns),
         }
 
     def _state(
@@ -1317,6 +1323,9 @@ class Room:
         else:
             message["view"] = view_json(match.view(seat), len(match.deals))
         message["scores"] = [score_json(s) for s in match.scores]
+        if match.is_over:
+            # A page that comes back after the end builds the score sheet from this.
+            message["match_over"] = self._match_over(table)
         # Between two deals nothing is legal: the next deal's actions are not even listed.
         if not match.is_over and deal.turn == seat and table.pause_until is None:
             message["legal"] = [str(a) for a in deal.legal_actions()]

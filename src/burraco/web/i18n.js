@@ -800,6 +800,7 @@ const TEXTS = {
     'score.final_table_short': 'Final table',
     'score.final_of': 'The final table of deal {n}',
     'score.abandoned_penalty': '{name} abandoned the match ({penalty}-point penalty).',
+    'score.absent': '{name}: counted as abandoned, a loss for the rating and the statistics (turns played by a bot: {bot} of {turns}).',
     // -- accounts (en) --
     'account.rated_table': 'Rated: the match moves the players\' ratings (registered players only)',
     'error.rated_log_in': 'Rated tables are for registered players: log in first.',
@@ -893,6 +894,7 @@ const TEXTS = {
     'player.change': 'Rating',
     'player.links': 'Replay',
     'player.unrated': 'not rated',
+    'player.absent': 'turns played by a bot: {bot} of {turns}',
     'player.replay': 'Replay',
     'player.replay_of': 'Replay of table {table}',
     'player.record': 'Record',
@@ -1770,6 +1772,7 @@ const TEXTS = {
     'score.final_table_short': 'Tavolo finale',
     'score.final_of': 'Il tavolo finale della smazzata {n}',
     'score.abandoned_penalty': '{name} ha abbandonato la partita (penalità di {penalty} punti).',
+    'score.absent': '{name}: conta come abbandono, una sconfitta per il punteggio e le statistiche (turni giocati da un bot: {bot} su {turns}).',
     // -- accounts (it) --
     'account.rated_table': 'A punteggio: la partita cambia il punteggio dei giocatori (solo giocatori registrati)',
     'error.rated_log_in': 'I tavoli a punteggio sono per i giocatori registrati: prima accedi.',
@@ -1863,6 +1866,7 @@ const TEXTS = {
     'player.change': 'Punteggio',
     'player.links': 'Replay',
     'player.unrated': 'fuori classifica',
+    'player.absent': 'turni giocati da un bot: {bot} su {turns}',
     'player.replay': 'Replay',
     'player.replay_of': 'Replay del tavolo {table}',
     'player.record': 'Registrazione',
@@ -2740,6 +2744,7 @@ const TEXTS = {
     'score.final_table_short': 'Mesa final',
     'score.final_of': 'A mesa final da mão {n}',
     'score.abandoned_penalty': '{name} abandonou a partida (penalidade de {penalty} pontos).',
+    'score.absent': '{name}: conta como abandono, uma derrota para o rating e as estatísticas (turnos jogados por um bot: {bot} de {turns}).',
     // -- accounts (pt) --
     'account.rated_table': 'Valendo rating: a partida muda o rating dos jogadores (só jogadores registrados)',
     'error.rated_log_in': 'Mesas valendo rating são para jogadores registrados: entre primeiro.',
@@ -2833,6 +2838,7 @@ const TEXTS = {
     'player.change': 'Pontuação',
     'player.links': 'Replay',
     'player.unrated': 'sem pontuação',
+    'player.absent': 'turnos jogados por um bot: {bot} de {turns}',
     'player.replay': 'Replay',
     'player.replay_of': 'Replay da mesa {table}',
     'player.record': 'Registro',
