@@ -59,8 +59,8 @@ class LiveTournament:
 
 #: What a director sets when creating a tournament (the rest are the defaults).
 SETTINGS = (
-    "name", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds", "seeding",
-    "spectators", "chat",
+    "name", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds",
+    "grace_seconds", "seeding", "spectators", "chat",
 )  # fmt: skip
 
 
@@ -248,6 +248,7 @@ class Desk:
             bot=a.bot or b.bot or "greedy",
             deal_seconds=s.deal_minutes * 60,
             move_seconds=s.move_seconds,
+            grace_seconds=s.grace_seconds,
             tournament=f"{live.id}:{round_}:{number}",
             hashes=hashes,
             watchable=s.spectators,
@@ -353,6 +354,22 @@ class Desk:
 
     # --- what everyone may see ------------------------------------------------------------
 
+    def _presence(self, live: LiveTournament, room_table: str | None) -> dict[str, Any]:
+        """Who of a table in play has not opened it since its deal began (by compass
+        letter), and until when (ms) their first move's clock waits for them: the grace."""
+        table = self.room.tables.get(room_table) if room_table else None
+        if table is None or table.status != "playing":
+            return {"absent": [], "grace_until": None}
+        letters = "NESW" if live.tournament.settings.kind == "pairs" else "NS"
+        absent = sorted(
+            i for i in table.unseen if i < len(letters) and not table.seats[i].connections
+        )
+        waiting = bool(absent) and table.absent_until > time.time()
+        return {
+            "absent": [letters[i] for i in absent],
+            "grace_until": int(table.absent_until * 1000) if waiting else None,
+        }
+
     def public(self, live: LiveTournament) -> dict[str, Any]:
         t = live.tournament
         rounds = []
@@ -361,6 +378,9 @@ class Desk:
             for a in r.tables:
                 result = r.results.get(a.table)
                 room_table = live.tables.get(f"{r.number}:{a.table}")
+                presence: dict[str, Any] = {"absent": [], "grace_until": None}
+                if result is None and r is t.current_round:
+                    presence = self._presence(live, room_table)
                 tables.append(
                     {
                         "table": a.table,
@@ -370,6 +390,7 @@ class Desk:
                         "room": room_table,
                         "result": None if result is None else result.to_dict(),
                     }
+                    | presence
                 )
             rounds.append(
                 {
