@@ -348,3 +348,37 @@ def test_the_desk_shows_a_player_at_the_table_no_longer_absent(tmp_path: Path) -
                     assert 35 < state["clock"]["seconds"] <= 40
 
         asyncio.run(opens())
+
+
+def test_a_restart_during_the_grace_keeps_it(tmp_path: Path) -> None:
+    """The room's log does not hold the grace: after a restart the desk gives it back to
+    the tables of the round in play, so a no-show does not lose at the first move clock."""
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    port = free_port()
+    with RoomServer(database, port=port) as server, server.http() as http:
+        t = _create(
+            http,
+            format="round-robin",
+            kind="individual",
+            deals=3,
+            move_seconds=1,
+            grace_seconds=600,
+        )
+        tid, token = t["tournament"], t["token"]
+        http.post(f"/api/tournaments/{tid}/entrants", json={"token": token, "players": ["Anna"]})
+        http.post(f"/api/tournaments/{tid}/entrants", json={"token": token, "bot": "random"})
+        table = http.post(f"/api/tournaments/{tid}/rounds", json={"token": token}).json()
+        table = table["rounds"][0]["tables"][0]
+        grace_until = table["grace_until"]
+    with RoomServer(database, port=port) as server, server.http() as http:
+        again = http.get(f"/api/tournaments/{tid}").json()["rounds"][0]["tables"][0]
+        assert again["absent"] == table["absent"] and again["grace_until"] == grace_until
+        live = server.room.tables[table["room"]]
+        seat = 0 if table["absent"] == ["N"] else 1
+        deadline = time.time() + 30
+        while live.match is not None and live.match.deal.turn != seat:
+            assert time.time() < deadline, "the bot did not move"
+            time.sleep(0.05)
+        # Anna's clock waits for the rest of her grace, then runs its second.
+        assert live.status == "playing" and live.deadline is not None
+        assert live.deadline > time.time() + 500

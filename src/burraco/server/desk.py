@@ -88,6 +88,7 @@ class Desk:
             )
             self.tournaments[row.id] = live
             await self._reconcile(live)
+            self._keep_graces(live)
 
     def _save(self, live: LiveTournament) -> None:
         blob = {
@@ -351,6 +352,18 @@ class Desk:
                 continue
             if table.status == "over":
                 self._result_from(live, round_, number, table)
+
+    def _keep_graces(self, live: LiveTournament) -> None:
+        """After a restart, the tables of the round in play keep their grace for the
+        players who have not played yet (the room's log does not hold it)."""
+        current = live.tournament.current_round
+        grace = live.tournament.settings.grace_seconds
+        if current is None or not grace:
+            return
+        for key, table_id in live.tables.items():
+            table = self.room.tables.get(table_id)
+            if table is not None and key.startswith(f"{current.number}:"):
+                self.room.keep_grace(table, table.deal_started + grace)
 
     # --- what everyone may see ------------------------------------------------------------
 

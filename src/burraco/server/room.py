@@ -952,6 +952,26 @@ class Room:
         }
         table.absent_until = now + wait
 
+    def keep_grace(self, table: LiveTable, until: float) -> None:
+        """After a restart, a table still in its first deal waits until ``until`` (a
+        tournament's grace, which its log does not keep) for the people who have not
+        played a move yet and have no open socket."""
+        match = table.match
+        if match is None or match.is_over or table.status != "playing" or len(match.deals) != 1:
+            return
+        if until <= time.time():
+            return
+        played = {e.get("seat") for e in table.events} - {None}
+        table.unseen = {
+            i
+            for i, s in enumerate(table.seats)
+            if s.kind == "human" and not s.connections and i not in played
+        }
+        table.absent_until = until
+        if match.deal.turn in table.unseen and table.pause_until is None:
+            self._set_clock(table)
+            self._schedule(table)
+
     def _sees_deal(self, table: LiveTable, seat: int) -> bool:
         """A socket of ``seat`` is about to receive the deal in play: the person has seen
         it begin. True when their first turn's clock starts now, whole."""
