@@ -579,7 +579,7 @@ function tickTimer() {
   box.querySelector('.timer-fill').style.width = `${Math.min(100, (100 * ms) / c.total)}%`;
   box.dataset.seconds = String(s);
   box.dataset.seat = String(c.seat);
-  box.setAttribute('aria-label', t('table.timer_aria', { name, s }));
+  box.setAttribute('aria-label', t('table.timer_aria', { name, s, n: s }));
   box.classList.toggle('mine', c.seat === S.seat);
   box.classList.toggle('low', s <= 10);
   if (c.seat === S.seat && s <= 10 && s > 0 && s !== S.lastTick) sound('tick');
@@ -1462,7 +1462,8 @@ function fillDealModal(m, info) {
     ['relancinho', variant === 'buraco'], ['red_threes', variant === 'canasta'],
   ];
   const table = $('#score-breakdown');
-  const head = el('tr', {}, el('th', { scope: 'col' }), ...names.map((nm, i) => el('th', { scope: 'col', 'data-line': score.lines[i].line, text: nm })));
+  // Every header cell is named for screen readers (axe empty-table-header), the corner too.
+  const head = el('tr', {}, el('th', { scope: 'col' }, el('span', { class: 'visually-hidden', text: t('rules.col.what') })), ...names.map((nm, i) => el('th', { scope: 'col', 'data-line': score.lines[i].line, text: nm })));
   const body = [];
   for (const [key, always] of rows) {
     const any = score.lines.some((ls) => (key === 'burracos' ? ls.burracos.length : ls[key]));
@@ -1513,7 +1514,8 @@ function showSheet() {
   const foot = [el('tr', { class: 'total-row' }, el('th', { scope: 'row', text: t('score.totals') }), ...totals.map((x) => el('td', { class: num(x), text: fmt(x) })))];
   if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: x }))));
   $('#sheet-table').replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('score.deal_col') }), ...names.map((nm, l) => el('th', { scope: 'col', 'data-line': l, text: nm })), el('th', { scope: 'col' }))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('score.deal_col') }), ...names.map((nm, l) => el('th', { scope: 'col', 'data-line': l, text: nm })),
+      el('th', { scope: 'col' }, el('span', { class: 'visually-hidden', text: t('score.final_table') })))),
     el('tbody', {}, rows), el('tfoot', {}, foot));
   let winner = m.winner;
   if (winner === undefined) {
