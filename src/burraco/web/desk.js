@@ -8,7 +8,7 @@
 // standings and rounds of the player's page (tournament.js).
 
 import { t, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
-import { el, $, api, toast } from './common.js';
+import { el, $, api, toast, botName } from './common.js';
 
 const DESK = 'burraco.desk';
 const LINKS = 'burraco.deskLinks';
@@ -44,16 +44,10 @@ export function playerUrl(id, token) {
   return `${location.origin}/tournament/${enc(id)}?player=${enc(token)}`;
 }
 
-// The names the tournament gives the bot lines it pads the field with: "Greedy 5", and
-// in pairs its players "Greedy 5a" and "Greedy 5b" (burraco.tournament, pad_with_bots).
-const BOT_LINE = /^([A-Z][a-z]+) (\d+)([ab]?)$/;
-
-/** A bot line's (or its player's) name in the page's language, with the lobby's words for
- * its level ("intermediate bot 5", "Bot intermedio 5a"); any other name as it is. */
+/** A bot line's (or its player's) name in the page's language ("intermediate bot 5",
+ * "Bot intermedio 5a", common.js's botName); any other name as it is. */
 export function lineName(name, bot) {
-  const m = BOT_LINE.exec(name || '');
-  if (!bot || !m || m[1].toLowerCase() !== bot) return name;
-  return t('seat.bot_name', { level: t(`bot_short.${bot}`), n: m[2] + m[3] });
+  return bot ? botName(name, bot) : name;
 }
 
 /** Entrant id -> {name, players, bot}; the standings carry the team names of bot lines.
