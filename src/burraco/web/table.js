@@ -78,6 +78,7 @@ function tableIdFromUrl() {
 async function boot() {
   applyPrefs();
   initI18n();
+  followTopBar();
   onLangChange(() => { renderAll(); renderChat(); if (S.msg && S.msg.table.status === 'waiting') renderWaiting(); });
   wireControls();
   initChat({
@@ -302,6 +303,8 @@ function sendAction(action) {
     toast(t('table.not_connected'), 'error');
     return false;
   }
+  // The hint was for the move before this one.
+  if ($('#toast').dataset.kind === 'hint') hideToast();
   return true;
 }
 
@@ -435,6 +438,18 @@ function onError(m) {
   notAllowed(m);
 }
 
+/** Keep --top-h at the bar's height: the toast and the phone's drawers open below it. */
+function followTopBar() {
+  const bar = document.querySelector('.topbar');
+  if (!bar || typeof ResizeObserver === 'undefined') return;
+  const set = () => document.documentElement.style.setProperty('--top-h', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+  new ResizeObserver(set).observe(bar);
+  set();
+}
+
+// A hint is read in a few seconds; it goes sooner when the player acts or the table moves.
+const HINT_MS = 8000;
+
 function onHint(m) {
   S.hint = { action: m.action, ...parseAction(m.action) };
   const text = hintText(m.action, m.reason, m.why, m.params);
@@ -442,7 +457,7 @@ function onHint(m) {
     // The coach says it in its panel, beside what this step is.
     S.coachHint = { version: S.version, text };
   } else {
-    toast(`${t('table.hint_prefix')} ${text}`, 'hint', 20000);
+    toast(`${t('table.hint_prefix')} ${text}`, 'hint', HINT_MS);
   }
   renderAll();
 }
@@ -1627,6 +1642,7 @@ async function startDemo() {
   $('#demo-banner').hidden = false;
   const { seat, messages } = demoMessages(DEMO, Date.now());
   S.seat = seat;
+  S.guide = params.get('guide') === '1'; // the coach's panel, as a first deal shows it
   for (const msg of messages) onMessage(msg);
   const raise = (params.get('raise') || '').split(',').map((c) => c.trim()).filter(Boolean).map(normCard);
   for (const code of raise) {
