@@ -44,7 +44,9 @@ PLURAL_FORM = re.compile(rf"^(.+)\.({'|'.join(CATEGORIES)})$")
 # a million and more, falls back to other).
 NEEDED_FORMS = {"en": {"one", "other"}, "it": {"one", "other"}, "pt": {"one", "other"}}
 # The sources' file numbers, which no page shows: "(002)", "la guida 000".
-FILE_NUMBER = re.compile(r"\(00\d\)|\b(?:guide|guida|guia|summary|riassunto|resumo)\b[^.]{0,20}\b00\d\b")
+FILE_NUMBER = re.compile(
+    r"\(00\d\)|\b(?:guide|guida|guia|summary|riassunto|resumo)\b[^.]{0,20}\b00\d\b"
+)
 # A Python template's fields: {cards}, {kind!r}, {margin:+d}.
 TEMPLATE_FIELD = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
 SERVER = WEB.parent / "server"
@@ -419,7 +421,9 @@ class _Texts(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
-        self.all += [v for k, v in attrs if v and k in ("aria-label", "placeholder", "title", "alt")]
+        self.all += [
+            v for k, v in attrs if v and k in ("aria-label", "placeholder", "title", "alt")
+        ]
         for attr, marker in (
             ("aria-label", "data-i18n-aria"),
             ("placeholder", "data-i18n-placeholder"),
