@@ -5,7 +5,9 @@
 // browser's languages (pt* → pt, it* → it, else en). Static texts in the
 // pages carry data-i18n="key" (and data-i18n-aria, -placeholder, -title);
 // code asks t("key", {param}) and re-renders on onLangChange(). Every
-// language has every key (tests/test_i18n.py). Each language uses its own
+// language has every key (tests/test_i18n.py). A counted message has a form
+// per plural category, "key.one" and "key.other" (Intl.PluralRules), and is
+// asked as t("key", {n}) or tn("key", count, {param}). Each language uses its own
 // game words: Italian burraco, pozzetto, scarti, tallone, gioco/combinazione,
 // pinella, chiusura, smazzata, partita; Portuguese canastra, morto, lixo,
 // monte, jogo, coringa, batida, mão (a deal), rodada (a tournament round),
