@@ -261,3 +261,46 @@ def test_a_tournaments_bots_are_named_in_the_readers_language(
     assert "Bot intermedio" in watch and not internal.search(watch), watch
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_counted_words_agree_in_the_browser(browser: Any, server: RoomServer) -> None:
+    """The page's own i18n module, through Intl.PluralRules: "1 turno" and "2 turni",
+    "+1 punto", "1 delle 3 carte serve", "ha 1 rodada"."""
+    page = page_in(browser, "en", LAPTOP)
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#variant option", state="attached")
+    said: dict[str, list[str]] = page.evaluate(
+        """async () => {
+          const m = await import('/static/i18n.js');
+          const out = {};
+          for (const l of m.LANGS) {
+            m.setLang(l);
+            out[l] = [
+              m.t('desk.n_rounds', { n: 1 }), m.t('desk.n_rounds', { n: 2 }),
+              m.hintText('take', '', 'take_fits', { fit: 1, size: 3, margin: 1 }),
+              m.hintText('take', '', 'take_fits', { fit: 1, size: 1, margin: 30 }),
+              m.refusalText({ code: 'forbidden', rule: 'knockout_rounds',
+                              params: { lines: 2, whole: 1, rounds: 3 } }),
+              m.tn('table.seat_aria', 1, { name: 'Anna' }),
+            ];
+          }
+          m.setLang('en');
+          return out;
+        }"""
+    )
+    assert said["en"] == [
+        "1 round",
+        "2 rounds",
+        "take the pile: 1 of its 3 cards fits your game (about +1 point over the next best)",
+        "take the pile: its only card fits your game (about +30 points over the next best)",
+        "A knock-out of 2 lines has 1 round, not 3.",
+        "Anna: 1 card",
+    ], said["en"]
+    it = said["it"]
+    assert it[:2] == ["1 turno", "2 turni"], it
+    assert "1 delle 3 carte serve " in it[2] and "+1 punto " in it[2], it[2]
+    assert "ha 1 turno, non 3" in it[4] and it[5] == "Anna: 1 carta", it
+    pt = said["pt"]
+    assert pt[:2] == ["1 rodada", "2 rodadas"] and "+1 ponto " in pt[2], pt
+    assert "tem 1 rodada, não 3" in pt[4] and pt[5] == "Anna: 1 carta", pt
+    page.context.close()

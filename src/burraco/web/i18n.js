@@ -465,13 +465,15 @@ const TEXTS = {
     'desk.physical': 'at tables',
     'desk.closed': 'closed',
     'desk.in_play': 'in play',
-    'desk.results_in': '{n}/{of} results',
+    'desk.results_in.one': '{n}/{of} result',
+    'desk.results_in.other': '{n}/{of} results',
     'desk.print_cards': 'Print the table cards',
     'desk.byes': 'Bye: {names}',
     'desk.waiting_result': 'waiting for the score sheet',
     'desk.live_over': 'over, scoring…',
     'desk.live_playing': 'playing',
-    'desk.connected': '{n}/{of} players connected',
+    'desk.connected.one': '{n}/{of} player connected',
+    'desk.connected.other': '{n}/{of} players connected',
     'desk.replay': 'Replay',
     'desk.room_link': 'Table {id}',
     'desk.room_help': 'The table in the web room (only its players, with their links, can play there)',
@@ -519,8 +521,10 @@ const TEXTS = {
     'desk.rule.round_not_closed_all_in': 'Round {round} is not closed yet (every table has its result): close it first.',
     'desk.rule.tournament_finished': 'The tournament is finished.',
     'desk.rule.too_few_lines': 'A tournament needs at least two lines, not {lines}.',
-    'desk.rule.knockout_rounds': 'A knock-out of {lines} lines has {whole} rounds, not {rounds}.',
-    'desk.rule.movement_rounds': 'The movement {format} of {lines} lines has {whole} rounds, not {rounds}.',
+    'desk.rule.knockout_rounds.one': 'A knock-out of {lines} lines has {whole} round, not {rounds}.',
+    'desk.rule.knockout_rounds.other': 'A knock-out of {lines} lines has {whole} rounds, not {rounds}.',
+    'desk.rule.movement_rounds.one': 'The movement {format} of {lines} lines has {whole} round, not {rounds}.',
+    'desk.rule.movement_rounds.other': 'The movement {format} of {lines} lines has {whole} rounds, not {rounds}.',
     'desk.rule.play_after_seating': 'A round is played after it is seated ({phase}).',
     'desk.rule.no_round_in_play': 'No round is in play ({phase}).',
     'desk.rule.no_such_table': 'Round {round} has no table {table} (its tables: {tables}).',
@@ -1458,13 +1462,15 @@ const TEXTS = {
     'desk.physical': 'ai tavoli',
     'desk.closed': 'chiuso',
     'desk.in_play': 'in gioco',
-    'desk.results_in': '{n}/{of} risultati',
+    'desk.results_in.one': '{n}/{of} risultato',
+    'desk.results_in.other': '{n}/{of} risultati',
     'desk.print_cards': 'Stampa i cartellini dei tavoli',
     'desk.byes': 'Riposo: {names}',
     'desk.waiting_result': 'in attesa dello score',
     'desk.live_over': 'finita, conteggio…',
     'desk.live_playing': 'in gioco',
-    'desk.connected': '{n}/{of} giocatori connessi',
+    'desk.connected.one': '{n}/{of} giocatore connesso',
+    'desk.connected.other': '{n}/{of} giocatori connessi',
     'desk.replay': 'Rivedi',
     'desk.room_link': 'Tavolo {id}',
     'desk.room_help': 'Il tavolo nella sala online (solo i suoi giocatori, con il loro link, possono giocarci)',
@@ -1512,8 +1518,10 @@ const TEXTS = {
     'desk.rule.round_not_closed_all_in': 'Il turno {round} non è ancora chiuso (ogni tavolo ha il suo risultato): chiudilo prima.',
     'desk.rule.tournament_finished': 'Il torneo è concluso.',
     'desk.rule.too_few_lines': 'Un torneo ha bisogno di almeno due linee, non {lines}.',
-    'desk.rule.knockout_rounds': 'Un’eliminazione diretta di {lines} linee ha {whole} turni, non {rounds}.',
-    'desk.rule.movement_rounds': 'Il movimento {format} con {lines} linee ha {whole} turni, non {rounds}.',
+    'desk.rule.knockout_rounds.one': 'Un’eliminazione diretta di {lines} linee ha {whole} turno, non {rounds}.',
+    'desk.rule.knockout_rounds.other': 'Un’eliminazione diretta di {lines} linee ha {whole} turni, non {rounds}.',
+    'desk.rule.movement_rounds.one': 'Il movimento {format} con {lines} linee ha {whole} turno, non {rounds}.',
+    'desk.rule.movement_rounds.other': 'Il movimento {format} con {lines} linee ha {whole} turni, non {rounds}.',
     'desk.rule.play_after_seating': 'Un turno si gioca dopo che i tavoli sono assegnati ({phase}).',
     'desk.rule.no_round_in_play': 'Nessun turno è in gioco ({phase}).',
     'desk.rule.no_such_table': 'Il turno {round} non ha il tavolo {table} (i suoi tavoli: {tables}).',
@@ -2451,13 +2459,15 @@ const TEXTS = {
     'desk.physical': 'nas mesas',
     'desk.closed': 'encerrada',
     'desk.in_play': 'em jogo',
-    'desk.results_in': '{n}/{of} resultados',
+    'desk.results_in.one': '{n}/{of} resultado',
+    'desk.results_in.other': '{n}/{of} resultados',
     'desk.print_cards': 'Imprimir os cartões das mesas',
     'desk.byes': 'Folga: {names}',
     'desk.waiting_result': 'aguardando a folha de pontos',
     'desk.live_over': 'encerrada, contando…',
     'desk.live_playing': 'em jogo',
-    'desk.connected': '{n}/{of} jogadores conectados',
+    'desk.connected.one': '{n}/{of} jogador conectado',
+    'desk.connected.other': '{n}/{of} jogadores conectados',
     'desk.replay': 'Replay',
     'desk.room_link': 'Mesa {id}',
     'desk.room_help': 'A mesa na sala online (só os jogadores dela, com seus links, podem jogar lá)',
@@ -2505,8 +2515,10 @@ const TEXTS = {
     'desk.rule.round_not_closed_all_in': 'A rodada {round} ainda não foi encerrada (todas as mesas têm resultado): encerre-a antes.',
     'desk.rule.tournament_finished': 'O torneio está encerrado.',
     'desk.rule.too_few_lines': 'Um torneio precisa de pelo menos duas equipes, não {lines}.',
-    'desk.rule.knockout_rounds': 'Um mata-mata de {lines} equipes tem {whole} rodadas, não {rounds}.',
-    'desk.rule.movement_rounds': 'O movimento {format} com {lines} equipes tem {whole} rodadas, não {rounds}.',
+    'desk.rule.knockout_rounds.one': 'Um mata-mata de {lines} equipes tem {whole} rodada, não {rounds}.',
+    'desk.rule.knockout_rounds.other': 'Um mata-mata de {lines} equipes tem {whole} rodadas, não {rounds}.',
+    'desk.rule.movement_rounds.one': 'O movimento {format} com {lines} equipes tem {whole} rodada, não {rounds}.',
+    'desk.rule.movement_rounds.other': 'O movimento {format} com {lines} equipes tem {whole} rodadas, não {rounds}.',
     'desk.rule.play_after_seating': 'Uma rodada é jogada depois que as mesas são definidas ({phase}).',
     'desk.rule.no_round_in_play': 'Nenhuma rodada está em jogo ({phase}).',
     'desk.rule.no_such_table': 'A rodada {round} não tem a mesa {table} (as mesas dela: {tables}).',
@@ -3124,12 +3136,16 @@ function ruleText(code, params = {}) {
  * filled in: where the tournament stands (params.phase) and a movement said in the page's
  * words; null for a rule this page does not know.
  */
+// The param that counts a tournament's counted refusal ("has 1 round").
+const DESK_COUNTED_BY = { knockout_rounds: 'whole', movement_rounds: 'whole' };
+
 function deskRuleText(rule, params = {}) {
   if (!hasText(`desk.rule.${rule}`)) return null;
   const p = { ...params };
   if (`desk.where.${params.phase}` in TEXTS.en) p.phase = t(`desk.where.${params.phase}`, params);
   const movement = `format.${String(params.format ?? '').toLowerCase()}`;
   if (movement in TEXTS.en) p.format = t(movement);
+  if (rule in DESK_COUNTED_BY) return tn(`desk.rule.${rule}`, params[DESK_COUNTED_BY[rule]], p);
   return t(`desk.rule.${rule}`, p);
 }
 
