@@ -40,7 +40,14 @@ from burraco.server.chat import (
 )
 from burraco.server.inputs import clean_name
 from burraco.server.limits import Limits, Rates
-from burraco.server.messages import cards, public_view_json, score_json, view_json
+from burraco.server.messages import (
+    BadMessage,
+    cards,
+    public_view_json,
+    read_message,
+    score_json,
+    view_json,
+)
 from burraco.server.thinking import Busy, Thinking, ThinkingSettings
 from burraco.server.watching import CloseSocket, Frame, Pacer, SendText, Watcher
 from burraco.storage import SeatRow, Store, TableRow
@@ -776,12 +783,9 @@ class Room:
     async def message(self, table: LiveTable, seat: int, send: Send, raw: str) -> None:
         """Handle one message from a seat's socket; errors go back to that socket only."""
         try:
-            message = json.loads(raw)
-        except json.JSONDecodeError as error:
-            await send(error_message("bad_message", f"not JSON: {error.msg}"))
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await send(error_message("bad_message", "a message is a JSON object with a type"))
+            message = read_message(raw)
+        except BadMessage as error:
+            await send(error_message("bad_message", str(error)))
             return
         kind = message["type"]
         try:
@@ -1412,9 +1416,7 @@ class Room:
         """Handle one message from a spectator: a sync, a chat message, a ping. Answers go
         to its own outbox; a spectator never acts at the table."""
         try:
-            message = json.loads(raw)
-            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                raise RoomError("bad_message", "a message is a JSON object with a type")
+            message = read_message(raw)
             kind = message["type"]
             if kind == "sync":
                 since = message.get("since", 0)
@@ -1435,8 +1437,8 @@ class Room:
                 raise RoomError("spectator", "a spectator watches: only the players act", 403)
             else:
                 raise RoomError("bad_message", f"unknown message type {kind!r}")
-        except json.JSONDecodeError as error:
-            watcher.say(error_message("bad_message", f"not JSON: {error.msg}"))
+        except BadMessage as error:
+            watcher.say(error_message("bad_message", str(error)))
         except RoomError as error:
             watcher.say(error_message(error.code, error.message, error.params, error.rule))
 
