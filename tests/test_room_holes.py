@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 import websockets
 from roomserver import Player, RoomServer, create_table
 
+from burraco.server.app import create_app
 from burraco.server.limits import Limits
 
 #: A message of the protocol's size that nests deeper than the parser's stack.
@@ -81,5 +84,41 @@ def test_deeply_nested_json_on_a_spectator_socket_is_a_bad_message(server: RoomS
     asyncio.run(scenario())
 
 
-def _unused(_: Path) -> None:  # keeps Path imported for the tests below
-    pass
+# --- the security policy -------------------------------------------------------------------------
+
+
+def test_the_security_policy_never_copies_the_host_header(server: RoomServer) -> None:
+    hostile = "evil; script-src * 'unsafe-inline'"
+    with server.http() as http:
+        for path in ("/", "/api/tables", "/api/nothing"):
+            policy = http.get(path, headers={"Host": hostile}).headers["content-security-policy"]
+            assert "evil" not in policy and "*" not in policy, policy
+            assert "script-src 'self';" in policy and "connect-src 'self';" in policy
+        # The body cap's own refusal carries the same policy.
+        refused = http.post("/api/tables", content=b"x" * 70_000, headers={"Host": hostile})
+        assert refused.status_code == 413
+        assert "evil" not in refused.headers["content-security-policy"]
+
+
+def test_the_security_policy_names_the_configured_public_url(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    with RoomServer(database, public_url="https://burraco.example:8443") as server:
+        with server.http() as http:
+            policy = http.get("/", headers={"Host": "evil"}).headers["content-security-policy"]
+    assert "connect-src 'self' wss://burraco.example:8443;" in policy and "evil" not in policy
+    for bad in ("https://evil; script-src *", "ftp://host", "https://host/path", "host"):
+        with pytest.raises(ValueError, match="the public URL is an origin"):
+            create_app("sqlite://", public_url=bad)
+
+
+def test_serve_refuses_a_public_url_that_is_no_origin(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    command = [sys.executable, "-m", "burraco.cli", "serve", "--database-url", database]
+    refused = subprocess.run(
+        [*command, "--public-url", "https://x; script-src *"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 1
+    assert "the public URL is an origin" in " ".join(refused.stderr.split())

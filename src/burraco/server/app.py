@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,7 +31,7 @@ from burraco.server.accounts import Accounts, Sessions, counted, same_origin, us
 from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
-from burraco.server.guard import Guard
+from burraco.server.guard import Guard, socket_origin
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
 from burraco.server.limits import Limits, Rates
 from burraco.server.players import routes as player_routes
@@ -151,13 +152,18 @@ def create_app(
     api_docs: bool = False,
     quick_wait_seconds: float = 20.0,
     quick_deals: int | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The web room's application over one database; with ``redis_url``, one process of
     a cluster (docs/cluster.md). ``limits`` and ``capacity`` default to their documented
     values and ``BURRACO_*`` variables (docs/operating.md); ``api_docs`` serves the API's
     own pages at /docs. ``quick_wait_seconds``: how long quick play waits for people
     before bots fill the empty seats; ``quick_deals``: quick play's matches last this many
-    deals (None: the game's own length)."""
+    deals (None: the game's own length). ``public_url``: the room's address as people
+    reach it (default ``BURRACO_PUBLIC_URL``), named in the pages' security policy."""
+    public_url = public_url or os.environ.get("BURRACO_PUBLIC_URL") or None
+    if public_url is not None:
+        socket_origin(public_url)  # a URL that is no origin stops the start, not a request
     limits = limits or Limits.from_env()
     rates = Rates(limits)
     store = Store(database_url)
@@ -208,6 +214,7 @@ def create_app(
         Guard,
         body_bytes=limits.body_bytes,
         open_paths=("/docs", "/redoc") if api_docs else (),
+        public_url=public_url,
     )
 
     @app.exception_handler(RoomError)
