@@ -122,3 +122,25 @@ def test_serve_refuses_a_public_url_that_is_no_origin(tmp_path: Path) -> None:
     )
     assert refused.returncode == 1
     assert "the public URL is an origin" in " ".join(refused.stderr.split())
+
+
+# --- the lobby's pages ---------------------------------------------------------------------------
+
+
+def test_a_lobby_page_past_the_end_is_empty_and_per_page_is_capped_as_documented(db: str) -> None:
+    with RoomServer(db) as server, server.http() as http:
+        made = {create_table(server)["table"] for _ in range(34)}
+        whole = http.get("/api/tables", params={"per_page": 200}).json()
+        assert {t["table"] for t in whole["tables"]} == made and whole["pages"] == 1
+        past = http.get("/api/tables", params={"page": 10, "per_page": 200}).json()
+        assert (past["tables"], past["total"], past["pages"], past["page"]) == ([], 34, 1, 10)
+        last = http.get("/api/tables", params={"page": 4, "per_page": 10}).json()
+        assert (len(last["tables"]), last["pages"]) == (4, 4)
+        assert http.get("/api/tables", params={"page": 5, "per_page": 10}).json()["tables"] == []
+        refused = http.get("/api/tables", params={"per_page": 201})
+        assert refused.status_code == 422 and refused.json()["code"] == "bad_message"
+        assert refused.json()["params"] == {"most": 200}
+        assert http.get("/api/tables", params={"per_page": 1000}).status_code == 422
+    # The docs say the same.
+    protocol = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
+    assert "at most 200" in protocol and "A page past\nthe last" in protocol

@@ -272,10 +272,17 @@ def create_app(
         rated: bool | None = None,
         watch: bool = False,
         page: int = Query(1, ge=1, le=100_000),
-        per_page: int | None = Query(None, ge=1, le=1000),
+        per_page: int | None = Query(None, ge=1, le=100_000),
         ids: str | None = Query(None, max_length=8000, description="table ids, comma separated"),
     ) -> dict[str, Any]:
         """The lobby: one page of the open tables (filtered), or the tables named by ``ids``."""
+        most = room.capacity.lobby_page_max
+        if per_page is not None and per_page > most:
+            # Refused, not cut down: a client asking for more would take a short page
+            # for the whole list (docs/protocol.md).
+            raise RoomError(
+                "bad_message", f"per_page is at most {most}", 422, params={"most": most}
+            )
         if ids is not None:
             wanted = [i for i in ids.split(",") if i][:300]
             return {"tables": room.infos(wanted)}

@@ -1703,6 +1703,8 @@ def lobby_page(
     >>> answer = lobby_page(tables, Capacity(), LobbyQuery(per_page=2, page=2))
     >>> answer["total"], answer["pages"], len(answer["tables"])
     (3, 2, 1)
+    >>> lobby_page(tables, Capacity(), LobbyQuery(per_page=2, page=3))["tables"]
+    []
     """
     facts = [
         (info, info["variant"], info["players"], bool(info.get("rated", False)))
@@ -1739,10 +1741,11 @@ def _has_free_seat_info(info: dict[str, Any]) -> bool:
 
 
 def _cut(chosen: list[Any], capacity: Capacity, query: LobbyQuery) -> dict[str, Any]:
-    """One page of ``chosen``, with the count of them and of pages."""
+    """One page of ``chosen``, with the count of them and of pages; a page past the
+    last is empty (a client paging on stops there), never the last page again."""
     size = max(1, min(query.per_page or capacity.lobby_page, capacity.lobby_page_max))
     pages = max(1, -(-len(chosen) // size))
-    page = max(1, min(query.page, pages))
+    page = max(1, query.page)
     return {
         "tables": chosen[(page - 1) * size : page * size],
         "total": len(chosen),
