@@ -4,17 +4,21 @@ a socket, the lobby's pages, one process per SQLite file, and a restart that lis
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
+import os
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import websockets
-from roomserver import Player, RoomServer, create_table
+from roomserver import Player, RoomServer, create_table, free_port
 
 from burraco.server.app import create_app
 from burraco.server.limits import Limits
@@ -102,9 +106,9 @@ def test_the_security_policy_never_copies_the_host_header(server: RoomServer) ->
 
 def test_the_security_policy_names_the_configured_public_url(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'room.db'}"
-    with RoomServer(database, public_url="https://burraco.example:8443") as server:
-        with server.http() as http:
-            policy = http.get("/", headers={"Host": "evil"}).headers["content-security-policy"]
+    configured = RoomServer(database, public_url="https://burraco.example:8443")
+    with configured as server, server.http() as http:
+        policy = http.get("/", headers={"Host": "evil"}).headers["content-security-policy"]
     assert "connect-src 'self' wss://burraco.example:8443;" in policy and "evil" not in policy
     for bad in ("https://evil; script-src *", "ftp://host", "https://host/path", "host"):
         with pytest.raises(ValueError, match="the public URL is an origin"):
@@ -144,3 +148,53 @@ def test_a_lobby_page_past_the_end_is_empty_and_per_page_is_capped_as_documented
     # The docs say the same.
     protocol = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
     assert "at most 200" in protocol and "A page past\nthe last" in protocol
+
+
+# --- one process per SQLite file --------------------------------------------------------------
+
+
+def test_a_second_serve_on_the_same_file_by_another_name_is_refused(tmp_path: Path) -> None:
+    """The lock is the file's (device and inode), not its name's: a symlink, a hard link,
+    ``?mode=rw`` or a ``file:`` URI meet it too."""
+    (tmp_path / "rooms").mkdir()
+    database = tmp_path / "room.db"
+    port = free_port()
+    command = [sys.executable, "-m", "burraco.cli", "serve", "--database-url"]
+    first = subprocess.Popen(
+        [*command, f"sqlite:///{database}", "--port", str(port)], stderr=subprocess.PIPE
+    )
+    try:
+        _wait_listening(port, first)
+        (tmp_path / "rooms" / "link.db").symlink_to(database)
+        os.link(database, tmp_path / "hard.db")
+        for other in (
+            f"sqlite:///{tmp_path / 'rooms' / 'link.db'}",
+            f"sqlite:///{tmp_path / 'hard.db'}",
+            f"sqlite:///{database}?mode=rw",
+            f"sqlite:///{tmp_path}/rooms/../room.db",
+            f"sqlite:///file:{database}?mode=rw&uri=true",
+        ):
+            second = subprocess.run(
+                [*command, other, "--port", str(free_port())],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            said = " ".join(second.stderr.split())
+            assert second.returncode == 1, (other, said)
+            assert f"is served by process {first.pid}" in said and "--redis-url" in said, said
+            assert "Traceback" not in said, said
+        _wait_listening(port, first)  # the first one is untouched
+    finally:
+        first.terminate()
+        first.wait(timeout=30)
+
+
+def _wait_listening(port: int, process: subprocess.Popen[Any], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the server stopped"
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"nothing listens on {port}")

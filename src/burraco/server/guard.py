@@ -147,7 +147,6 @@ class Guard:
         )
         await send({"type": "http.response.body", "body": body})
 
-
     def _headers(self, policy: bool) -> list[tuple[bytes, bytes]]:
         found: list[tuple[bytes, bytes]] = [
             (b"referrer-policy", b"no-referrer"),
