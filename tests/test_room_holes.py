@@ -16,8 +16,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import websockets
+from inplay import fill
 from roomserver import Player, RoomServer, create_table, free_port
 
 from burraco.server.app import create_app
@@ -198,3 +200,44 @@ def _wait_listening(port: int, process: subprocess.Popen[Any], seconds: float = 
             return
         time.sleep(0.05)
     raise AssertionError(f"nothing listens on {port}")
+
+
+# --- a restart with many tables in play ---------------------------------------------------------
+
+
+def test_a_restart_with_hundreds_of_tables_answers_at_once_and_loads_them_after(db: str) -> None:
+    """The room listens before it rebuilds its tables: the first request is answered
+    within a second or two, the lobby lists the tables loaded so far, a request that
+    needs every table hears 503 ``starting``, and a seat's socket opens at once (its
+    table is rebuilt first)."""
+    with RoomServer(db) as server:
+        anna = httpx.Client(base_url=server.url)
+        signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "x" * 12})
+        assert signed.status_code == 200, signed.text
+        port = server.port
+    made = fill(db, 300, 100)
+    last = list(made)[-1]  # the loader comes to it last
+    began = time.monotonic()
+    with RoomServer(db, port=port, bot_delay=0.5) as server, server.http() as http:
+        first = http.get("/api/tables", params={"per_page": 1})
+        answered = time.monotonic() - began
+        assert first.status_code == 200
+        assert first.json()["total"] < len(made), "the room answered only once all were loaded"
+        assert answered < 2.0, f"the first answer took {answered:.1f} s"
+        again = httpx.Client(base_url=server.url, cookies=anna.cookies)
+        mine = again.get("/api/me/tables")
+        assert mine.status_code == 503 and mine.json()["code"] == "starting", mine.text
+        assert mine.headers["retry-after"] == "2" and mine.json()["params"]["n"] > 0
+
+        async def reconnect() -> dict[str, Any]:
+            async with Player(server, last, made[last]) as player:
+                return await player.until("state", timeout=10)
+
+        state = asyncio.run(reconnect())
+        assert state["seat"] == 0 and state["version"] > 1
+        deadline = time.monotonic() + 120
+        while http.get("/api/tables", params={"per_page": 1}).json()["total"] < len(made):
+            assert time.monotonic() < deadline, "the tables were not all loaded in 2 minutes"
+            time.sleep(0.1)
+        assert again.get("/api/me/tables").status_code == 200
+        assert len(server.room.tables) == len(made)

@@ -277,24 +277,56 @@ class Room:
         #: Tables finished on rebuilding (the process stopped between the last action and
         #: the end of the match): their listeners have not heard of the end yet.
         self._unannounced: list[LiveTable] = []
+        #: Tables in play when the process started, not rebuilt yet: the loader takes them
+        #: one by one, and a request for one rebuilds it at once (:meth:`table`).
+        self._pending: dict[str, TableRow] = {}
+        self._loader: asyncio.Task[None] | None = None
 
     # --- lifecycle ------------------------------------------------------------------------
 
     async def startup(self) -> None:
-        """Hold the database (one room per database without Redis), then rebuild every
-        unfinished table from its log and restart its clock and its bots."""
+        """Hold the database (one room per database without Redis), and return at once:
+        every unfinished table is rebuilt from its log, its clock and bots restarted, in
+        the background (a request for one rebuilds it first), so the room listens while
+        hundreds of tables load (the lobby lists those loaded so far)."""
         self.store.hold()
         self.start_watching()
-        for row in self.store.tables(("waiting", "playing")):
-            try:
-                table = self._load(row)
-            except (RuleError, ValueError) as error:
-                log.error("table %s cannot be rebuilt: %s", row.id, error)
-                continue
-            self.tables[row.id] = table
-            if table.status == "playing":
-                self._schedule(table)
+        self._pending = {row.id: row for row in self.store.tables(("waiting", "playing"))}
+        self._loader = asyncio.get_running_loop().create_task(self._load_pending())
+
+    async def _load_pending(self) -> None:
+        while self._pending and not self.closing:
+            self._rebuild(next(iter(self._pending)))
+            await asyncio.sleep(0)  # a request waits for one table's log at most
         await self.announce_unannounced()
+
+    def _rebuild(self, table_id: str) -> LiveTable | None:
+        """Rebuild a table of :attr:`_pending` and restart its clock and bots; None (and
+        a log line) for one whose log no longer replays."""
+        row = self._pending.pop(table_id)
+        try:
+            table = self._load(row)
+        except (RuleError, ValueError) as error:
+            log.error("table %s cannot be rebuilt: %s", row.id, error)
+            return None
+        self.tables[row.id] = table
+        self._lobby = (0.0, [])
+        if table.status == "playing":
+            self._schedule(table)
+        return table
+
+    def starting(self) -> None:
+        """Raise a "starting" :class:`RoomError` (503) while tables are still loading,
+        for a request that needs every table (one table's is rebuilt at once instead)."""
+        if self._pending:
+            raise RoomError(
+                "starting",
+                f"the room has just started and {len(self._pending)} tables are still "
+                "loading: try again in a few seconds",
+                503,
+                retry_after=2,
+                params={"n": len(self._pending)},
+            )
 
     async def announce_unannounced(self) -> None:
         """Tell the finish listeners of the tables whose match the log alone finished."""
@@ -349,7 +381,7 @@ class Room:
         None: the loop falls behind, or the room holds as many tables as it may."""
         if self.lag.lag > self.capacity.busy_lag:
             return BUSY
-        if len(self.tables) >= self.capacity.max_tables:
+        if len(self.tables) + len(self._pending) >= self.capacity.max_tables:
             return BUSY
         return None
 
@@ -412,8 +444,7 @@ class Room:
         self.closing = True
         await self.lag.stop()
         tasks: list[asyncio.Future[Any]] = list(self._retrying)
-        if self._reaper is not None:
-            tasks.append(self._reaper)
+        tasks += [t for t in (self._reaper, self._loader) if t is not None]
         for table in self.tables.values():
             timers = (table.clock_task, table.bot_task, table.deal_task, table.pause_task)
             tasks += [t for t in timers if t]
@@ -549,6 +580,8 @@ class Room:
 
     def table(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
+        if table is None and table_id in self._pending:
+            table = self._rebuild(table_id)  # the loader has not come to it yet
         if table is None:
             row = self.store.table(table_id)
             if row is None:
