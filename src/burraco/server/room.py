@@ -315,18 +315,13 @@ class Room:
             self._schedule(table)
         return table
 
-    def starting(self) -> None:
-        """Raise a "starting" :class:`RoomError` (503) while tables are still loading,
-        for a request that needs every table (one table's is rebuilt at once instead)."""
+    def rebuild_seated(self, user_id: int) -> None:
+        """Rebuild at once the tables still loading after a restart where this account
+        sits, for a request that lists them (the account's page, its table page)."""
         if self._pending:
-            raise RoomError(
-                "starting",
-                f"the room has just started and {len(self._pending)} tables are still "
-                "loading: try again in a few seconds",
-                503,
-                retry_after=2,
-                params={"n": len(self._pending)},
-            )
+            for table_id in self.store.seated(user_id):
+                if table_id in self._pending:
+                    self._rebuild(table_id)
 
     async def announce_unannounced(self) -> None:
         """Tell the finish listeners of the tables whose match the log alone finished."""

@@ -428,6 +428,20 @@ class Store:
             ).all()
         return [SeatRow(**r._mapping) for r in rows]
 
+    def seated(self, user_id: int) -> list[str]:
+        """The ids of the tables waiting or playing where this account holds a seat."""
+        with self.engine.connect() as c:
+            found = c.execute(
+                select(models.seats.c.table_id)
+                .join(models.tables, models.tables.c.id == models.seats.c.table_id)
+                .where(
+                    (models.seats.c.user_id == user_id)
+                    & models.tables.c.status.in_(("waiting", "playing"))
+                )
+                .distinct()
+            ).scalars()
+            return list(found)
+
     def put_seat(self, seat: SeatRow) -> None:
         with self._write() as c:
             _update_seat(c, seat)
