@@ -575,7 +575,9 @@ class Room:
 
     def table(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
-        if table is None and table_id in self._pending:
+        if table is not None:
+            return table
+        if table_id in self._pending:
             table = self._rebuild(table_id)  # the loader has not come to it yet
         if table is None:
             row = self.store.table(table_id)
@@ -583,11 +585,11 @@ class Room:
                 raise RoomError("not_found", f"no table {table_id!r}", 404)
             table = self._load(row)
             self.tables[table_id] = table
-            if self._unannounced and not self.closing:
-                with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
-                    task = asyncio.get_running_loop().create_task(self.announce_unannounced())
-                    self._retrying.add(task)
-                    task.add_done_callback(self._retrying.discard)
+        if self._unannounced and not self.closing:
+            with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
+                task = asyncio.get_running_loop().create_task(self.announce_unannounced())
+                self._retrying.add(task)
+                task.add_done_callback(self._retrying.discard)
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
