@@ -281,6 +281,9 @@ class Room:
         #: one by one, and a request for one rebuilds it at once (:meth:`table`).
         self._pending: dict[str, TableRow] = {}
         self._loader: asyncio.Task[None] | None = None
+        #: Tables the loader rebuilt whose clocks and bots wait for the last one (or for
+        #: a request): the loop's time goes to loading first, as before it listened.
+        self._asleep: set[str] = set()
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -296,13 +299,17 @@ class Room:
 
     async def _load_pending(self) -> None:
         while self._pending and not self.closing:
-            self._rebuild(next(iter(self._pending)))
+            self._rebuild(next(iter(self._pending)), wake=False)
             await asyncio.sleep(0)  # a request waits for one table's log at most
+        for table_id in list(self._asleep):
+            if (table := self.tables.get(table_id)) is not None:
+                self._wake(table)
         await self.announce_unannounced()
 
-    def _rebuild(self, table_id: str) -> LiveTable | None:
-        """Rebuild a table of :attr:`_pending` and restart its clock and bots; None (and
-        a log line) for one whose log no longer replays."""
+    def _rebuild(self, table_id: str, *, wake: bool = True) -> LiveTable | None:
+        """Rebuild a table of :attr:`_pending` and restart its clock and bots (or, not
+        ``wake``, leave them to :meth:`_wake`); None (and a log line) for one whose log
+        no longer replays."""
         row = self._pending.pop(table_id)
         try:
             table = self._load(row)
@@ -311,9 +318,15 @@ class Room:
             return None
         self.tables[row.id] = table
         self._lobby = (0.0, [])
+        self._asleep.add(table_id)
+        if wake:
+            self._wake(table)
+        return table
+
+    def _wake(self, table: LiveTable) -> None:
+        self._asleep.discard(table.id)
         if table.status == "playing":
             self._schedule(table)
-        return table
 
     def rebuild_seated(self, user_id: int) -> None:
         """Rebuild at once the tables still loading after a restart where this account
@@ -576,6 +589,8 @@ class Room:
     def table(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is not None:
+            if self._asleep and table_id in self._asleep:
+                self._wake(table)  # asked for: its clock and bots go on now
             return table
         if table_id in self._pending:
             table = self._rebuild(table_id)  # the loader has not come to it yet
