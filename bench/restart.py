@@ -4,16 +4,21 @@ table is loaded again.
 Run: ``python bench/restart.py [--tables 450] [--moves 150] [--runs 3]``
 
 It writes ``--tables`` two-player tables straight into a new SQLite database, each
-``--moves`` random legal actions into its match (tests/inplay.py), then starts
-``burraco serve`` on it ``--runs`` times and measures, from the start of the process:
+``--moves`` random legal actions into its match (tests/inplay.py), then ``--runs`` times:
 
-* listening: the first answer to ``GET /api/tables`` (connection refused before);
-* loaded: the lobby lists every table (it lists the tables loaded so far).
+* in process: how long ``Room.startup`` takes (the server listens only after it), and
+  how long until every table is rebuilt (the same, when startup rebuilds them all);
+* ``burraco serve``, from the start of the process (Python's imports included): the
+  first answer to ``GET /api/tables`` (connection refused before), and a lobby that
+  lists every table (it lists the tables loaded so far).
+
+Against another checkout: ``PYTHONPATH=/other/src python bench/restart.py``.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import socket
 import statistics
@@ -53,11 +58,33 @@ def once(url: str, tables: int) -> tuple[float, float]:
                     listening = listening or time.monotonic() - began
                     if answer.status_code == 200 and answer.json()["total"] >= tables:
                         loaded = time.monotonic() - began
-                time.sleep(0.01)
+                # Often until it answers; then seldom, not to slow the loading down.
+                time.sleep(0.1 if listening else 0.01)
     finally:
         server.terminate()
         server.wait(timeout=30)
     return listening, loaded
+
+
+def in_process(url: str) -> tuple[float, float]:
+    """Seconds ``Room.startup`` takes, and until every table is rebuilt."""
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    async def run() -> tuple[float, float]:
+        room = Room(Store(url), bot_delay=0.6)
+        began = time.perf_counter()
+        await room.startup()
+        started = time.perf_counter() - began
+        loader = getattr(room, "_loader", None)  # none where startup rebuilds them all
+        if loader is not None:
+            await loader
+        loaded = time.perf_counter() - began
+        await room.shutdown()
+        room.store.engine.dispose()
+        return started, loaded
+
+    return asyncio.run(run())
 
 
 def main() -> None:
@@ -73,10 +100,13 @@ def main() -> None:
         print(
             f"{args.tables} tables of {args.moves} moves written in {time.monotonic() - began:.1f} s"
         )
-        figures = [once(url, args.tables) for _ in range(args.runs)]
+        inside = [in_process(url) for _ in range(args.runs)]
+        served = [once(url, args.tables) for _ in range(args.runs)]
     for name, values in (
-        ("listening", [f[0] for f in figures]),
-        ("all loaded", [f[1] for f in figures]),
+        ("startup", [f[0] for f in inside]),
+        ("rebuilt", [f[1] for f in inside]),
+        ("listening", [f[0] for f in served]),
+        ("all loaded", [f[1] for f in served]),
     ):
         shown = ", ".join(f"{v:.2f}" for v in values)
         print(f"{name:>11}: median {statistics.median(values):.2f} s ({shown})")
