@@ -187,7 +187,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if cluster is None:
-            await room.startup()
+            await room.startup(background=True)  # listen first: tables load meanwhile
         else:
             await cluster.start()
         await desk.startup()

@@ -287,15 +287,18 @@ class Room:
 
     # --- lifecycle ------------------------------------------------------------------------
 
-    async def startup(self) -> None:
-        """Hold the database (one room per database without Redis), and return at once:
-        every unfinished table is rebuilt from its log, its clock and bots restarted, in
-        the background (a request for one rebuilds it first), so the room listens while
+    async def startup(self, *, background: bool = False) -> None:
+        """Hold the database (one room per database without Redis), then rebuild every
+        unfinished table from its log and restart its clock and its bots. With
+        ``background`` (the server's own start) return at once and rebuild them in the
+        background (a request for one rebuilds it first), so the room listens while
         hundreds of tables load (the lobby lists those loaded so far)."""
         self.store.hold()
         self.start_watching()
         self._pending = {row.id: row for row in self.store.tables(("waiting", "playing"))}
         self._loader = asyncio.get_running_loop().create_task(self._load_pending())
+        if not background:
+            await self._loader
 
     async def _load_pending(self) -> None:
         while self._pending and not self.closing:
