@@ -28,6 +28,7 @@ from burraco.bots import Bot
 from burraco.bots.arena import make_bot
 from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
+from burraco.server.absence import Tally, absent_json
 from burraco.server.capacity import BUSY, Capacity, LoopLag
 from burraco.server.chat import (
     HISTORY,
@@ -40,7 +41,14 @@ from burraco.server.chat import (
 )
 from burraco.server.inputs import clean_name
 from burraco.server.limits import Limits, Rates
-from burraco.server.messages import cards, public_view_json, score_json, view_json
+from burraco.server.messages import (
+    BadMessage,
+    cards,
+    public_view_json,
+    read_message,
+    score_json,
+    view_json,
+)
 from burraco.server.thinking import Busy, Thinking, ThinkingSettings
 from burraco.server.watching import CloseSocket, Frame, Pacer, SendText, Watcher
 from burraco.storage import SeatRow, Store, TableRow
@@ -163,6 +171,12 @@ class LiveTable:
     #: The seats whose players pressed "next deal" during the pause.
     ready: set[int] = field(default_factory=set)
     pause_task: asyncio.Task[None] | None = None
+    #: The people who have not seen the deal in play begin (no socket of theirs was open
+    #: when it began, nor has opened since): their first turn's clock waits for them.
+    unseen: set[int] = field(default_factory=set)
+    #: Until when the first turn's clock of a person in ``unseen`` waits before it runs
+    #: (the absence wait: one more pause, or a tournament's grace on its first deal).
+    absent_until: float = 0.0
     #: The spectators' sockets.
     watchers: list[Watcher] = field(default_factory=list)
     #: The latest public states, by version, for spectators ``watch_delay`` moves behind
@@ -173,6 +187,8 @@ class LiveTable:
     #: When the players were last told how many watch, and the task that tells them next.
     watchers_told: float = 0.0
     watchers_task: asyncio.Task[None] | None = None
+    #: Each seat's turns, and those a bot played (absence.py: who is rated on what).
+    turns: Tally = field(default_factory=Tally)
 
     def next_backoff(self) -> float:
         """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
@@ -270,24 +286,67 @@ class Room:
         #: Tables finished on rebuilding (the process stopped between the last action and
         #: the end of the match): their listeners have not heard of the end yet.
         self._unannounced: list[LiveTable] = []
+        #: Tables in play when the process started, not rebuilt yet: the loader takes them
+        #: one by one, and a request for one rebuilds it at once (:meth:`table`).
+        self._pending: dict[str, TableRow] = {}
+        self._loader: asyncio.Task[None] | None = None
+        #: Tables the loader rebuilt whose clocks and bots wait for the last one (or for
+        #: a request): the loop's time goes to loading first, as before it listened.
+        self._asleep: set[str] = set()
 
     # --- lifecycle ------------------------------------------------------------------------
 
-    async def startup(self) -> None:
+    async def startup(self, *, background: bool = False) -> None:
         """Hold the database (one room per database without Redis), then rebuild every
-        unfinished table from its log and restart its clock and its bots."""
+        unfinished table from its log and restart its clock and its bots. With
+        ``background`` (the server's own start) return at once and rebuild them in the
+        background (a request for one rebuilds it first), so the room listens while
+        hundreds of tables load (the lobby lists those loaded so far)."""
         self.store.hold()
         self.start_watching()
-        for row in self.store.tables(("waiting", "playing")):
-            try:
-                table = self._load(row)
-            except (RuleError, ValueError) as error:
-                log.error("table %s cannot be rebuilt: %s", row.id, error)
-                continue
-            self.tables[row.id] = table
-            if table.status == "playing":
-                self._schedule(table)
+        self._pending = {row.id: row for row in self.store.tables(("waiting", "playing"))}
+        self._loader = asyncio.get_running_loop().create_task(self._load_pending())
+        if not background:
+            await self._loader
+
+    async def _load_pending(self) -> None:
+        while self._pending and not self.closing:
+            self._rebuild(next(iter(self._pending)), wake=False)
+            await asyncio.sleep(0)  # a request waits for one table's log at most
+        for table_id in list(self._asleep):
+            if (table := self.tables.get(table_id)) is not None:
+                self._wake(table)
         await self.announce_unannounced()
+
+    def _rebuild(self, table_id: str, *, wake: bool = True) -> LiveTable | None:
+        """Rebuild a table of :attr:`_pending` and restart its clock and bots (or, not
+        ``wake``, leave them to :meth:`_wake`); None (and a log line) for one whose log
+        no longer replays."""
+        row = self._pending.pop(table_id)
+        try:
+            table = self._load(row)
+        except (RuleError, ValueError) as error:
+            log.error("table %s cannot be rebuilt: %s", row.id, error)
+            return None
+        self.tables[row.id] = table
+        self._lobby = (0.0, [])
+        self._asleep.add(table_id)
+        if wake:
+            self._wake(table)
+        return table
+
+    def _wake(self, table: LiveTable) -> None:
+        self._asleep.discard(table.id)
+        if table.status == "playing":
+            self._schedule(table)
+
+    def rebuild_seated(self, user_id: int) -> None:
+        """Rebuild at once the tables still loading after a restart where this account
+        sits, for a request that lists them (the account's page, its table page)."""
+        if self._pending:
+            for table_id in self.store.seated(user_id):
+                if table_id in self._pending:
+                    self._rebuild(table_id)
 
     async def announce_unannounced(self) -> None:
         """Tell the finish listeners of the tables whose match the log alone finished."""
@@ -342,7 +401,7 @@ class Room:
         None: the loop falls behind, or the room holds as many tables as it may."""
         if self.lag.lag > self.capacity.busy_lag:
             return BUSY
-        if len(self.tables) >= self.capacity.max_tables:
+        if len(self.tables) + len(self._pending) >= self.capacity.max_tables:
             return BUSY
         return None
 
@@ -405,8 +464,7 @@ class Room:
         self.closing = True
         await self.lag.stop()
         tasks: list[asyncio.Future[Any]] = list(self._retrying)
-        if self._reaper is not None:
-            tasks.append(self._reaper)
+        tasks += [t for t in (self._reaper, self._loader) if t is not None]
         for table in self.tables.values():
             timers = (table.clock_task, table.bot_task, table.deal_task, table.pause_task)
             tasks += [t for t in timers if t]
@@ -453,6 +511,7 @@ class Room:
                     table.deal_started = next_start
                     ended = deals_before
                 assert event.seat is not None
+                table.turns = table.turns.add(deals_before, event.seat, bool(payload.get("bot")))
                 table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
                     table.seats[event.seat].kind == "human"
                 )
@@ -542,17 +601,23 @@ class Room:
 
     def table(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
+        if table is not None:
+            if self._asleep and table_id in self._asleep:
+                self._wake(table)  # asked for: its clock and bots go on now
+            return table
+        if table_id in self._pending:
+            table = self._rebuild(table_id)  # the loader has not come to it yet
         if table is None:
             row = self.store.table(table_id)
             if row is None:
                 raise RoomError("not_found", f"no table {table_id!r}", 404)
             table = self._load(row)
             self.tables[table_id] = table
-            if self._unannounced and not self.closing:
-                with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
-                    task = asyncio.get_running_loop().create_task(self.announce_unannounced())
-                    self._retrying.add(task)
-                    task.add_done_callback(self._retrying.discard)
+        if self._unannounced and not self.closing:
+            with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
+                task = asyncio.get_running_loop().create_task(self.announce_unannounced())
+                self._retrying.add(task)
+                task.add_done_callback(self._retrying.discard)
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
@@ -679,7 +744,7 @@ class Room:
             await self._start_locked(table)
         return table
 
-    async def _start_locked(self, table: LiveTable) -> None:
+    async def _start_locked(self, table: LiveTable, grace: float = 0.0) -> None:
         rated = table.row.rated and not table.row.tournament
         account = self.bot_accounts.get(table.row.bot) if rated else None
         bots = [
@@ -700,6 +765,7 @@ class Room:
         table.version += 1
         self._begin(table)
         table.deal_started = now
+        self._deal_begins(table, now, grace)
         table.events.append(self._public(table.version, None, "start", {}))
         self._lobby = (0.0, [])
         self._set_clock(table)
@@ -753,11 +819,12 @@ class Room:
         if close is not None:
             state.closers[send] = close
         self.sockets += 1
+        clock_started = self._sees_deal(table, seat)
         await send(self._state(table, seat))
         history = self._chat_history(table, "players")
         if history is not None:
             await send(history)
-        if came_online:
+        if came_online or clock_started:
             await self._broadcast(table, skip=send)
 
     async def disconnect(self, table: LiveTable, seat: int, send: Send) -> None:
@@ -776,12 +843,9 @@ class Room:
     async def message(self, table: LiveTable, seat: int, send: Send, raw: str) -> None:
         """Handle one message from a seat's socket; errors go back to that socket only."""
         try:
-            message = json.loads(raw)
-        except json.JSONDecodeError as error:
-            await send(error_message("bad_message", f"not JSON: {error.msg}"))
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await send(error_message("bad_message", "a message is a JSON object with a type"))
+            message = read_message(raw)
+        except BadMessage as error:
+            await send(error_message("bad_message", str(error)))
             return
         kind = message["type"]
         try:
@@ -862,6 +926,7 @@ class Room:
         payload = {"action": str(action)} | ({"bot": True} if by_bot else {})
         self._store_event(table, "action", seat, payload)
         match.apply(action)
+        table.turns = table.turns.add(deals_before, seat, by_bot)
         state = table.seats[seat]
         state.taken_over = by_bot and state.kind == "human"
         table.last = {"seat": seat, "action": str(action)}
@@ -885,7 +950,12 @@ class Room:
         assert table.match is not None
         seconds = self._pause_seconds(table, online=True)
         table.deal_started = ended_at + seconds
-        if table.match.is_over or not seconds:
+        if table.match.is_over:
+            return
+        if not seconds:
+            # Nobody online reads the score: the next deal begins at once, and the
+            # people away have the absence wait before their first turn's clock.
+            self._deal_begins(table, ended_at, self.next_deal_seconds)
             return
         table.pause_until = ended_at + seconds
         table.ready = set()
@@ -926,9 +996,53 @@ class Room:
         table.pause_until = None
         table.ready = set()
         table.deal_started = time.time()
+        self._deal_begins(table, table.deal_started, self.next_deal_seconds)
         self._set_clock(table)
         await self._broadcast(table)
         self._schedule(table)
+
+    def _deal_begins(self, table: LiveTable, now: float, wait: float) -> None:
+        """A deal begins: the people with no open socket have not seen it begin, so their
+        first turn's clock waits ``wait`` seconds for them (it starts whole when they come)."""
+        table.unseen = {
+            i for i, s in enumerate(table.seats) if s.kind == "human" and not s.connections
+        }
+        table.absent_until = now + wait
+
+    def keep_grace(self, table: LiveTable, until: float) -> None:
+        """After a restart, a table still in its first deal waits until ``until`` (a
+        tournament's grace, which its log does not keep) for the people who have not
+        played a move yet and have no open socket."""
+        match = table.match
+        if match is None or match.is_over or table.status != "playing" or len(match.deals) != 1:
+            return
+        if until <= time.time():
+            return
+        played = {e.get("seat") for e in table.events} - {None}
+        table.unseen = {
+            i
+            for i, s in enumerate(table.seats)
+            if s.kind == "human" and not s.connections and i not in played
+        }
+        table.absent_until = until
+        if match.deal.turn in table.unseen and table.pause_until is None:
+            self._set_clock(table)
+            self._schedule(table)
+
+    def _sees_deal(self, table: LiveTable, seat: int) -> bool:
+        """A socket of ``seat`` is about to receive the deal in play: the person has seen
+        it begin. True when their first turn's clock starts now, whole."""
+        if seat not in table.unseen or table.pause_until is not None:
+            return False
+        table.unseen.discard(seat)
+        match = table.match
+        if match is None or match.is_over or match.deal.turn != seat or table.deadline is None:
+            return False
+        if table.seats[seat].taken_over:
+            return False
+        self._set_clock(table)
+        self._schedule(table)
+        return True
 
     async def take_back(self, table: LiveTable, seat: int) -> None:
         """A player whose seat a bot took over after a time-out takes it back: at once,
@@ -1044,7 +1158,12 @@ class Room:
         if not seconds or match is None or match.is_over or table.pause_until is not None:
             table.deadline = None
             return
-        table.deadline = time.time() + seconds
+        start = time.time()
+        if match.deal.turn in table.unseen:
+            # Nobody's clock runs before they have seen the deal begin: a person away
+            # is waited for first (when they come, :meth:`_sees_deal` restarts it whole).
+            start = max(start, table.absent_until)
+        table.deadline = start + seconds
 
     def _schedule(self, table: LiveTable) -> None:
         """After any change: wake the bot on turn, and watch the clock of a person on turn."""
@@ -1200,11 +1319,13 @@ class Room:
         watch_delay: int = 0,
         chat: bool = True,
         quick: bool = False,
+        grace_seconds: float = 0.0,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A table whose seats are given (``(name, "human" | "bot")``), started at once;
         the tokens of its human seats, by seat. A seat in ``hashes`` opens instead with
         the token of that hash (a tournament player's own); ``users`` gives the account
-        (a person's or a bot level's) of a seat."""
+        (a person's or a bot level's) of a seat. A person who has not opened the table
+        has ``grace_seconds`` before the first deal's clock runs on their turn."""
         v = variant(kind, **options)
         if len(seats) != v.players:
             raise RoomError("bad_message", f"{v.players} seats are needed, not {len(seats)}")
@@ -1233,7 +1354,7 @@ class Room:
         )
         self.tables[table_id] = table
         async with table.lock:
-            await self._start_locked(table)
+            await self._start_locked(table, grace_seconds)
         return table, tokens
 
     # --- messages -------------------------------------------------------------------------
@@ -1284,6 +1405,7 @@ class Room:
             "victory_points": vp,
             "abandoned_by": None if match.abandoned_by < 0 else match.abandoned_by,
             "abandon_penalty": match.v.abandon_penalty,
+            "absent": absent_json([s.kind for s in table.seats], table.turns),
         }
 
     def _state(
@@ -1317,6 +1439,9 @@ class Room:
         else:
             message["view"] = view_json(match.view(seat), len(match.deals))
         message["scores"] = [score_json(s) for s in match.scores]
+        if match.is_over:
+            # A page that comes back after the end builds the score sheet from this.
+            message["match_over"] = self._match_over(table)
         # Between two deals nothing is legal: the next deal's actions are not even listed.
         if not match.is_over and deal.turn == seat and table.pause_until is None:
             message["legal"] = [str(a) for a in deal.legal_actions()]
@@ -1412,9 +1537,7 @@ class Room:
         """Handle one message from a spectator: a sync, a chat message, a ping. Answers go
         to its own outbox; a spectator never acts at the table."""
         try:
-            message = json.loads(raw)
-            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                raise RoomError("bad_message", "a message is a JSON object with a type")
+            message = read_message(raw)
             kind = message["type"]
             if kind == "sync":
                 since = message.get("since", 0)
@@ -1435,8 +1558,8 @@ class Room:
                 raise RoomError("spectator", "a spectator watches: only the players act", 403)
             else:
                 raise RoomError("bad_message", f"unknown message type {kind!r}")
-        except json.JSONDecodeError as error:
-            watcher.say(error_message("bad_message", f"not JSON: {error.msg}"))
+        except BadMessage as error:
+            watcher.say(error_message("bad_message", str(error)))
         except RoomError as error:
             watcher.say(error_message(error.code, error.message, error.params, error.rule))
 
@@ -1701,6 +1824,8 @@ def lobby_page(
     >>> answer = lobby_page(tables, Capacity(), LobbyQuery(per_page=2, page=2))
     >>> answer["total"], answer["pages"], len(answer["tables"])
     (3, 2, 1)
+    >>> lobby_page(tables, Capacity(), LobbyQuery(per_page=2, page=3))["tables"]
+    []
     """
     facts = [
         (info, info["variant"], info["players"], bool(info.get("rated", False)))
@@ -1737,10 +1862,11 @@ def _has_free_seat_info(info: dict[str, Any]) -> bool:
 
 
 def _cut(chosen: list[Any], capacity: Capacity, query: LobbyQuery) -> dict[str, Any]:
-    """One page of ``chosen``, with the count of them and of pages."""
+    """One page of ``chosen``, with the count of them and of pages; a page past the
+    last is empty (a client paging on stops there), never the last page again."""
     size = max(1, min(query.per_page or capacity.lobby_page, capacity.lobby_page_max))
     pages = max(1, -(-len(chosen) // size))
-    page = max(1, min(query.page, pages))
+    page = max(1, query.page)
     return {
         "tables": chosen[(page - 1) * size : page * size],
         "total": len(chosen),

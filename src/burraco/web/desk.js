@@ -7,8 +7,8 @@
 // the tournament read-only. The helpers exported at the top also draw the
 // standings and rounds of the player's page (tournament.js).
 
-import { t, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
-import { el, $, api, toast } from './common.js';
+import { t, tn, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
+import { el, $, api, toast, botName } from './common.js';
 
 const DESK = 'burraco.desk';
 const LINKS = 'burraco.deskLinks';
@@ -44,16 +44,10 @@ export function playerUrl(id, token) {
   return `${location.origin}/tournament/${enc(id)}?player=${enc(token)}`;
 }
 
-// The names the tournament gives the bot lines it pads the field with: "Greedy 5", and
-// in pairs its players "Greedy 5a" and "Greedy 5b" (burraco.tournament, pad_with_bots).
-const BOT_LINE = /^([A-Z][a-z]+) (\d+)([ab]?)$/;
-
-/** A bot line's (or its player's) name in the page's language, with the lobby's words for
- * its level ("intermediate bot 5", "Bot intermedio 5a"); any other name as it is. */
+/** A bot line's (or its player's) name in the page's language ("intermediate bot 5",
+ * "Bot intermedio 5a", common.js's botName); any other name as it is. */
 export function lineName(name, bot) {
-  const m = BOT_LINE.exec(name || '');
-  if (!bot || !m || m[1].toLowerCase() !== bot) return name;
-  return t('seat.bot_name', { level: t(`bot_short.${bot}`), n: m[2] + m[3] });
+  return bot ? botName(name, bot) : name;
 }
 
 /** Entrant id -> {name, players, bot}; the standings carry the team names of bot lines.
@@ -78,6 +72,7 @@ export function settingsText(s) {
   const parts = [formatLabel(s.format), t('kind.' + s.kind + '_short'),
     t('desk.n_deals', { n: s.deals }), t('desk.n_minutes', { n: s.deal_minutes })];
   if (s.move_seconds) parts.push(t('desk.n_move_seconds', { n: s.move_seconds }));
+  if (s.grace_seconds) parts.push(t('desk.n_grace', { time: clockText(s.grace_seconds) }));
   if (s.rounds) parts.push(t('desk.n_rounds', { n: s.rounds }));
   if (s.spectators === false) parts.push(t('watch.no_spectators'));
   if (s.chat === false) parts.push(t('chat.off_short'));
@@ -97,6 +92,25 @@ export function seatDir(kind, seat) {
   return dirs[seat] ?? '?';
 }
 export function dirLabel(d) { return t('dir.' + d); }
+
+/** Seconds as a clock reads them: "2:05". */
+export function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** What the grace of a table's absent players says now (its end in ms, or null). */
+function graceText(until) {
+  const left = until ? (until - Date.now()) / 1000 : 0;
+  return left > 0 ? t('desk.grace_left', { time: clockText(left) }) : t('desk.grace_over');
+}
+
+/** The grace left at each table, each second (the page is redrawn only when data change). */
+export function tickGraces(root = document) {
+  for (const span of root.querySelectorAll('.grace-left')) {
+    span.textContent = graceText(Number(span.dataset.until) || null);
+  }
+}
 
 /** Fill a <table> with the standings; rows tr[data-entrant], cells rank, name, VP, MP, played. */
 export function fillStandings(table, data, { mine = null } = {}) {
@@ -144,7 +158,7 @@ function liveText(info) {
   const humans = (info.seats || []).filter((s) => s.kind === 'human');
   const on = humans.filter((s) => s.connected).length;
   const parts = [deal, (info.totals || []).join(' – ')];
-  if (humans.length) parts.push(t('desk.connected', { n: on, of: humans.length }));
+  if (humans.length) parts.push(tn('desk.connected', humans.length, { n: on, of: humans.length }));
   return parts.join(' · ');
 }
 
@@ -160,7 +174,7 @@ export function roundView(data, r, opts = {}) {
     el('h3', { text: t('desk.round_n', { n: r.number }) }),
     el('span', { class: 'badge ' + (r.online ? 'online' : 'physical'), text: t(r.online ? 'desk.online' : 'desk.physical') }),
     el('span', { class: 'badge ' + (closed ? 'status-over' : 'status-playing'), text: t(closed ? 'desk.closed' : 'desk.in_play') }),
-    el('span', { class: 'round-count muted', text: t('desk.results_in', { n: done, of: r.tables.length }) }));
+    el('span', { class: 'round-count muted', text: tn('desk.results_in', r.tables.length, { n: done, of: r.tables.length }) }));
   if (!r.online && opts.director) {
     head.append(el('a', {
       class: 'button cards-link', id: opts.current ? 'cards-link' : null, target: '_blank', rel: 'noopener',
@@ -210,6 +224,13 @@ function tableView(data, r, tb, names, opts) {
       res ? el('span', { class: 'vp', text: t('desk.vp_n', { n: vp }) }) : null);
   });
   const children = [rowHead, status, el('div', { class: 't-lines' }, lineRows)].filter(Boolean);
+  if (!res && tb.absent && tb.absent.length) {
+    // Who has not opened the table since its deal began: the director sees the no-shows.
+    const who = tb.absent.map((l) => `${dirLabel(l)} ${(tb.seats || {})[l] || ''}`.trim()).join(', ');
+    children.push(el('p', { class: 'note absent', 'data-absent': tb.absent.join('') },
+      t('desk.absent', { names: who }), ' · ',
+      el('span', { class: 'grace-left', 'data-until': tb.grace_until || '', text: graceText(tb.grace_until) })));
+  }
   if (res && res.abandoned_by) {
     children.push(el('p', { class: 'note', text: t('desk.abandoned_by', { name: (names.get(res.abandoned_by) || {}).name || res.abandoned_by }) }));
   }
@@ -269,6 +290,7 @@ async function init() {
   onLangChange(() => { S.lastSig = ''; renderOne(); });
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
+  setInterval(() => tickGraces(), 1000);
 }
 
 // ---------------------------------------------------------------- /desk
@@ -304,6 +326,7 @@ async function createTournament(ev) {
     deals: Number($('#t-deals').value),
     deal_minutes: Number($('#t-minutes').value),
     move_seconds: Number($('#t-move').value),
+    grace_seconds: Math.round(Number($('#t-grace').value) * 60),
     spectators: $('#t-spectators').checked,
     chat: $('#t-chat').checked,
   };
@@ -555,7 +578,7 @@ function renderRounds(force) {
     const view = roundView(d, r, { ...opts, current: i === 0 });
     if (i === 0) return view;
     const det = el('details', { class: 'past-round', 'data-round': r.number, open: S.openRounds.has(String(r.number)) || null },
-      el('summary', { text: `${t('desk.round_n', { n: r.number })} · ${t('desk.results_in', { n: r.tables.filter((x) => x.result).length, of: r.tables.length })}` }), view);
+      el('summary', { text: `${t('desk.round_n', { n: r.number })} · ${tn('desk.results_in', r.tables.length, { n: r.tables.filter((x) => x.result).length, of: r.tables.length })}` }), view);
     return det;
   });
   box.replaceChildren(...(views.length ? views : [el('p', { class: 'muted empty', text: t('desk.no_round_yet') })]));
