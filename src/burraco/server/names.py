@@ -104,6 +104,8 @@ class NameIndex:
         self._last_id = 0
         self._names: dict[str, str] = {}
         self._lock = threading.Lock()
+        # The confusables table is read now (~10 ms), not at the first sign-up on the loop.
+        _classes()
 
     def refresh(self) -> None:
         with self._lock:
