@@ -13,7 +13,9 @@ the address 127.0.0.2, an abuser runs each attack of the issue for ``--seconds``
 * ``sockets``: 2000 sockets on one seat;
 * ``tables``: create tables as fast as answers come, while 40 lobbies poll the list;
 * ``bodies``: five 200 MB POSTs at once;
-* ``hints``: 30 sockets asking for hints without pause.
+* ``hints``: 30 sockets asking for hints without pause;
+* ``logins``: 5 login attempts a second from 250 addresses (127.0.5.N), four in five
+  with a wrong password, and a sign-up a second (each password hashed with Argon2).
 
 For each phase it prints the people's action latency (from sending an action to the
 state that shows it: p50, p90, p99), the expert tables' moves, what the abuser got
@@ -43,7 +45,7 @@ import httpx
 import websockets
 
 ABUSER = "127.0.0.2"
-PHASES = ("quiet", "tournaments", "sockets", "tables", "bodies", "hints", "after")
+PHASES = ("quiet", "tournaments", "sockets", "tables", "bodies", "hints", "logins", "after")
 
 
 def free_port() -> int:
@@ -286,12 +288,58 @@ async def _hints(url: str, until: float, codes: Counter[str]) -> None:
     await asyncio.gather(*(asker(i) for i in range(30)), return_exceptions=True)
 
 
+async def _logins(url: str, until: float, codes: Counter[str]) -> None:
+    rng = random.Random(19)
+    password = "cuori e picche"
+    names: list[str] = []
+    waits: list[float] = []
+
+    async def sign_up(i: int) -> None:
+        async with client(url, f"127.0.6.{i % 250 + 1}") as http:
+            started = time.perf_counter()
+            name = f"abuse{i}x{rng.randrange(10**6)}"
+            answer = await http.post(
+                "/api/account/signup", json={"name": name, "password": password}
+            )
+            waits.append(time.perf_counter() - started)
+            codes[f"signup {answer.status_code}"] += 1
+            if answer.status_code == 200:
+                names.append(name)
+
+    async def log_in() -> None:
+        name = rng.choice(names) if names else "nobody"
+        wrong = rng.random() < 0.8
+        async with client(url, f"127.0.5.{rng.randrange(250) + 1}") as http:
+            started = time.perf_counter()
+            answer = await http.post(
+                "/api/account/login",
+                json={
+                    "name": name,
+                    "password": f"guess{rng.randrange(10**6)}" if wrong else password,
+                },
+            )
+            waits.append(time.perf_counter() - started)
+            codes[f"login {'wrong' if wrong else 'right'} {answer.status_code}"] += 1
+
+    tasks = [asyncio.create_task(sign_up(i)) for i in range(10)]
+    tick = 0
+    while time.time() < until:
+        tasks.append(asyncio.create_task(log_in()))
+        if tick % 5 == 0:
+            tasks.append(asyncio.create_task(sign_up(10 + tick)))
+        tick += 1
+        await asyncio.sleep(0.2)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    codes[f"answer p50 {pct(waits, 0.5):.0f} ms, p99 {pct(waits, 0.99):.0f} ms"] += 1
+
+
 ATTACKS: dict[str, Callable[[str, float, Counter[str]], Any]] = {
     "tournaments": _tournaments,
     "sockets": _sockets,
     "tables": _tables,
     "bodies": _bodies,
     "hints": _hints,
+    "logins": _logins,
 }
 
 
