@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import uvicorn
 import websockets
+from waits import seconds
 
 from burraco.server.app import create_app
 from burraco.server.capacity import Capacity
@@ -69,9 +70,9 @@ class RoomServer:
 
     def __enter__(self) -> RoomServer:
         self.thread.start()
-        deadline = time.time() + 20
+        deadline = time.monotonic() + seconds(20)
         while not self.server.started:
-            if time.time() > deadline or not self.thread.is_alive():
+            if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the room did not start")
             time.sleep(0.02)
         return self
@@ -83,10 +84,10 @@ class RoomServer:
         trace: TracebackType | None,
     ) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.thread.join(timeout=seconds(20))
 
     def http(self) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=20)
+        return httpx.Client(base_url=self.url, timeout=seconds(20))
 
 
 class Player:
@@ -115,7 +116,9 @@ class Player:
         await self.socket.send(message if isinstance(message, str) else json.dumps(message))
 
     async def next(self, timeout: float = 20) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        """The next message, within ``timeout`` seconds on a quiet machine (scaled)."""
+        received = await asyncio.wait_for(self.socket.recv(), seconds(timeout))
+        message: dict[str, Any] = json.loads(received)
         self.received.append(message)
         if message["type"] == "state":
             self.state = message

@@ -6,6 +6,7 @@ player's language, and axe finds nothing serious on them. Screenshots go to
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import shot
+from waits import seconds
 
 from burraco.server.results import bot_accounts, listener, seed_bot_ratings
 from burraco.server.room import Room
@@ -40,16 +42,16 @@ def _rated_match(url: str) -> str:
             rated=True,
         )
         await room.abandon(table, 0)
-        for _ in range(500):
-            if store.results(table_id=table.id, limit=1):
-                break
+        deadline = time.monotonic() + seconds(30)
+        while not store.results(table_id=table.id, limit=1):
+            assert time.monotonic() < deadline, "the abandoned match was not rated"
             await asyncio.sleep(0.01)
         await room.shutdown()
         return table.id
 
     # Playwright's sync API holds an event loop in this thread: the room runs in another.
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, play()).result(timeout=60)
+        return pool.submit(asyncio.run, play()).result(timeout=seconds(60))
 
 
 def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from roomserver import RoomServer
 from test_browser import CHROMIUM, shot
+from waits import ms
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
@@ -56,7 +57,7 @@ def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_
         desk.wait_for_function(
             "() => [...document.querySelectorAll('#standings tr[data-entrant]')]"
             ".some(r => r.textContent.includes('1250') || r.textContent.includes('850'))",
-            timeout=15_000,
+            timeout=ms(30),
         )
         info = server.room and server.app.state.desk.public(server.app.state.desk.get(tid))
         first = info["rounds"][0]["tables"][0]
@@ -77,14 +78,14 @@ def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_
         # A round online: Anna follows her link to her seat in the web room.
         desk.wait_for_selector("#start-online:not([disabled])")
         desk.click("#start-online")
-        desk.wait_for_selector("#rounds a[href^='/table/']", timeout=15_000)
+        desk.wait_for_selector("#rounds a[href^='/table/']", timeout=ms(30))
         anna = browser.new_page(viewport={"width": 390, "height": 844})
         anna.goto(links[0])
         anna.wait_for_selector("#go-table")
         shot(anna, "player-view-phone")
         anna.click("#go-table")
         anna.wait_for_url(re.compile(r".*/table/t-.*"))
-        anna.wait_for_selector("#hand [data-card]", timeout=20_000)
+        anna.wait_for_selector("#hand [data-card]", timeout=ms(30))
         seat = anna.evaluate("() => window.burracoTable.state.seat")
         me = server.app.state.desk.me(tid, links[0].split("player=")[1])
         assert seat == me["current"]["seat"]

@@ -24,6 +24,7 @@ import httpx
 import pytest
 import websockets
 from roomserver import port_is_free
+from waits import seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "italian-2p-2l-seed1.txt"
@@ -46,14 +47,20 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
+def _own_env() -> dict[str, str]:
+    """This environment without PYTHONPATH: the fresh install must answer, not the source
+    tree the tests run from (`PYTHONPATH=src pytest` would otherwise shadow it)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def _run(venv: Path, *args: str, stdin: str = "", timeout: float = 120) -> str:
     done = subprocess.run(
         [str(venv / "bin" / "burraco"), *args],
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=timeout,
-        env=os.environ | {"COLUMNS": "120"},
+        timeout=seconds(timeout),
+        env=_own_env() | {"COLUMNS": "120"},
     )
     assert done.returncode == 0, f"burraco {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
@@ -89,7 +96,7 @@ async def _play_a_few_moves(url: str, table: str, token: str, moves: int) -> int
     played = 0
     async with websockets.connect(f"{url}/ws/{table}?token={token}") as ws:
         while played < moves:
-            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            message = json.loads(await asyncio.wait_for(ws.recv(), seconds(30)))
             if message["type"] == "state" and message["legal"]:
                 action = message["legal"][0]
                 await ws.send(
@@ -108,10 +115,11 @@ def test_the_room_starts_plays_and_stops_on_sigterm(fresh: Path, tmp_path: Path)
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env=_own_env(),
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.time() + 60
+        deadline = time.time() + seconds(60)
         while True:
             assert server.poll() is None, server.stderr.read() if server.stderr else ""
             with contextlib.suppress(httpx.HTTPError):
@@ -135,7 +143,7 @@ def test_the_room_starts_plays_and_stops_on_sigterm(fresh: Path, tmp_path: Path)
         assert asyncio.run(_play_a_few_moves(ws_url, created["table"], created["token"], 4)) == 4
         server.send_signal(signal.SIGTERM)
         began = time.time()
-        server.wait(timeout=20)
+        server.wait(timeout=seconds(20))
         assert time.time() - began < 5, f"SIGTERM took {time.time() - began:.1f} s"
         assert port_is_free(port)
     finally:
