@@ -318,9 +318,19 @@ def test_reload_and_a_stale_click_in_deal_two_resume(browser: Any, tmp_path: Pat
 
 
 def _synced(frames: list[tuple[str, str]]) -> bool:
-    """The page answered "stale" with a sync, and the room answered the sync."""
-    sent = [i for i, (way, text) in enumerate(frames) if way == "sent" and '"sync"' in text]
-    return bool(sent) and any(way == "received" for way, _ in frames[sent[0] + 1 :])
+    """The page answered "stale" with a sync, and the room answered the sync with the
+    seat's state (the last message of its answer)."""
+
+    def kind(text: str) -> object:
+        try:
+            return json.loads(text).get("type")
+        except (ValueError, AttributeError):
+            return None
+
+    sent = [i for i, (way, text) in enumerate(frames) if way == "sent" and kind(text) == "sync"]
+    return bool(sent) and any(
+        way == "received" and kind(text) == "state" for way, text in frames[sent[0] + 1 :]
+    )
 
 
 def test_the_pages_keep_to_their_content_security_policy(browser: Any, tmp_path: Path) -> None:
