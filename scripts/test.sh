@@ -50,6 +50,6 @@ fi
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
-# Two workers (pytest-xdist, from the dev extra), each module's tests on one worker so a
-# module's fixtures (its browser, its servers) start once.
-.venv/bin/pytest -n 2 --dist loadscope "$@"
+# Two workers (pytest-xdist, from the dev extra) share the tests one by one; the tests of
+# an xdist_group (the newcomer's fresh environment, built once) stay on one worker.
+.venv/bin/pytest -n 2 --dist loadgroup "$@"

@@ -15,6 +15,7 @@ import sys
 import time
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from waits import seconds
@@ -125,3 +126,27 @@ def test_the_timeout_scale_defaults_to_one() -> None:
     assert scale_from({}) == 1.0
     assert scale_from({SETTING: " "}) == 1.0
     assert scale_from({SETTING: "2.5"}) == 2.5
+
+
+def test_hypothesis_never_fails_an_example_for_a_slow_machine() -> None:
+    """conftest.py's profile: no deadline, so a loaded machine does not fail a property."""
+    from hypothesis import settings
+
+    assert settings.default.deadline is None
+
+
+def test_the_browsers_pages_wait_as_long_as_the_scale_says(
+    browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Playwright's default timeout (30 s) comes from BURRACO_TEST_TIMEOUT_SCALE: at a
+    hundredth of it, waiting for what never comes gives up in 0.3 s, not in 30."""
+    import waits
+
+    monkeypatch.setattr(waits, "SCALE", 0.01)
+    for page in (browser.new_page(), browser.new_context().new_page()):
+        page.set_content("<p>nothing else</p>")
+        began = time.monotonic()
+        with pytest.raises(Exception, match="Timeout 300ms exceeded"):
+            page.wait_for_selector("#never")
+        assert time.monotonic() - began < 10
+        page.context.close()
