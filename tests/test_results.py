@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -13,6 +14,7 @@ import pytest
 from roomserver import RoomServer
 from sqlalchemy import text
 from typer.testing import CliRunner
+from waits import seconds
 
 from burraco.bots.learned import LearnedBot
 from burraco.cli import app
@@ -50,7 +52,8 @@ def _run(scenario: Callable[[Room, Store], Awaitable[T]], url: str = "sqlite://"
 
 async def _stored(store: Store, table: LiveTable, timeout: float = 60) -> None:
     """Wait until the table's results are stored."""
-    for _ in range(int(timeout / 0.01)):
+    deadline = time.monotonic() + seconds(timeout)
+    while time.monotonic() < deadline:
         if store.results(table_id=table.id, limit=1):
             return
         await asyncio.sleep(0.01)
