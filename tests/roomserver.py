@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import socket
 import threading
@@ -48,6 +49,10 @@ class RoomServer:
         # The test process also drives the browser and the clients, so its event loop lags
         # more than a room's would: "busy" for a late loop is tested in test_capacity.py.
         patient = Capacity(busy_lag=30.0)
+        given = options.get("capacity")
+        if isinstance(given, Capacity) and given.busy_lag == Capacity().busy_lag:
+            # A test's own capacity (a table cap, say) is as patient, unless it sets the lag.
+            options["capacity"] = dataclasses.replace(given, busy_lag=patient.busy_lag)
         defaults = {"bot_delay": 0.0, "limits": generous, "capacity": patient}
         self.app = create_app(database_url, **(defaults | options))
         self.server = uvicorn.Server(

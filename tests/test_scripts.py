@@ -150,3 +150,21 @@ def test_the_browsers_pages_wait_as_long_as_the_scale_says(
             page.wait_for_selector("#never")
         assert time.monotonic() - began < 10
         page.context.close()
+
+
+def test_a_test_rooms_own_capacity_waits_as_patiently_as_the_default(tmp_path: Path) -> None:
+    """The test process drives clients and a browser beside the room, so its loop lags:
+    a test that sets a table cap must not also get "busy" for a late loop (test_limits.py
+    met 503 under load). A test that sets the lag itself keeps it."""
+    from roomserver import RoomServer
+
+    from burraco.server.capacity import Capacity
+
+    capped = RoomServer(f"sqlite:///{tmp_path / 'a.db'}", capacity=Capacity(max_bot_tables=3))
+    assert capped.room.capacity.max_bot_tables == 3
+    assert (
+        capped.room.capacity.busy_lag
+        == RoomServer(f"sqlite:///{tmp_path / 'b.db'}").room.capacity.busy_lag
+    )
+    strict = RoomServer(f"sqlite:///{tmp_path / 'c.db'}", capacity=Capacity(busy_lag=0.1))
+    assert strict.room.capacity.busy_lag == 0.1
