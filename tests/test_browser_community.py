@@ -130,7 +130,7 @@ def test_the_score_sheet_and_the_player_page_say_a_bot_played_for_the_person(
         started = http.post(f"{server.url}/api/tables/{made['table']}/start", data={}, headers=csrf)
         assert started.ok, started.text()
         table = server.room.table(made["table"])
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + seconds(120)
         while not http.get(f"{server.url}/api/players/Anna").json()["matches"]:
             assert time.monotonic() < deadline, "the match did not end"
             time.sleep(0.05)

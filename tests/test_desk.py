@@ -135,7 +135,7 @@ def test_a_restart_in_the_middle_of_a_round_resumes_its_tables(tmp_path: Path) -
         # Anna's table waits for her (a person); the bot-only table has carried on and ends.
         info = http.get(f"/api/tournaments/{tid}").json()
         other = [x for x in info["rounds"][-1]["tables"] if x["room"] != room_table]
-        deadline = time.time() + 60
+        deadline = time.time() + seconds(60)
         while other and other[0]["result"] is None and time.time() < deadline:
             time.sleep(0.3)
             info = http.get(f"/api/tournaments/{tid}").json()
@@ -376,7 +376,7 @@ def test_a_restart_during_the_grace_keeps_it(tmp_path: Path) -> None:
         assert again["absent"] == table["absent"] and again["grace_until"] == grace_until
         live = server.room.tables[table["room"]]
         seat = 0 if table["absent"] == ["N"] else 1
-        deadline = time.time() + 30
+        deadline = time.time() + seconds(30)
         while live.match is not None and live.match.deal.turn != seat:
             assert time.time() < deadline, "the bot did not move"
             time.sleep(0.05)

@@ -79,7 +79,7 @@ class Served:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(command, env=os.environ | env)
-        deadline = time.time() + 60
+        deadline = time.time() + seconds(60)
         while True:
             assert self.process.poll() is None, "the room stopped at start"
             with contextlib.suppress(httpx.HTTPError):
@@ -162,7 +162,7 @@ def _resumes(room: Served, table: dict[str, Any], since: int) -> None:
     """The table is at ``since`` or later and its bots play on."""
     seen = room.version(table)
     assert seen >= since
-    deadline = time.time() + 30
+    deadline = time.time() + seconds(30)
     while room.version(table) <= seen:
         assert time.time() < deadline, "the table did not go on after the restart"
         time.sleep(0.3)
