@@ -144,7 +144,7 @@ def test_the_browsers_pages_wait_as_long_as_the_scale_says(
 
     monkeypatch.setattr(waits, "SCALE", 0.01)
     for page in (browser.new_page(), browser.new_context().new_page()):
-        page.set_content("<p>nothing else</p>")
+        page.set_content("<p>nothing else</p>", timeout=0)  # 0: no bound on this one
         began = time.monotonic()
         with pytest.raises(Exception, match="Timeout 300ms exceeded"):
             page.wait_for_selector("#never")
