@@ -33,9 +33,12 @@ GOLDEN = ROOT / "tests" / "golden" / "italian-2p-2l-seed1.txt"
 pytestmark = pytest.mark.xdist_group("newcomer")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A new virtual environment with the package alone: ``pip install .``, no extras."""
+    """A new virtual environment with the package alone: ``pip install .``, no extras.
+
+    Built once a session (of an xdist worker): a module-scoped one was built twice when
+    the worker ran other modules' tests between these three."""
     base = tmp_path_factory.mktemp("newcomer")
     tree = base / "burraco"
     ignore = shutil.ignore_patterns("*.egg-info", "__pycache__", "*.pyc")
