@@ -50,6 +50,7 @@ fi
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
-# Two workers (pytest-xdist, from the dev extra) share the tests one by one; the tests of
-# an xdist_group (the newcomer's fresh environment, built once) stay on one worker.
-.venv/bin/pytest -n 2 --dist loadgroup "$@"
+# Two workers (pytest-xdist, from the dev extra) share the tests one by one (xdist's
+# default distribution; the one costly fixture, the newcomer's fresh environment, is
+# built once a run and shared by the workers).
+.venv/bin/pytest -n 2 "$@"

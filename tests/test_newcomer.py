@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -29,28 +30,37 @@ from waits import seconds
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "italian-2p-2l-seed1.txt"
 
-# One worker of pytest-xdist (scripts/test.sh runs two) builds the environment for all three.
-pytestmark = pytest.mark.xdist_group("newcomer")
-
 
 @pytest.fixture(scope="session")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new virtual environment with the package alone: ``pip install .``, no extras.
 
-    Built once a session (of an xdist worker): a module-scoped one was built twice when
-    the worker ran other modules' tests between these three."""
-    base = tmp_path_factory.mktemp("newcomer")
-    tree = base / "burraco"
-    ignore = shutil.ignore_patterns("*.egg-info", "__pycache__", "*.pyc")
-    shutil.copytree(ROOT / "src", tree / "src", ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, tree / name)
+    Built once a run: under pytest-xdist (scripts/test.sh) the workers' temporary folders
+    share a parent, where the first worker to need it builds it under a lock and the other
+    waits for it (pytest-xdist 3.8's xdist_group does not group on pytest 9, and a
+    module-scoped fixture was built again each time a worker came back to these tests)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    shared = tmp_path_factory.getbasetemp()
+    if worker:
+        shared = shared.parent
+    base = shared / "newcomer"
     venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    # The pip that comes with the venv, as a newcomer's would; pip's own cache (wheels it
-    # downloaded or built before) is used, so a second run of the suite installs faster.
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
-    subprocess.run([*pip, str(tree)], check=True, timeout=seconds(900))
+    with (shared / "newcomer.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (base / "installed").exists():
+            return venv
+        shutil.rmtree(base, ignore_errors=True)  # what a failed build left
+        tree = base / "burraco"
+        ignore = shutil.ignore_patterns("*.egg-info", "__pycache__", "*.pyc")
+        shutil.copytree(ROOT / "src", tree / "src", ignore=ignore)
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy(ROOT / name, tree / name)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        # The pip that comes with the venv, as a newcomer's would; pip's own cache (wheels it
+        # downloaded or built before) is used, so a second run of the suite installs faster.
+        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+        subprocess.run([*pip, str(tree)], check=True, timeout=seconds(900))
+        (base / "installed").touch()
     return venv
 
 
