@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything the tests need on a fresh machine, then run every test, the type check
-# of the package and the linter. Extra arguments go to pytest.
+# of the package and the linter. Extra arguments go to pytest (after `-n 2`: `-n 0` runs
+# the tests in this process alone). Installing Debian's packages needs root or sudo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
@@ -11,20 +12,23 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+# On a fresh server unattended upgrades often hold apt's lock: wait for it (up to ten
+# minutes) instead of failing at once.
+apt_wait=(-o DPkg::Lock::Timeout=600)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${need[@]}" >/dev/null
+    apt-get "${apt_wait[@]}" update -qq
+    apt-get "${apt_wait[@]}" install -y -qq "${need[@]}" >/dev/null
   else
-    sudo apt-get update -qq && sudo apt-get install -y -qq "${need[@]}" >/dev/null
+    sudo DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get "${apt_wait[@]}" install -y -qq "${need[@]}" >/dev/null
   fi
 fi
 
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
 # The learner's training smoke run needs torch, whose CPU build is installed only where a
 # wheel of it is at hand (PyPI's default build pulls gigabytes of CUDA libraries);
 # elsewhere that one test is skipped.
@@ -32,8 +36,21 @@ extras=dev,research
 if ls "${PIP_FIND_LINKS:-/nonexistent}"/torch-2.13.0+cpu-*.whl >/dev/null 2>&1; then
   extras=dev,research,learn
 fi
-.venv/bin/python -m pip install --quiet -e ".[$extras]"
+# Installed only when the environment is new or pyproject.toml or the extras changed: a
+# stamp in .venv holds their hash (as in scripts/run.sh).
+stamp=.venv/.burraco-test-stamp
+wanted=$(.venv/bin/python -c \
+  'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read() + sys.argv[2].encode()).hexdigest())' \
+  pyproject.toml "$extras")
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e ".[$extras]"
+  echo "$wanted" >"$stamp"
+fi
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
-.venv/bin/pytest "$@"
+# Two workers (pytest-xdist, from the dev extra) share the tests one by one (xdist's
+# default distribution; the one costly fixture, the newcomer's fresh environment, is
+# built once a run and shared by the workers).
+.venv/bin/pytest -n 2 "$@"

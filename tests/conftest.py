@@ -7,6 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+from waits import ms
+
+# Hypothesis fails an example that takes over 200 ms by default: a measure of the machine's
+# load, not of the code, on two workers beside other work. No test here is about speed.
+settings.register_profile("burraco", deadline=None)
+settings.load_profile("burraco")
 
 #: Debian's Chromium (``scripts/test.sh`` installs it); never a browser downloaded at run time.
 CHROMIUM = Path("/usr/bin/chromium")
@@ -42,5 +49,30 @@ def browser() -> Iterator[Any]:
                 "--disable-sync",
             ],
         )
-        yield launched
+        yield PatientBrowser(launched)
         launched.close()
+
+
+class PatientBrowser:
+    """The launched browser whose pages wait as long as the machine needs: every context
+    and page it opens takes Playwright's default timeouts (30 s) scaled by
+    BURRACO_TEST_TIMEOUT_SCALE (tests/waits.py). Everything else is the browser's own."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(ms(30))
+        context.set_default_navigation_timeout(ms(30))
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        # Browser.new_page opens a context of its own that closes with the page.
+        page = self._browser.new_page(**options)
+        page.context.set_default_timeout(ms(30))
+        page.context.set_default_navigation_timeout(ms(30))
+        return page

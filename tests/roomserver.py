@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import socket
 import threading
@@ -13,6 +14,7 @@ from typing import Any
 import httpx
 import uvicorn
 import websockets
+from waits import seconds
 
 from burraco.server.app import create_app
 from burraco.server.capacity import Capacity
@@ -47,6 +49,10 @@ class RoomServer:
         # The test process also drives the browser and the clients, so its event loop lags
         # more than a room's would: "busy" for a late loop is tested in test_capacity.py.
         patient = Capacity(busy_lag=30.0)
+        given = options.get("capacity")
+        if isinstance(given, Capacity) and given.busy_lag == Capacity().busy_lag:
+            # A test's own capacity (a table cap, say) is as patient, unless it sets the lag.
+            options["capacity"] = dataclasses.replace(given, busy_lag=patient.busy_lag)
         defaults = {"bot_delay": 0.0, "limits": generous, "capacity": patient}
         self.app = create_app(database_url, **(defaults | options))
         self.server = uvicorn.Server(
@@ -69,9 +75,9 @@ class RoomServer:
 
     def __enter__(self) -> RoomServer:
         self.thread.start()
-        deadline = time.time() + 20
+        deadline = time.monotonic() + seconds(20)
         while not self.server.started:
-            if time.time() > deadline or not self.thread.is_alive():
+            if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the room did not start")
             time.sleep(0.02)
         return self
@@ -83,10 +89,10 @@ class RoomServer:
         trace: TracebackType | None,
     ) -> None:
         self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.thread.join(timeout=seconds(20))
 
     def http(self) -> httpx.Client:
-        return httpx.Client(base_url=self.url, timeout=20)
+        return httpx.Client(base_url=self.url, timeout=seconds(20))
 
 
 class Player:
@@ -115,7 +121,9 @@ class Player:
         await self.socket.send(message if isinstance(message, str) else json.dumps(message))
 
     async def next(self, timeout: float = 20) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        """The next message, within ``timeout`` seconds on a quiet machine (scaled)."""
+        received = await asyncio.wait_for(self.socket.recv(), seconds(timeout))
+        message: dict[str, Any] = json.loads(received)
         self.received.append(message)
         if message["type"] == "state":
             self.state = message

@@ -27,6 +27,7 @@ from test_browser import (
     wait_my_turn,
     wait_version_above,
 )
+from waits import ms
 
 from burraco.storage.store import ChatRow
 
@@ -86,7 +87,16 @@ def settle(page: Any) -> None:
     """Fonts loaded, animations done: colours are measured at rest."""
     page.wait_for_load_state("networkidle")
     page.evaluate("() => document.fonts.ready")
-    page.wait_for_timeout(400)
+    at_rest(page)
+
+
+def at_rest(page: Any) -> None:
+    """Every transition and finite animation of the page has ended (endless ones, a
+    spinner, never do): waited for, not slept for, so a slow machine is no excuse."""
+    page.wait_for_function(
+        """() => document.getAnimations().every((a) => a.playState !== 'running' ||
+                   a.effect.getComputedTiming().endTime === Infinity)"""
+    )
 
 
 # ---------------------------------------------------------------- the pages
@@ -214,7 +224,7 @@ def open_desk(page: Any, server: RoomServer) -> None:
         [tid, token],
     )
     page.goto(f"{server.url}/desk/{tid}")
-    page.wait_for_selector("#rounds form, #rounds table, #rounds li", timeout=15_000)
+    page.wait_for_selector("#rounds form, #rounds table, #rounds li", timeout=ms(30))
 
 
 def open_tournament(page: Any, server: RoomServer) -> None:
@@ -382,7 +392,8 @@ def test_a_whole_turn_by_keyboard(browser: Any, tmp_path: Path) -> None:
         assert "D" in page.inner_text("#keys-help")
         shot(page, "keyboard-help")
         page.keyboard.press("d")
-        page.wait_for_timeout(600)
+        # Nothing to wait for when nothing happens: a draw would have come back by then.
+        page.wait_for_timeout(ms(0.6))
         assert state(page)["version"] == s["version"]
         page.keyboard.press("Escape")
         page.wait_for_selector("#keys-help:not([open])", state="attached")
@@ -414,12 +425,12 @@ def test_a_whole_turn_by_keyboard(browser: Any, tmp_path: Path) -> None:
             "4px"
         )
 
-        page.wait_for_timeout(300)
+        at_rest(page)
         shot(page, "keyboard-focus")
         # Space raises it, Escape lowers every card, Enter raises it again.
         page.keyboard.press(" ")
         assert page.evaluate("() => window.burracoTable.raised") == [card]
-        page.wait_for_timeout(300)  # the card's lift
+        at_rest(page)  # the card's lift
         shot(page, "keyboard-raised")
         page.keyboard.press("Escape")
         assert page.evaluate("() => window.burracoTable.raised") == []

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import CHROMIUM
 from roomserver import RoomServer, free_port
+from waits import ms, seconds
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 
@@ -35,7 +37,7 @@ def state(page: Any) -> dict[str, Any]:
     return found
 
 
-def wait_my_turn(page: Any, timeout: float = 30_000) -> dict[str, Any]:
+def wait_my_turn(page: Any, timeout: float = ms(30)) -> dict[str, Any]:
     page.wait_for_function(
         """() => { const s = window.burracoTable && window.burracoTable.state;
                    return s && ((s.legal && s.legal.length) ||
@@ -49,7 +51,7 @@ def wait_my_turn(page: Any, timeout: float = 30_000) -> dict[str, Any]:
 def wait_version_above(page: Any, version: int) -> None:
     page.wait_for_function(
         f"() => window.burracoTable.state && window.burracoTable.state.version > {version}",
-        timeout=30_000,
+        timeout=ms(30),
     )
 
 
@@ -138,7 +140,7 @@ def test_a_person_plays_a_whole_deal_by_clicks(browser: Any, tmp_path: Path) -> 
                 shot(page, "table-desktop")
             if page.locator("#score-modal[open]").count():
                 break
-        page.wait_for_selector("#score-modal[open], #score-sheet[open]", timeout=30_000)
+        page.wait_for_selector("#score-modal[open], #score-sheet[open]", timeout=ms(60))
         shot(page, "deal-score")
         text = page.inner_text("#score-modal") if page.locator("#score-modal[open]").count() else ""
         text += page.inner_text("body")
@@ -223,7 +225,7 @@ def test_reload_and_server_restart_resume_the_deal(browser: Any, tmp_path: Path)
         page.wait_for_function(
             f"() => window.burracoTable.state && window.burracoTable.state.version >= "
             f"{before['version']} && document.querySelector('#conn').dataset.state === 'ok'",
-            timeout=30_000,
+            timeout=ms(30),
         )
         resumed = wait_my_turn(page)
         assert sorted(resumed["view"]["hand"]) == sorted(before["view"]["hand"])
@@ -247,7 +249,16 @@ def test_reload_and_a_stale_click_in_deal_two_resume(browser: Any, tmp_path: Pat
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         sockets: list[str] = []
-        page.on("websocket", lambda ws: sockets.append(ws.url))
+        # What the page's sockets send and hear, in order: the stale click's round trip is
+        # waited for by its frames, not by a fixed sleep.
+        frames: list[tuple[str, str]] = []
+
+        def watch(ws: Any) -> None:
+            sockets.append(ws.url)
+            ws.on("framesent", lambda payload: frames.append(("sent", str(payload))))
+            ws.on("framereceived", lambda payload: frames.append(("received", str(payload))))
+
+        page.on("websocket", watch)
         page.goto(f"{server.url}/")
         page.fill("#name", "Anna")
         page.select_option("#variant", "italian")
@@ -278,27 +289,48 @@ def test_reload_and_a_stale_click_in_deal_two_resume(browser: Any, tmp_path: Pat
 
         # Playwright's sync API holds this thread's event loop: the client runs in another.
         with ThreadPoolExecutor(1) as pool:
-            pool.submit(asyncio.run, play_deal_one()).result(timeout=120)
+            pool.submit(asyncio.run, play_deal_one()).result(timeout=seconds(120))
         # The page heard deal 1 end (its score window may be up): close it and reload.
         page.reload()
         page.wait_for_function(
             "() => { const s = window.burracoTable.state; return s && s.view && s.view.deal === 2; }",
-            timeout=30_000,
+            timeout=ms(30),
         )
         before = wait_my_turn(page)
         opened = len(sockets)
         # A stale click: the page's version is behind; it hears "stale", syncs and goes on.
+        heard = len(frames)
         page.evaluate(f"() => window.burracoTable.act('draw', {before['version'] - 1})")
-        page.wait_for_timeout(3000)
+        deadline = time.monotonic() + seconds(30)
+        while not _synced(frames[heard:]):
+            assert time.monotonic() < deadline, f"no answer to the sync: {frames[heard:]}"
+            page.wait_for_timeout(50)  # Playwright delivers the frames' events meanwhile
         assert page.evaluate("() => document.querySelector('#conn').dataset.state") == "ok"
-        assert len(sockets) == opened, f"the page reconnected: {sockets[opened:]}"
         after = state(page)
         assert after["version"] == before["version"] and after["view"]["deal"] == 2
-        # And the deal goes on by clicks.
+        # And the deal goes on by clicks, on the same socket: a socket the sync broke would
+        # have been replaced by now.
         assert play_one_turn(page)
+        assert len(sockets) == opened, f"the page reconnected: {sockets[opened:]}"
         shot(page, "deal-two-after-stale")
         assert not errors, errors
         page.close()
+
+
+def _synced(frames: list[tuple[str, str]]) -> bool:
+    """The page answered "stale" with a sync, and the room answered the sync with the
+    seat's state (the last message of its answer)."""
+
+    def kind(text: str) -> object:
+        try:
+            return json.loads(text).get("type")
+        except (ValueError, AttributeError):
+            return None
+
+    sent = [i for i, (way, text) in enumerate(frames) if way == "sent" and kind(text) == "sync"]
+    return bool(sent) and any(
+        way == "received" and kind(text) == "state" for way, text in frames[sent[0] + 1 :]
+    )
 
 
 def test_the_pages_keep_to_their_content_security_policy(browser: Any, tmp_path: Path) -> None:

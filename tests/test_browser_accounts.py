@@ -14,6 +14,7 @@ import pytest
 from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import play_one_turn, play_turn_by_socket, shot
+from waits import ms
 
 from burraco.storage import Store
 
@@ -60,9 +61,9 @@ def test_sign_up_quick_play_a_rated_match_and_see_the_rating_move(
         page.select_option("#quick-players", "2")
         page.check("#quick-bots")
         page.click("#quick-play")
-        page.wait_for_url(re.compile(r".*/table/t-[^/?]+$"), timeout=20_000)
+        page.wait_for_url(re.compile(r".*/table/t-[^/?]+$"), timeout=ms(30))
         table = page.url.rsplit("/", 1)[-1]
-        page.wait_for_selector("#hand [data-card]", timeout=15_000)
+        page.wait_for_selector("#hand [data-card]", timeout=ms(30))
         info = httpx.get(f"{server.url}/api/tables/{table}").json()
         assert info["rated"] and info["quick"]
         assert [s["kind"] for s in info["seats"]].count("bot") == 1
@@ -80,7 +81,7 @@ def test_sign_up_quick_play_a_rated_match_and_see_the_rating_move(
         phone.wait_for_selector("#member:not([hidden])")
         phone.wait_for_selector(f'#my-tables a[href="/table/{table}"]')
         phone.click(f'#my-tables a[href="/table/{table}"]')
-        phone.wait_for_selector("#hand [data-card]", timeout=15_000)
+        phone.wait_for_selector("#hand [data-card]", timeout=ms(30))
         assert phone.evaluate("() => window.burracoTable.state.seat") == info_seat(info)
         shot(phone, "rated-table-other-device")
         other.close()
@@ -93,7 +94,7 @@ def test_sign_up_quick_play_a_rated_match_and_see_the_rating_move(
                 break
         page.wait_for_function(
             "() => window.burracoTable.state && window.burracoTable.state.table.status === 'over'",
-            timeout=30_000,
+            timeout=ms(60),
         )
         shot(page, "rated-match-over")
 

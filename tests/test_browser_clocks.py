@@ -23,6 +23,7 @@ from test_browser import (
     state,
     wait_my_turn,
 )
+from waits import ms, seconds
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
@@ -44,7 +45,7 @@ def _play_deal_one_over_the_api(server: RoomServer, table_id: str, token: str) -
 
     # Playwright's sync API holds this thread's event loop: the client runs in another.
     with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, play()).result(timeout=120)
+        pool.submit(asyncio.run, play()).result(timeout=seconds(120))
 
 
 def test_the_score_stays_up_until_next_deal_and_shows_the_final_table(
@@ -92,7 +93,7 @@ def test_a_banner_gives_the_seat_back_from_the_bot(browser: Any, tmp_path: Path)
         page = browser.new_page(viewport={"width": 390, "height": 844})
         create_table(page, server.url, seconds=2, start=True)
         # Anna does nothing: her clock runs out and a bot plays for her.
-        page.wait_for_selector("#takeover:not([hidden])", timeout=30_000)
+        page.wait_for_selector("#takeover:not([hidden])", timeout=ms(30))
         shot(page, "takeover-banner-phone")
         page.click("#take-back")
         page.wait_for_selector("#takeover", state="hidden")

@@ -15,6 +15,7 @@ import pytest
 from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import shot
+from waits import seconds
 
 from burraco.server.results import bot_accounts, listener, seed_bot_ratings
 from burraco.server.room import Room
@@ -41,16 +42,16 @@ def _rated_match(url: str) -> str:
             rated=True,
         )
         await room.abandon(table, 0)
-        for _ in range(500):
-            if store.results(table_id=table.id, limit=1):
-                break
+        deadline = time.monotonic() + seconds(30)
+        while not store.results(table_id=table.id, limit=1):
+            assert time.monotonic() < deadline, "the abandoned match was not rated"
             await asyncio.sleep(0.01)
         await room.shutdown()
         return table.id
 
     # Playwright's sync API holds an event loop in this thread: the room runs in another.
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, play()).result(timeout=60)
+        return pool.submit(asyncio.run, play()).result(timeout=seconds(60))
 
 
 def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
@@ -129,7 +130,7 @@ def test_the_score_sheet_and_the_player_page_say_a_bot_played_for_the_person(
         started = http.post(f"{server.url}/api/tables/{made['table']}/start", data={}, headers=csrf)
         assert started.ok, started.text()
         table = server.room.table(made["table"])
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + seconds(120)
         while not http.get(f"{server.url}/api/players/Anna").json()["matches"]:
             assert time.monotonic() < deadline, "the match did not end"
             time.sleep(0.05)

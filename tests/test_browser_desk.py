@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from roomserver import RoomServer
 from test_browser import CHROMIUM, shot
+from waits import ms
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
@@ -56,7 +57,7 @@ def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_
         desk.wait_for_function(
             "() => [...document.querySelectorAll('#standings tr[data-entrant]')]"
             ".some(r => r.textContent.includes('1250') || r.textContent.includes('850'))",
-            timeout=15_000,
+            timeout=ms(30),
         )
         info = server.room and server.app.state.desk.public(server.app.state.desk.get(tid))
         first = info["rounds"][0]["tables"][0]
@@ -77,7 +78,7 @@ def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_
         # A round online: Anna follows her link to her seat in the web room.
         desk.wait_for_selector("#start-online:not([disabled])")
         desk.click("#start-online")
-        desk.wait_for_selector("#rounds a[href^='/table/']", timeout=15_000)
+        desk.wait_for_selector("#rounds a[href^='/table/']", timeout=ms(30))
         # Nobody has opened a table yet: the desk lists who is not there, and the grace left.
         desk.wait_for_selector("#rounds .absent")
         absent = desk.eval_on_selector_all("#rounds .absent", "els => els.map(e => e.textContent)")
@@ -89,7 +90,7 @@ def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_
         shot(anna, "player-view-phone")
         anna.click("#go-table")
         anna.wait_for_url(re.compile(r".*/table/t-.*"))
-        anna.wait_for_selector("#hand [data-card]", timeout=20_000)
+        anna.wait_for_selector("#hand [data-card]", timeout=ms(30))
         seat = anna.evaluate("() => window.burracoTable.state.seat")
         me = server.app.state.desk.me(tid, links[0].split("player=")[1])
         assert seat == me["current"]["seat"]
@@ -98,6 +99,6 @@ def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_
         desk.wait_for_function(
             "() => ![...document.querySelectorAll('#rounds .absent')]"
             ".some(e => e.textContent.includes('Anna'))",
-            timeout=30_000,
+            timeout=ms(30),
         )
         assert not errors, errors

@@ -17,6 +17,7 @@ import pytest
 from conftest import CHROMIUM
 from roomserver import RoomServer, create_table
 from test_browser import shot
+from waits import ms
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
@@ -48,8 +49,8 @@ def test_a_guest_alone_plays_against_bots_after_the_wait(browser: Any, tmp_path:
         )
         assert page.is_visible("#quick-cancel") and not page.is_visible("#quick-play")
         shot(page, "quick-waiting")
-        page.wait_for_url(TABLE_URL, timeout=15_000)
-        page.wait_for_selector("#hand [data-card]", timeout=15_000)
+        page.wait_for_url(TABLE_URL, timeout=ms(30))
+        page.wait_for_selector("#hand [data-card]", timeout=ms(30))
         shot(page, "quick-table")
         info = httpx.get(f"{server.url}/api/tables/{table_of(page)}").json()
         assert info["quick"] and info["status"] == "playing"
@@ -79,9 +80,9 @@ def test_two_guests_meet_and_cancel_leaves_the_queue(browser: Any, tmp_path: Pat
         shot(anna, "quick-waiting-no-bots")
         press_play(bruno, server.url, "Bruno", bots=False)
         for page in (anna, bruno):
-            page.wait_for_url(TABLE_URL, timeout=15_000)
+            page.wait_for_url(TABLE_URL, timeout=ms(30))
         assert table_of(anna) == table_of(bruno)
-        bruno.wait_for_selector("#hand [data-card]", timeout=15_000)
+        bruno.wait_for_selector("#hand [data-card]", timeout=ms(30))
         shot(bruno, "quick-table-phone")
         anna.context.close()
         bruno.context.close()

@@ -23,6 +23,7 @@ import httpx
 import pytest
 import websockets
 from roomserver import free_port
+from waits import seconds
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed")
@@ -37,7 +38,7 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         cwd=tmp_path,
     )
-    deadline = time.time() + 10
+    deadline = time.time() + seconds(10)
     import redis
 
     client = redis.Redis(port=port)
@@ -52,7 +53,7 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
             time.sleep(0.05)
     yield f"redis://127.0.0.1:{port}/0"
     process.terminate()
-    process.wait(timeout=10)
+    process.wait(timeout=seconds(10))
 
 
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
@@ -63,7 +64,7 @@ def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Po
     # The test's players answer at a program's pace, not a person's.
     pace = {"BURRACO_SOCKET_MESSAGES": "100000/minute"}
     process = subprocess.Popen(command, env=os.environ | pace)
-    deadline = time.time() + 30
+    deadline = time.time() + seconds(30)
     while time.time() < deadline:
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
@@ -91,7 +92,7 @@ def rooms(tmp_path: Path, redis_url: str) -> Iterator[list[str]]:
         for process in processes:
             if process.poll() is None:
                 process.terminate()
-                process.wait(timeout=20)
+                process.wait(timeout=seconds(20))
 
 
 #: The processes of the running ``rooms`` fixture (for a test that kills one).
@@ -219,8 +220,11 @@ def test_when_the_owner_dies_every_player_plays_on_within_the_lease(rooms: list[
             asyncio.create_task(anna.run(first=0)),  # straight to the owner
             asyncio.create_task(bruno_page.run(first=1)),  # relayed by the other
         ]
-        await asyncio.sleep(3)
-        assert anna.played_at and bruno_page.played_at, "the table did not get going"
+        # Both have played (by both processes) before the owner dies.
+        going = time.time() + seconds(30)
+        while not (anna.played_at and bruno_page.played_at):
+            assert time.time() < going, "the table did not get going"
+            await asyncio.sleep(0.05)
         ROOMS[0].kill()
         killed = time.time()
         deadline = killed + OWNER_SECONDS + 5

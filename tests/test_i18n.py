@@ -23,6 +23,7 @@ from test_browser import (
     wait_my_turn,
     wait_version_above,
 )
+from waits import ms
 
 from burraco.bots.hints import WHY
 from burraco.refusals import TEXTS as RULES
@@ -779,7 +780,7 @@ def toast_after(page: Any, kind: str, before: str) -> str:
              return b && !b.hidden && b.dataset.kind === kind && b.textContent !== before
                && b.getAnimations().every((a) => a.playState === 'finished'); }""",
         arg=[kind, before],
-        timeout=30_000,
+        timeout=ms(30),
     )
     return str(page.inner_text("#toast"))
 

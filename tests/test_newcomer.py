@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -24,26 +25,49 @@ import httpx
 import pytest
 import websockets
 from roomserver import port_is_free
+from waits import seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "italian-2p-2l-seed1.txt"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A new virtual environment with the package alone: ``pip install .``, no extras."""
-    base = tmp_path_factory.mktemp("newcomer")
-    tree = base / "burraco"
-    ignore = shutil.ignore_patterns("*.egg-info", "__pycache__", "*.pyc")
-    shutil.copytree(ROOT / "src", tree / "src", ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, tree / name)
+    """A new virtual environment with the package alone: ``pip install .``, no extras.
+
+    Built once a run: under pytest-xdist (scripts/test.sh) the workers' temporary folders
+    share a parent, where the first worker to need it builds it under a lock and the other
+    waits for it (pytest-xdist 3.8's xdist_group does not group on pytest 9, and a
+    module-scoped fixture was built again each time a worker came back to these tests)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    shared = tmp_path_factory.getbasetemp()
+    if worker:
+        shared = shared.parent
+    base = shared / "newcomer"
     venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
-    subprocess.run([*pip, "--upgrade", "pip"], check=True, timeout=600)
-    subprocess.run([*pip, str(tree)], check=True, timeout=900)
+    with (shared / "newcomer.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (base / "installed").exists():
+            return venv
+        shutil.rmtree(base, ignore_errors=True)  # what a failed build left
+        tree = base / "burraco"
+        ignore = shutil.ignore_patterns("*.egg-info", "__pycache__", "*.pyc")
+        shutil.copytree(ROOT / "src", tree / "src", ignore=ignore)
+        for name in ("pyproject.toml", "README.md"):
+            shutil.copy(ROOT / name, tree / name)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        # The pip that comes with the venv, as a newcomer's would; pip's own cache (wheels it
+        # downloaded or built before) is used, so a second run of the suite installs faster.
+        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+        subprocess.run([*pip, str(tree)], check=True, timeout=seconds(900))
+        (base / "installed").touch()
     return venv
+
+
+def _own_env() -> dict[str, str]:
+    """This environment without PYTHONPATH: the fresh install must answer, not the source
+    tree the tests run from (`PYTHONPATH=src pytest` would otherwise shadow it)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
 def _run(venv: Path, *args: str, stdin: str = "", timeout: float = 120) -> str:
@@ -52,8 +76,8 @@ def _run(venv: Path, *args: str, stdin: str = "", timeout: float = 120) -> str:
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=timeout,
-        env=os.environ | {"COLUMNS": "120"},
+        timeout=seconds(timeout),
+        env=_own_env() | {"COLUMNS": "120"},
     )
     assert done.returncode == 0, f"burraco {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
@@ -89,7 +113,7 @@ async def _play_a_few_moves(url: str, table: str, token: str, moves: int) -> int
     played = 0
     async with websockets.connect(f"{url}/ws/{table}?token={token}") as ws:
         while played < moves:
-            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            message = json.loads(await asyncio.wait_for(ws.recv(), seconds(30)))
             if message["type"] == "state" and message["legal"]:
                 action = message["legal"][0]
                 await ws.send(
@@ -108,10 +132,11 @@ def test_the_room_starts_plays_and_stops_on_sigterm(fresh: Path, tmp_path: Path)
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env=_own_env(),
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.time() + 60
+        deadline = time.time() + seconds(60)
         while True:
             assert server.poll() is None, server.stderr.read() if server.stderr else ""
             with contextlib.suppress(httpx.HTTPError):
@@ -135,7 +160,7 @@ def test_the_room_starts_plays_and_stops_on_sigterm(fresh: Path, tmp_path: Path)
         assert asyncio.run(_play_a_few_moves(ws_url, created["table"], created["token"], 4)) == 4
         server.send_signal(signal.SIGTERM)
         began = time.time()
-        server.wait(timeout=20)
+        server.wait(timeout=seconds(20))
         assert time.time() - began < 5, f"SIGTERM took {time.time() - began:.1f} s"
         assert port_is_free(port)
     finally:

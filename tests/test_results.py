@@ -17,6 +17,7 @@ import websockets
 from roomserver import RoomServer
 from sqlalchemy import text
 from typer.testing import CliRunner
+from waits import seconds
 
 from burraco.bots.arena import make_bot
 from burraco.bots.learned import LearnedBot
@@ -60,7 +61,8 @@ def _run(scenario: Callable[[Room, Store], Awaitable[T]], url: str = "sqlite://"
 
 async def _stored(store: Store, table: LiveTable, timeout: float = 60) -> None:
     """Wait until the table's results are stored."""
-    for _ in range(int(timeout / 0.01)):
+    deadline = time.monotonic() + seconds(timeout)
+    while time.monotonic() < deadline:
         if store.results(table_id=table.id, limit=1):
             return
         await asyncio.sleep(0.01)
@@ -528,7 +530,7 @@ def test_a_person_who_plays_every_turn_is_rated_on_the_match() -> None:
         me = make_bot("greedy", seed=7)
         match = table.match
         assert match is not None
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + seconds(120)
         while not match.is_over and time.monotonic() < deadline:
             if match.deal.turn == 0 and table.pause_until is None:
                 action = me.choose(match.view(0), match.legal_actions())

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from roomserver import Player, RoomServer, create_table, free_port, start_table
 from sqlalchemy import create_engine, delete, select, update
+from waits import seconds
 
 from burraco.record import read_record, replay
 from burraco.storage import SeatRow, Store, TableRow, models
@@ -263,7 +264,7 @@ def test_a_full_disk_pauses_the_tables_and_they_go_on_by_themselves(tmp_path: Pa
             busy = create_table(server, deals=5, move_seconds=0, name="Bruno")
             start_table(server, busy)
             room = server.room
-            deadline = time.time() + 30
+            deadline = time.time() + seconds(30)
             while room.tables[idle["table"]].version < 5 and time.time() < deadline:
                 time.sleep(0.1)
 
@@ -292,7 +293,7 @@ def test_a_full_disk_pauses_the_tables_and_they_go_on_by_themselves(tmp_path: Pa
                     assert room.tables[idle["table"]].version == frozen
                     filler.unlink()
                     # The bots go on by themselves (the backoff waits at most 30 s).
-                    deadline = time.time() + 45
+                    deadline = time.time() + seconds(45)
                     while room.tables[idle["table"]].version <= frozen:
                         assert time.time() < deadline, "the bot table did not resume"
                         await asyncio.sleep(0.2)

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from test_i18n import LANGS, texts
+from waits import ms
 
 from burraco.rulebook import figures
 from burraco.variants import PRESETS, VP_TABLE_3, variant
@@ -400,7 +401,7 @@ def test_the_list_of_games_and_the_links_to_the_rules(browser: Any, tmp_path: Pa
         page.goto(f"{server.url}{table['url']}")
         page.wait_for_function(
             "() => document.getElementById('rules-link').getAttribute('href') === '/rules/buraco'",
-            timeout=20_000,
+            timeout=ms(30),
         )
         assert not errors, errors
         context.close()

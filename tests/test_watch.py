@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+import waits
 import websockets
 from roomserver import Player, RoomServer, create_table, start_table
 from test_cluster import redis_url, rooms  # noqa: F401  (the fixtures of two processes)
@@ -65,7 +66,9 @@ class Spectator:
         await self.socket.send(json.dumps(message))
 
     async def next(self, timeout: float = 20) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        """The next message, within ``timeout`` seconds on a quiet machine (scaled)."""
+        received = await asyncio.wait_for(self.socket.recv(), waits.seconds(timeout))
+        message: dict[str, Any] = json.loads(received)
         self.received.append(message)
         if message["type"] == "state":
             self.state = message
