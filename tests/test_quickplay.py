@@ -220,7 +220,9 @@ def test_the_service_seats_and_tells_each_ticket() -> None:
     first = quick.join(entry("anna-ticket", 29.0, user_id=7, registered=True))
     assert first["status"] == "waiting" and first["bots_at"] == 1_005_000
     assert (first["position"], first["queue"]) == (1, 1)
-    clock.now += 6
+    clock.now += 4
+    quick.status("anna-ticket")  # the page asks every second
+    clock.now += 2
     asyncio.run(quick.tick())
     seated = quick.status("anna-ticket")
     assert seated == {
@@ -233,6 +235,27 @@ def test_the_service_seats_and_tells_each_ticket() -> None:
     [table] = made
     assert table["seats"] == [("Anna-Ticket", "human"), ("expert bot 1", "bot")]
     assert table["users"] == {0: 7, 1: 3} and table["rated"] and table["bot"] == "expert"
+
+
+def test_a_ticket_whose_page_stopped_asking_is_not_seated() -> None:
+    """Tickets a script pressed and left (never asked about again) wait unseated: a person
+    is seated with people whose page is waiting, or with bots, never with ghosts."""
+    quick, clock, made = service()
+    for i in range(3):
+        quick.join(entry(f"ghost-{i}"))
+    clock.now += 6  # past the 5 s a page may go without asking
+    quick.join(entry("anna"))
+    for _ in range(7):
+        clock.now += 1
+        assert quick.status("anna") is not None  # her page asks every second
+        asyncio.run(quick.tick())
+    [table] = made
+    assert table["seats"] == [("Anna", "human"), ("greedy bot 1", "bot")]
+    assert all(quick.status(f"ghost-{i}")["status"] == "waiting" for i in range(3))  # type: ignore[index]
+    # A ghost whose page asks again is a waiter again: it is seated (here with bots).
+    quick.status("ghost-0")
+    asyncio.run(quick.tick())
+    assert quick.status("ghost-0")["status"] == "seated"  # type: ignore[index]
 
 
 def test_one_ticket_per_account() -> None:

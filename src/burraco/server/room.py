@@ -173,6 +173,11 @@ class LiveTable:
     #: When the players were last told how many watch, and the task that tells them next.
     watchers_told: float = 0.0
     watchers_task: asyncio.Task[None] | None = None
+    #: Who created the table ("user-7", "address-1.2.3.4"; "" for a tournament's, quick
+    #: play's, or one loaded from the database): a creator's open tables are capped.
+    creator: str = ""
+    #: When a seat's socket last opened or closed (a waiting table nobody has open goes).
+    seen: float = 0.0
 
     def next_backoff(self) -> float:
         """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
@@ -247,6 +252,9 @@ class Room:
         self.capacity = capacity or Capacity()
         self.lag = LoopLag()
         self.sockets = 0
+        #: Every spectator's socket, oldest first, with its table and address: they count
+        #: per address, and the newest are shed when the players need the sockets.
+        self.spectators: dict[Watcher, tuple[LiveTable, str]] = {}
         #: The lobby's tables in their order with what the filters read (game, players,
         #: rated), and when they were listed (0: list again).
         self._lobby: tuple[float, list[Listed[LiveTable]]] = (0.0, [])
@@ -325,8 +333,12 @@ class Room:
                 gone.append(table.id)
             elif (
                 table.status == "waiting"
-                and now - table.row.created_at >= self.capacity.waiting_expiry
                 and not table.row.tournament
+                and (
+                    now - table.row.created_at >= self.capacity.waiting_expiry
+                    # Nobody has it open: a visitor who made it and left, or a script.
+                    or now - max(table.row.created_at, table.seen) >= self.capacity.waiting_idle
+                )
             ):
                 with contextlib.suppress(StorageUnavailable):
                     self.store.set_status(table.id, "expired")
@@ -347,11 +359,25 @@ class Room:
         return None
 
     def bot_tables(self) -> int:
-        """Tables in play where no person sits."""
+        """Tables in play where bots alone play: a seat a bot took over counts as a bot's
+        (its person is not playing), so a table its people left counts as one."""
+        return sum(1 for t in self.tables.values() if t.status == "playing" and _bots_alone(t))
+
+    def may_take_over(self, table: LiveTable, seat: int) -> bool:
+        """Whether a bot may take over ``seat`` when its clock runs out: yes while a person
+        still plays another seat, else only while the room plays fewer than
+        ``max_bot_tables`` tables of bots alone (each costs the loop as much as a table of
+        people, and nobody may be watching it)."""
+        if any(not s.bot_plays for i, s in enumerate(table.seats) if i != seat):
+            return True
+        return self.bot_tables() < self.capacity.max_bot_tables
+
+    def open_by(self, creator: str) -> int:
+        """The open tables (waiting or playing) ``creator`` made."""
         return sum(
             1
             for t in self.tables.values()
-            if t.status == "playing" and all(s.kind == "bot" for s in t.seats)
+            if t.creator == creator and t.status in ("waiting", "playing")
         )
 
     def admit(self) -> None:
@@ -491,11 +517,21 @@ class Room:
     # --- the lobby ------------------------------------------------------------------------
 
     def create(
-        self, request: dict[str, Any], user_id: int | None = None
+        self, request: dict[str, Any], user_id: int | None = None, creator: str = ""
     ) -> tuple[LiveTable, int, str]:
         """A new table, its creator in seat 0 (``user_id``: a registered player's account).
-        A rated table is for registered players only."""
+        A rated table is for registered players only. ``creator`` (an account's or an
+        address's key) may hold ``capacity.tables_per_creator`` open tables at once."""
         self.admit()
+        most = self.capacity.tables_per_creator
+        if creator and self.open_by(creator) >= most:
+            raise RoomError(
+                "too_many_tables",
+                f"you have {most} open tables already, the most one player may hold: "
+                "play or leave one (a waiting table nobody has open goes by itself)",
+                429,
+                params={"n": most},
+            )
         name = _name(request.get("name"))
         kind = str(request.get("variant", "italian"))
         options = {k: request[k] for k in TABLE_OPTIONS if request.get(k) is not None}
@@ -535,6 +571,7 @@ class Room:
             row=row,
             variant=v,
             seats=[SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in seats],
+            creator=creator,
         )
         self.tables[table_id] = table
         self._lobby = (0.0, [])
@@ -749,6 +786,7 @@ class Room:
                 with contextlib.suppress(Exception):
                     await closer(REPLACED, "replaced by a newer connection")
         came_online = not state.connections
+        table.seen = time.time()
         state.connections.append(send)
         if close is not None:
             state.closers[send] = close
@@ -767,6 +805,7 @@ class Room:
         state.connections.remove(send)
         state.closers.pop(send, None)
         self.sockets -= 1
+        table.seen = time.time()
         if not state.connections:
             if table.pause_until is not None and table.ready and not self._waiting_for(table):
                 await self._next_deal(table)
@@ -1140,7 +1179,9 @@ class Room:
         if match is None or match.is_over or table.version != version:
             return
         seat = match.deal.turn
-        if table.row.takeover:
+        # Past max_bot_tables a table its people left is not played on by bots alone: the
+        # clock's end is then what it is without takeover (002's abandonment).
+        if table.row.takeover and self.may_take_over(table, seat):
             table.seats[seat].taken_over = True
             table.bot_task = asyncio.create_task(self._bot_turn(table, version))
             await self._broadcast(table)
@@ -1365,10 +1406,16 @@ class Room:
     # --- spectators -----------------------------------------------------------------------
 
     async def watch(
-        self, table: LiveTable, name: str, send_text: SendText, close: CloseSocket | None = None
+        self,
+        table: LiveTable,
+        name: str,
+        send_text: SendText,
+        close: CloseSocket | None = None,
+        address: str = "",
     ) -> Watcher:
         """A spectator's socket opens: it hears the watchers' chat and the table as it was
-        ``watch_delay`` moves ago, public information only (docs/protocol.md, watching)."""
+        ``watch_delay`` moves ago, public information only (docs/protocol.md, watching).
+        Spectators are capped per table, per ``address`` and by the room's sockets."""
         if not table.row.watchable:
             raise RoomError(
                 "not_watchable",
@@ -1384,6 +1431,16 @@ class Room:
                 503,
                 params={"n": most},
             )
+        if self.sockets >= self.capacity.max_sockets:
+            raise RoomError("busy", BUSY, 503)
+        mine = self.capacity.watchers_per_address
+        if address and sum(1 for _, a in self.spectators.values() if a == address) >= mine:
+            raise RoomError(
+                "watching_too_many",
+                f"your address watches {mine} tables already, the most one address may",
+                429,
+                params={"n": mine},
+            )
         watcher = Watcher(name, send_text, close, pacer=self.pacer)
         if not table.watchers:
             # Nobody was watching: the frames may be old, and nobody waits for events.
@@ -1391,6 +1448,7 @@ class Room:
             frame = self._shown_frame(table)
             table.shown = frame.version if frame is not None else table.version
         table.watchers.append(watcher)
+        self.spectators[watcher] = (table, address)
         self.sockets += 1
         history = self._chat_history(table, "watchers")
         if history is not None:
@@ -1402,11 +1460,38 @@ class Room:
 
     async def unwatch(self, table: LiveTable, watcher: Watcher) -> None:
         """A spectator's socket has closed."""
+        self.spectators.pop(watcher, None)
         if watcher in table.watchers:
             table.watchers.remove(watcher)
             self.sockets -= 1
             self._watchers_changed(table)
         await watcher.stop()
+
+    def admit_seat(self) -> None:
+        """Make room for a seat's socket: a seat is never refused for spectators. Past
+        ``max_sockets`` the newest spectators are closed (1013, try again later), as many
+        as the seat needs; a seat is refused only when the seats alone fill the room."""
+        over = self.sockets + 1 - self.capacity.max_sockets
+        if over > 0 and len(self.spectators) < over:
+            raise RoomError("busy", BUSY, 503)
+        for _ in range(max(0, over)):
+            watcher, (table, _) = self.spectators.popitem()
+            table.watchers.remove(watcher)
+            self.sockets -= 1
+            self._watchers_changed(table)
+            task = asyncio.get_running_loop().create_task(self._shed(watcher))
+            self._retrying.add(task)
+            task.add_done_callback(self._retrying.discard)
+
+    @staticmethod
+    async def _shed(watcher: Watcher) -> None:
+        """Tell a spectator shed for the players why, and close its socket."""
+        with contextlib.suppress(Exception):
+            await watcher.send_text(json.dumps(error_message("busy", BUSY)))
+        await watcher.stop()
+        if watcher.close is not None:
+            with contextlib.suppress(Exception):
+                await watcher.close(1013, "the players need the room: watch again later")
 
     async def watch_message(self, table: LiveTable, watcher: Watcher, raw: str) -> None:
         """Handle one message from a spectator: a sync, a chat message, a ping. Answers go
@@ -1726,6 +1811,11 @@ def _chosen(listed: list[Listed[T]], query: LobbyQuery, free: Callable[[T], bool
         and (q.rated is None or rated == q.rated)
         and (q.free is None or free(table) == q.free)
     ]
+
+
+def _bots_alone(table: LiveTable) -> bool:
+    """Bots play every seat of the table (bot seats, or people's seats taken over)."""
+    return all(s.bot_plays for s in table.seats)
 
 
 def _has_free_seat(table: LiveTable) -> bool:
