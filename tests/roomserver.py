@@ -46,9 +46,9 @@ class RoomServer:
         )
         # The test process also drives the browser and the clients, so its event loop lags
         # more than a room's would: "busy" for a late loop is tested in test_capacity.py.
-        # Tests make many tables from one address too: the cap per creator is tested in
-        # test_capacity.py.
-        patient = Capacity(busy_lag=30.0, tables_per_creator=100_000)
+        # Tests make many tables and spectators from one address too: the caps per creator
+        # and per address are tested in test_capacity.py.
+        patient = Capacity(busy_lag=30.0, tables_per_creator=100_000, watchers_per_address=100_000)
         defaults = {"bot_delay": 0.0, "limits": generous, "capacity": patient}
         self.app = create_app(database_url, **(defaults | options))
         self.server = uvicorn.Server(
