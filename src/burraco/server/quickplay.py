@@ -403,9 +403,10 @@ class QuickPlay:
     """The room's quick play: a queue, a task that matches it, and each ticket's outcome.
 
     Tickets are secrets: only their holder learns the seat's token. A ticket nobody asks
-    about for ``expiry`` seconds is dropped (the page polls every second or so); one not
-    asked about for ``alive`` seconds is not seated meanwhile: a table is made of people
-    whose page is still waiting, never of tickets a script pressed and left."""
+    about for ``expiry`` seconds is dropped (the page polls every second or so). A ticket
+    is seated only while its page asks: once asked about after "Play", and within the
+    last ``alive`` seconds. A table is made of people whose page is waiting, never of
+    tickets a script pressed and left."""
 
     def __init__(
         self,
@@ -431,6 +432,8 @@ class QuickPlay:
         self.may_seat = may_seat
         self.seated: dict[str, Seated] = {}
         self.touched: dict[str, float] = {}
+        #: The tickets asked about since "Play" (the page is waiting on them).
+        self.asked: set[str] = set()
         self.accounts: dict[int, str] = {}
         self._task: asyncio.Task[None] | None = None
 
@@ -448,13 +451,14 @@ class QuickPlay:
             self.accounts[entry.user_id] = entry.ticket
         self.queue.join(entry, now)
         self.touched[entry.ticket] = now
-        answer = self.status(entry.ticket)
+        answer = self.status(entry.ticket, asked=False)
         assert answer is not None
         return {"ticket": entry.ticket} | answer
 
-    def status(self, ticket: str) -> dict[str, Any] | None:
+    def status(self, ticket: str, *, asked: bool = True) -> dict[str, Any] | None:
         """A ticket's news: seated (where, with the seat's token) or waiting (for how
-        long, until when bots may come, its place in the queue); None if unknown."""
+        long, until when bots may come, its place in the queue); None if unknown.
+        ``asked``: its page asks (not the answer to "Play" itself)."""
         now = self.clock()
         if ticket in self.seated:
             self.touched[ticket] = now
@@ -463,6 +467,8 @@ class QuickPlay:
         if waiter is None:
             return None
         self.touched[ticket] = now
+        if asked:
+            self.asked.add(ticket)
         position, size = self.queue.position(ticket)
         bots_at = waiter.since + self.rules.wait_seconds if waiter.entry.bots else None
         return {
@@ -480,6 +486,7 @@ class QuickPlay:
         """Give up a ticket (waiting or seated); False if it was unknown."""
         known = self.queue.leave(ticket) | (self.seated.pop(ticket, None) is not None)
         self.touched.pop(ticket, None)
+        self.asked.discard(ticket)
         for user_id, mine in list(self.accounts.items()):
             if mine == ticket:
                 del self.accounts[user_id]
@@ -503,7 +510,9 @@ class QuickPlay:
             game: {level: r for level, (_, r) in self.bot_accounts(game).items() if r is not None}
             for game in games
         }
-        absent = [t for t, seen in self.touched.items() if now - seen > self.alive]
+        absent = [
+            t for t, seen in self.touched.items() if t not in self.asked or now - seen > self.alive
+        ]
         groups = self.queue.match(now, absent)
         for group in groups:
             await self._seat(group)
@@ -540,6 +549,7 @@ class QuickPlay:
         for i, entry in enumerate(group.seats):
             if entry is not None and entry.ticket in self.touched:
                 self.seated[entry.ticket] = Seated(table, i, tokens[i])
+                self.asked.discard(entry.ticket)
 
     def start(self) -> None:
         """Match every ``interval`` seconds until :meth:`stop`."""
