@@ -36,12 +36,16 @@ async def make_tables(url: str, tables: int) -> int:
     async def address(i: int, count: int) -> None:
         nonlocal made
         async with client(url, f"127.20.{i // 250}.{i % 250 + 1}") as http:
-            for k in range(count):
+            k = 0
+            deadline = time.time() + 60
+            while k < count and time.time() < deadline:
                 answer = await http.post("/api/tables", json={"name": "Anna", "move_seconds": 1})
                 if answer.status_code != 200:
+                    await asyncio.sleep(0.5)  # busy a moment: the room's loop fell behind
                     continue
                 made += 1
-                if k % 2 == 0:
+                k += 1
+                if k % 2 == 1:
                     seat = answer.json()
                     await http.post(
                         f"/api/tables/{seat['table']}/start", json={"token": seat["token"]}
