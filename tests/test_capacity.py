@@ -277,3 +277,30 @@ def test_spectators_are_capped_per_address(db: str) -> None:
     with RoomServer(db, capacity=capacity) as server:
         table = create_table(server, watchable=True)
         asyncio.run(scenario(server, table["table"]))
+
+
+def test_bots_alone_at_a_table_nobody_has_open_play_slower() -> None:
+    """Nobody follows their moves: each such table costs the room a fifth of a table that
+    someone watches (or plays at)."""
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    async def scenario() -> tuple[int, int]:
+        room = Room(Store("sqlite://"), bot_delay=0.04)
+        seats = [("Bot A", "bot"), ("Bot B", "bot")]
+        options = {"players": 2, "deals": 50, "target": None}
+        unseen, _ = await room.create_seated("italian", options, seats)
+        seen, _ = await room.create_seated("italian", options, seats, watchable=True)
+
+        async def nothing(text: str) -> None:
+            pass
+
+        await room.watch(seen, "", nothing)
+        began = (unseen.version, seen.version)
+        await asyncio.sleep(2.0)
+        moves = (unseen.version - began[0], seen.version - began[1])
+        await room.shutdown()
+        return moves
+
+    unseen, seen = asyncio.run(scenario())
+    assert seen > 5 and unseen * 2 < seen, (unseen, seen)

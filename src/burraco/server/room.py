@@ -76,6 +76,12 @@ REPLACED = 4409
 #: every person at the table presses "next deal" sooner.
 NEXT_DEAL_SECONDS = 30.0
 
+#: How many times slower than ``bot_delay`` bots play at a table of bots alone that
+#: nobody has open (no seat's socket, no spectator): nobody follows its moves, and each
+#: such table (a tournament's bot lines, a table its people left) would otherwise cost
+#: the room's one loop as much as a table of people.
+UNSEEN_PACE = 5.0
+
 #: Seconds between two states that only tell the players how many watch (200 spectators
 #: arriving make one state a second, not 200).
 WATCHERS_EVERY = 1.0
@@ -1113,7 +1119,7 @@ class Room:
     async def _bot_turn(self, table: LiveTable, version: int) -> None:
         try:
             if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
+                await asyncio.sleep(self.bot_delay * (UNSEEN_PACE if _unseen(table) else 1.0))
             match = table.match
             if match is None or match.is_over:
                 return
@@ -1816,6 +1822,11 @@ def _chosen(listed: list[Listed[T]], query: LobbyQuery, free: Callable[[T], bool
 def _bots_alone(table: LiveTable) -> bool:
     """Bots play every seat of the table (bot seats, or people's seats taken over)."""
     return all(s.bot_plays for s in table.seats)
+
+
+def _unseen(table: LiveTable) -> bool:
+    """Bots alone play the table and nobody has it open: no seat's socket, no spectator."""
+    return _bots_alone(table) and not table.watchers and not any(s.connections for s in table.seats)
 
 
 def _has_free_seat(table: LiveTable) -> bool:
