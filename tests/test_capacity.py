@@ -99,8 +99,9 @@ def test_finished_and_forgotten_tables_leave_memory_and_the_lobby(db: str) -> No
         http.post(f"/api/tables/{played['table']}/start", json={"token": played["token"]})
         asyncio.run(play_out(server, played))
         waiting = create_table(server)["table"]
-        assert room.reap(now=room.tables[waiting].row.created_at + 10) == [played["table"]]
-        assert waiting in room.tables
+        # The room's own reaper (each second here) may have let it go already.
+        room.reap(now=room.tables[waiting].row.created_at + 10)
+        assert played["table"] not in room.tables and waiting in room.tables
         assert room.reap(now=room.tables[waiting].row.created_at + 3601) == [waiting]
         assert room.tables == {}
         assert http.get("/api/tables").json()["total"] == 0
