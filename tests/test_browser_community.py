@@ -6,6 +6,7 @@ player's language, and axe finds nothing serious on them. Screenshots go to
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,58 @@ def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
         assert page.locator("body").inner_text().find("no_player") >= 0
         assert not errors, errors
         page.close()
+
+
+def test_the_score_sheet_and_the_player_page_say_a_bot_played_for_the_person(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 19: Anna makes a rated one-deal table against the greedy bot and never plays:
+    her clock runs out and a bot plays her seat to the end. She counts as abandoned; the
+    score sheet and the player page say so, with the turns the bot played."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        http = context.request
+        signed = http.post(
+            f"{server.url}/api/account/signup", data={"name": "Anna", "password": "cuori e picche"}
+        )
+        assert signed.ok, signed.text()
+        csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+        request = {"name": "Anna", "rated": True, "deals": 1, "move_seconds": 1}
+        made = http.post(f"{server.url}/api/tables", data=request, headers=csrf).json()
+        started = http.post(f"{server.url}/api/tables/{made['table']}/start", data={}, headers=csrf)
+        assert started.ok, started.text()
+        table = server.room.table(made["table"])
+        deadline = time.monotonic() + 120
+        while not http.get(f"{server.url}/api/players/Anna").json()["matches"]:
+            assert time.monotonic() < deadline, "the match did not end"
+            time.sleep(0.05)
+        turns = table.turns.of(0)
+        assert turns.turns == turns.bot > 0
+        said = f"turns played by a bot: {turns.bot} of {turns.turns}"
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/")
+        seats = {made["table"]: {"seat": 0, "token": made["token"]}}
+        page.evaluate("(s) => localStorage.setItem('burraco.seats', JSON.stringify(s))", seats)
+        # Back at the table after the end: the score sheet is built from the room's state.
+        page.goto(f"{server.url}/table/{made['table']}")
+        page.wait_for_selector("#score-sheet[open]")
+        result = page.locator("#sheet-result").inner_text()
+        assert f"Anna: counted as abandoned, a loss for the rating and the statistics ({said})" in (
+            result
+        )
+        shot(page, "score-sheet-absent")
+        page.goto(f"{server.url}/player/Anna")
+        page.wait_for_selector("body[data-ready=true] .matches-table")
+        row = page.locator(f".matches-table tr[data-table='{made['table']}']")
+        assert row.get_attribute("data-outcome") == "loss"
+        assert "Abandoned" in row.inner_text() and said in row.inner_text()
+        assert row.locator("td.num").nth(1).inner_text().startswith("-")
+        row.scroll_into_view_if_needed()
+        shot(page, "player-anna-absent")
+        assert not errors, errors
+        context.close()
 
 
 def test_the_community_pages_pass_axe(browser: Any, tmp_path: Path) -> None:

@@ -78,6 +78,11 @@ def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_
         desk.wait_for_selector("#start-online:not([disabled])")
         desk.click("#start-online")
         desk.wait_for_selector("#rounds a[href^='/table/']", timeout=15_000)
+        # Nobody has opened a table yet: the desk lists who is not there, and the grace left.
+        desk.wait_for_selector("#rounds .absent")
+        absent = desk.eval_on_selector_all("#rounds .absent", "els => els.map(e => e.textContent)")
+        assert any("Anna" in a for a in absent), absent
+        assert all(re.search(r"\d+:\d\d", a) for a in absent), absent
         anna = browser.new_page(viewport={"width": 390, "height": 844})
         anna.goto(links[0])
         anna.wait_for_selector("#go-table")
@@ -89,4 +94,10 @@ def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_
         me = server.app.state.desk.me(tid, links[0].split("player=")[1])
         assert seat == me["current"]["seat"]
         shot(anna, "player-at-table-phone")
+        # Anna is at her table: the desk no longer lists her (at its next poll).
+        desk.wait_for_function(
+            "() => ![...document.querySelectorAll('#rounds .absent')]"
+            ".some(e => e.textContent.includes('Anna'))",
+            timeout=30_000,
+        )
         assert not errors, errors

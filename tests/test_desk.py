@@ -287,3 +287,98 @@ def test_a_refused_request_answers_with_the_tournament_rule_and_its_params(
         # The room's own refusals are as they were: no rule.
         stranger = http.post(f"{path}/close", json={"token": "nope"})
         assert stranger.status_code == 403 and "rule" not in stranger.json()
+
+
+def test_a_no_show_has_the_grace_then_loses_by_the_move_clock(tmp_path: Path) -> None:
+    """Issue 19: a player who has not opened the table when the round starts lost by
+    timeout after one move clock, the desk showing nothing meanwhile. The director's grace
+    comes first: the desk lists who is not yet at a table and the grace's end; no loss
+    before it ends; after it, 002's move clock runs and the no-show loses by timeout."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
+        t = _create(
+            http, format="round-robin", kind="individual", deals=3, move_seconds=1, grace_seconds=4
+        )
+        tid, token = t["tournament"], t["token"]
+        assert http.get(f"/api/tournaments/{tid}").json()["settings"]["grace_seconds"] == 4
+        anna = http.post(
+            f"/api/tournaments/{tid}/entrants", json={"token": token, "players": ["Anna"]}
+        ).json()
+        http.post(f"/api/tournaments/{tid}/entrants", json={"token": token, "bot": "random"})
+        started_at = time.time()
+        started = http.post(f"/api/tournaments/{tid}/rounds", json={"token": token})
+        assert started.status_code == 200, started.text
+        table = started.json()["rounds"][0]["tables"][0]
+        letter = "N" if table["first"] == anna["entrant"] else "S"
+        assert table["seats"][letter] == "Anna" and table["absent"] == [letter]
+        assert 3000 < table["grace_until"] - started_at * 1000 <= 4500
+        info = _wait_round_done(http, tid, timeout=60)
+        lost = time.time() - started_at
+        result = info["rounds"][0]["tables"][0]
+        assert result["result"]["abandoned_by"] == anna["entrant"]
+        # The grace (4 s), then one move clock (1 s): never the move clock alone.
+        assert 4.5 < lost < 30, lost
+        assert result["absent"] == [] and result["grace_until"] is None
+
+
+def test_the_desk_shows_a_player_at_the_table_no_longer_absent(tmp_path: Path) -> None:
+    """A player who opens the table during the grace leaves the desk's list at once."""
+    import asyncio
+
+    from roomserver import Player
+
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
+        t = _create(http, format="round-robin", kind="individual", deals=3, grace_seconds=600)
+        tid, token = t["tournament"], t["token"]
+        anna = http.post(
+            f"/api/tournaments/{tid}/entrants", json={"token": token, "players": ["Anna"]}
+        ).json()
+        http.post(f"/api/tournaments/{tid}/entrants", json={"token": token, "bot": "random"})
+        table = http.post(f"/api/tournaments/{tid}/rounds", json={"token": token}).json()
+        table = table["rounds"][0]["tables"][0]
+        assert len(table["absent"]) == 1 and table["grace_until"] > time.time() * 1000 + 590_000
+
+        async def opens() -> None:
+            async with Player(server, table["room"], anna["tokens"][0], next_deal=False) as p:
+                state = await p.until("state")
+                assert state["seat"] in (0, 1)
+                again = http.get(f"/api/tournaments/{tid}").json()["rounds"][0]["tables"][0]
+                assert again["absent"] == [] and again["grace_until"] is None
+                if state["view"]["turn"] == state["seat"]:
+                    # Her turn: the move clock starts whole as she opens, not after the grace.
+                    assert 35 < state["clock"]["seconds"] <= 40
+
+        asyncio.run(opens())
+
+
+def test_a_restart_during_the_grace_keeps_it(tmp_path: Path) -> None:
+    """The room's log does not hold the grace: after a restart the desk gives it back to
+    the tables of the round in play, so a no-show does not lose at the first move clock."""
+    database = f"sqlite:///{tmp_path / 'room.db'}"
+    port = free_port()
+    with RoomServer(database, port=port) as server, server.http() as http:
+        t = _create(
+            http,
+            format="round-robin",
+            kind="individual",
+            deals=3,
+            move_seconds=1,
+            grace_seconds=600,
+        )
+        tid, token = t["tournament"], t["token"]
+        http.post(f"/api/tournaments/{tid}/entrants", json={"token": token, "players": ["Anna"]})
+        http.post(f"/api/tournaments/{tid}/entrants", json={"token": token, "bot": "random"})
+        table = http.post(f"/api/tournaments/{tid}/rounds", json={"token": token}).json()
+        table = table["rounds"][0]["tables"][0]
+        grace_until = table["grace_until"]
+    with RoomServer(database, port=port) as server, server.http() as http:
+        again = http.get(f"/api/tournaments/{tid}").json()["rounds"][0]["tables"][0]
+        assert again["absent"] == table["absent"] and again["grace_until"] == grace_until
+        live = server.room.tables[table["room"]]
+        seat = 0 if table["absent"] == ["N"] else 1
+        deadline = time.time() + 30
+        while live.match is not None and live.match.deal.turn != seat:
+            assert time.time() < deadline, "the bot did not move"
+            time.sleep(0.05)
+        # Anna's clock waits for the rest of her grace, then runs its second.
+        assert live.status == "playing" and live.deadline is not None
+        assert live.deadline > time.time() + 500

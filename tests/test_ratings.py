@@ -14,6 +14,7 @@ from burraco.server.ratings import (
     displayed,
     game_key,
     game_variant,
+    leaving_lines,
     line_ranks,
     match_ranks,
     rate,
@@ -112,6 +113,29 @@ def test_an_abandoned_match_ranks_the_leaver_last() -> None:
     assert match_ranks(match) == (1, 0)
     rated = rate([["anna", "carla"], ["bruno", "dino"]], list(match_ranks(match)), {})
     assert rated["anna"].mu < 25 < rated["bruno"].mu
+
+
+def test_lines_a_bot_played_for_rank_last_and_level_whatever_they_scored() -> None:
+    # Issue 19: the line of a person a bot played for loses, as the line that abandons.
+    assert line_ranks([1800, 200], winner=0, losers=[0]) == (1, 0)
+    assert line_ranks([1800, 200, 900], losers=[0, 2]) == (1, 0, 1)
+    assert line_ranks([1800, 200], losers=[0, 1]) == (0, 0)
+    assert line_ranks([1800, 200], winner=1, loser=0, losers=[1]) == (0, 0)
+
+
+def test_a_match_ranks_the_line_of_an_absent_seat_last() -> None:
+    match = Match(variant("italian", players=4), seed=5)
+    match.totals = [900, 100]
+    # Seat 2 (line 0) was played by a bot: line 0 loses though it has the points.
+    assert leaving_lines(match, {2}) == {0}
+    assert match_ranks(match, {2}) == (1, 0)
+    assert match_ranks(match) == (0, 1)
+    rated = rate([["anna", "carla"], ["bruno", "dino"]], list(match_ranks(match, {2})), {})
+    assert rated["anna"].mu < 25 < rated["bruno"].mu
+    # Both lines absent (or one absent, the other abandoning): nobody ranks above.
+    assert match_ranks(match, {0, 1}) == (0, 0)
+    match.abandon(1)
+    assert leaving_lines(match, {2}) == {0, 1} and match_ranks(match, {2}) == (0, 0)
 
 
 def test_a_finished_match_ranks_by_its_result() -> None:

@@ -4,28 +4,38 @@ matches (``burraco ratings``), and the leaderboard and player API."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import httpx
 import pytest
+import websockets
 from roomserver import RoomServer
 from sqlalchemy import text
 from typer.testing import CliRunner
 
+from burraco.bots.arena import make_bot
 from burraco.bots.learned import LearnedBot
 from burraco.cli import app
+from burraco.match import Match
+from burraco.server.absence import SeatTurns, Tally, absent_seats
 from burraco.server.ratings import BOT_LEVELS, displayed, game_variant
 from burraco.server.results import (
     bot_accounts,
     default_bot_ratings,
     listener,
+    match_results,
+    rated_results,
     save_table_results,
     seed_bot_ratings,
 )
 from burraco.server.room import LiveTable, Room
 from burraco.storage import Store
+from burraco.variants import Variant, variant
 
 T = TypeVar("T")
 ONE_DEAL = {"deals": 1, "target": None}
@@ -369,3 +379,281 @@ def test_a_match_the_log_alone_finishes_gets_its_results_on_restart(tmp_path: Pa
     assert store.table(table_id).status == "over"  # type: ignore[union-attr]
     anna = store.user_by_name("Anna")
     assert anna is not None and store.ratings(anna.id)[0].matches == 1
+
+
+# --- ratings only for what the person played (issue 19) ---------------------------------
+
+
+def test_a_turn_is_a_seats_run_of_moves_in_a_deal_and_the_bots_if_it_made_one() -> None:
+    tally = Tally()
+    for deal, seat, by_bot in [
+        (0, 0, False),  # seat 0 draws and discards: its own turn
+        (0, 0, False),
+        (0, 1, True),  # seat 1: a bot's turn
+        (0, 1, True),
+        (0, 0, False),  # seat 0 draws, then its clock runs out and the bot discards
+        (0, 0, True),
+        (0, 1, False),  # seat 1's person is back; the deal ends on its move
+        (1, 1, False),  # and begins with its move: another turn
+        (1, 0, True),  # a bot's move after the person's within a turn counts once
+        (1, 0, False),
+    ]:
+        tally = tally.add(deal, seat, by_bot)
+    assert tally.seats == (SeatTurns(3, 2), SeatTurns(3, 1))
+    assert [s.absent for s in tally.seats] == [True, False]
+    # "Most" is more than half; a seat with no turn at all is not absent.
+    assert not SeatTurns(40, 20).absent and SeatTurns(40, 21).absent
+    assert SeatTurns(1, 1).absent and not SeatTurns(0, 0).absent
+    # Only a person's seat can be absent: a bot's own seat is the bot playing.
+    assert absent_seats(["human", "bot", "human"], Tally().add(0, 1, True)) == frozenset()
+    kinds = ["human", "bot"]
+    assert absent_seats(kinds, Tally().add(0, 0, True).add(0, 1, True)) == {0}
+
+
+def _played(v: Variant, seed: int) -> Match:
+    match = Match(v, seed=seed)
+    bots = [make_bot("greedy", seed=seat) for seat in range(v.players)]
+    while not match.is_over:
+        seat = match.deal.turn
+        match.apply(bots[seat].choose(match.view(seat), match.legal_actions()))
+    return match
+
+
+def test_an_absent_seat_loses_for_its_line_and_the_lines_that_played_win() -> None:
+    match = _played(variant("italian", players=4, deals=1, target=None), 3)
+    turns = [SeatTurns(30, 0), SeatTurns(30, 25), SeatTurns(30, 0), SeatTurns(30, 0)]
+    rows = match_results(
+        match,
+        table_id="t",
+        names=["Anna", "Bruno", "Carla", "Dino"],
+        user_ids=[1, 2, 3, 4],
+        finished_at=0.0,
+        turns=turns,
+        absent={1},
+    )
+    # Bruno (line 1) let a bot play: he abandoned, his partner Dino loses with him.
+    assert [(r.outcome, r.abandoned) for r in rows] == [
+        ("win", False),
+        ("loss", True),
+        ("win", False),
+        ("loss", False),
+    ]
+    assert [(r.turns, r.bot_turns) for r in rows] == [(t.turns, t.bot) for t in turns]
+    assert [r.points for r in rows] == [match.totals[s % 2] for s in range(4)]  # as played
+    rated, ratings = rated_results(match, rows, {}, 0.0, {1})
+    after = {r.user_id: r.mu for r in ratings}
+    assert after[1] > 25 and after[3] > 25 and after[2] < 25 and after[4] < 25
+    assert all(r.rated for r in rated)
+    # Absent on both lines: both lose, and no rating moves (nobody gains from the bots).
+    both = match_results(
+        match,
+        table_id="t",
+        names=["Anna", "Bruno", "Carla", "Dino"],
+        user_ids=[1, 2, 3, 4],
+        finished_at=0.0,
+        turns=turns,
+        absent={0, 1},
+    )
+    assert {r.outcome for r in both} == {"loss"}
+    assert rated_results(match, both, {}, 0.0, {0, 1}) == (both, [])
+
+
+async def _absent_anna(room: Room, store: Store) -> tuple[LiveTable, int]:
+    """Anna makes a rated table against the greedy bot, starts it, and never plays: her
+    clock runs out at once and a bot plays her seat to the end."""
+    anna = store.create_user("Anna", "x")
+    table, _, token = room.create(
+        {"name": "Anna", "rated": True, "deals": 1, "move_seconds": 1}, user_id=anna.id
+    )
+    await room.start(table.id, token, anna.id)
+    await _stored(store, table)
+    return table, anna.id
+
+
+def test_a_person_a_bot_played_for_is_counted_as_abandoned_also_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+
+    async def play(room: Room, store: Store) -> dict[str, Any]:
+        table, anna = await _absent_anna(room, store)
+        return {
+            "id": table.id,
+            "turns": table.turns,
+            "rows": store.results(table_id=table.id),
+            "over": room._match_over(table),
+            "ratings": store.ratings_for("italian-2", [anna, room.bot_accounts["greedy"]]),
+            "bot": room.bot_accounts["greedy"],
+        }
+
+    got = _run(play, url)
+    rows, turns = got["rows"], got["turns"]
+    anna, bot = rows
+    assert (anna.outcome, anna.abandoned, anna.rated) == ("loss", True, True)
+    assert anna.turns == anna.bot_turns == turns.of(0).turns > 0
+    assert (bot.outcome, bot.abandoned, bot.turns) == ("win", False, turns.of(1).turns)
+    assert anna.rating_after is not None and anna.rating_before is not None
+    assert anna.rating_after < anna.rating_before
+    assert got["ratings"][anna.user_id].mu < 25 < got["ratings"][got["bot"]].mu
+    over = {"seat": 0, "turns": anna.turns, "bot_turns": anna.bot_turns}
+    assert got["over"]["absent"] == [over]
+    # As if the process had died before the end: the count comes back from the log.
+    with Store(url).engine.begin() as c:
+        for sql in (
+            "DELETE FROM results WHERE table_id = :t",
+            "DELETE FROM records WHERE table_id = :t",
+            "UPDATE tables SET status = 'playing' WHERE id = :t",
+        ):
+            c.execute(text(sql), {"t": got["id"]})
+
+    async def restart(room: Room, store: Store) -> tuple[Any, list[Any]]:
+        await room.startup()
+        return room.table(got["id"]).turns, store.results(table_id=got["id"])
+
+    again, rows = _run(restart, url)
+    assert again == turns
+    assert [(r.outcome, r.abandoned, r.turns, r.bot_turns) for r in rows] == [
+        ("loss", True, anna.turns, anna.bot_turns),
+        ("win", False, bot.turns, bot.turns),
+    ]
+
+
+def test_a_person_who_plays_every_turn_is_rated_on_the_match() -> None:
+    async def scenario(room: Room, store: Store) -> tuple[list[Any], Match]:
+        anna = store.create_user("Anna", "x")
+        table, _, token = room.create(
+            {"name": "Anna", "rated": True, "deals": 1, "move_seconds": 0}, user_id=anna.id
+        )
+        await room.start(table.id, token, anna.id)
+        me = make_bot("greedy", seed=7)
+        match = table.match
+        assert match is not None
+        deadline = time.monotonic() + 120
+        while not match.is_over and time.monotonic() < deadline:
+            if match.deal.turn == 0 and table.pause_until is None:
+                action = me.choose(match.view(0), match.legal_actions())
+                await room.act(table, 0, str(action), table.version)
+            else:
+                await asyncio.sleep(0.005)
+        await _stored(store, table)
+        return store.results(table_id=table.id), match
+
+    rows, match = _run(scenario)
+    anna = rows[0]
+    assert not anna.abandoned and anna.bot_turns == 0 and anna.turns > 0
+    assert anna.rated and anna.outcome == ("win" if match.winner() == 0 else "loss")
+
+
+@contextlib.contextmanager
+def _account(server: RoomServer, name: str) -> Iterator[httpx.Client]:
+    """A client logged in to a new account (its session cookie and CSRF token)."""
+    with server.http() as client:
+        signed = client.post(
+            "/api/account/signup", json={"name": name, "password": "cuori e picche"}
+        )
+        assert signed.status_code == 200, signed.text
+        client.headers["X-CSRF-Token"] = signed.json()["csrf"]
+        yield client
+
+
+def _last_match(client: httpx.Client, name: str, timeout: float = 120) -> dict[str, Any]:
+    """The player's last finished match, once there is one."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        matches = client.get(f"/api/players/{name}").json()["matches"]
+        if matches:
+            return dict(matches[0])
+        time.sleep(0.05)
+    raise AssertionError(f"{name} has no finished match after {timeout} s")
+
+
+def _socket(server: RoomServer, client: httpx.Client, table: str, token: str) -> Any:
+    """A seat's socket, opened with the account's session."""
+    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+    url = f"{server.ws_url}/ws/{table}?token={token}"
+    return websockets.connect(url, additional_headers={"Cookie": cookie})
+
+
+async def _state(ws: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if message["type"] == "state":
+            return message
+
+
+def test_two_accounts_who_never_open_a_rated_table_gain_nothing_from_the_bots(db: str) -> None:
+    """Issue 19's report: two accounts sit at a rated table and never open it; after their
+    clocks bots play both seats to the end. Both count as abandoned, a loss, and nobody's
+    rating moves (before: one +69, one 901 -> 977, ``abandoned: false``)."""
+    with (
+        RoomServer(db) as server,
+        _account(server, "Anna") as anna,
+        _account(server, "Bruno") as bruno,
+    ):
+        made = anna.post(
+            "/api/tables", json={"name": "Anna", "deals": 1, "rated": True, "move_seconds": 1}
+        ).json()
+        joined = bruno.post(f"/api/tables/{made['table']}/join", json={"name": "Bruno"})
+        assert joined.status_code == 200, joined.text
+        lines = {"Anna": _last_match(anna, "Anna"), "Bruno": _last_match(bruno, "Bruno")}
+        for name, line in lines.items():
+            assert line["table"] == made["table"]
+            assert (line["outcome"], line["abandoned"]) == ("loss", True)
+            assert (line["rated"], line["change"]) == (False, None)
+            assert line["absent"] and line["turns"] == line["bot_turns"] > 0
+            player = anna.get(f"/api/players/{name}").json()
+            assert player["ratings"] == [] and player["statistics"]["overall"]["abandoned"] == 1
+        # The bots that played for them played under their seats: no bot level is rated.
+        greedy = anna.get("/api/players/greedy").json()
+        assert all(m["table"] != made["table"] for m in greedy["matches"])
+
+        async def sheet() -> dict[str, Any]:
+            # Anna opens the table after the end: the score sheet says why she lost.
+            async with _socket(server, anna, made["table"], made["token"]) as ws:
+                return await _state(ws)
+
+        over = asyncio.run(sheet())["match_over"]
+        assert over["absent"] == [
+            {"seat": seat, "turns": line["turns"], "bot_turns": line["bot_turns"]}
+            for seat, line in enumerate(lines.values())
+        ]
+
+
+def test_a_person_who_leaves_after_a_few_turns_loses_to_the_bot_that_played(db: str) -> None:
+    """Anna plays three turns of a rated match against the greedy bot, then closes the
+    table; a bot plays the rest of her seat. She counts as abandoned and loses rating, the
+    greedy bot (which played its own seat) wins, whatever the points."""
+    played = 3
+    with RoomServer(db) as server, _account(server, "Anna") as anna:
+        made = anna.post(
+            "/api/tables", json={"name": "Anna", "deals": 1, "rated": True, "move_seconds": 6}
+        ).json()
+        assert anna.post(f"/api/tables/{made['table']}/start", json={}).status_code == 200
+
+        async def play_and_leave() -> None:
+            async with _socket(server, anna, made["table"], made["token"]) as ws:
+                turns = 0
+                while turns < played:
+                    state = await _state(ws)
+                    legal = state["legal"]
+                    if not legal:
+                        continue
+                    draws = [a for a in legal if a.startswith("draw")]
+                    discards = [a for a in legal if a.startswith("discard ")]
+                    action = draws[0] if draws else (discards[-1] if discards else legal[0])
+                    await ws.send(
+                        json.dumps(
+                            {"type": "action", "action": action, "version": state["version"]}
+                        )
+                    )
+                    turns += action.startswith("discard ")
+
+        asyncio.run(play_and_leave())
+        mine = _last_match(anna, "Anna")
+        assert (mine["outcome"], mine["abandoned"]) == ("loss", True) and mine["absent"]
+        assert mine["turns"] - mine["bot_turns"] == played and mine["bot_turns"] > played
+        assert mine["rated"] and mine["change"] < 0
+        greedy = anna.get("/api/players/greedy").json()["matches"][0]
+        assert greedy["table"] == made["table"]
+        assert (greedy["outcome"], greedy["abandoned"], greedy["absent"]) == ("win", False, False)
+        assert greedy["rated"] and greedy["rating_after"] > greedy["rating_before"]

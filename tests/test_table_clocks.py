@@ -100,8 +100,11 @@ def test_the_next_deal_waits_until_every_person_has_pressed(db: str) -> None:
 
 
 def test_the_next_deal_begins_by_itself_when_the_countdown_ends(db: str) -> None:
+    """A person online who does not press "next deal" sees the deal begin when the
+    countdown ends, and has the whole clock on their first turn."""
+
     async def scenario(server: RoomServer) -> None:
-        table = create_table(server, deals=2, move_seconds=0)
+        table = create_table(server, deals=2, move_seconds=20)
         start_table(server, table)
         async with Player(server, table["table"], table["token"], next_deal=False) as anna:
             paused = await _play_deal_one([anna], random.Random(5))
@@ -110,6 +113,10 @@ def test_the_next_deal_begins_by_itself_when_the_countdown_ends(db: str) -> None
             begun = await _state(anna, lambda m: m["pause"] is None)
             assert 1.0 < time.monotonic() - started < 4.0
             assert begun["view"]["deal"] == 2
+            mine = begun
+            if begun["view"]["turn"] != 0:
+                mine = await _state(anna, lambda m: m["view"]["turn"] == 0)
+            assert mine["view"]["deal"] == 2 and mine["clock"]["seconds"] > 19
 
     with RoomServer(db, next_deal_seconds=2.0) as server:
         asyncio.run(scenario(server))
@@ -157,6 +164,80 @@ def test_the_final_table_of_a_deal_can_be_opened_once_it_has_ended(db: str) -> N
         # Every meld seen during deal 1 is on the final table (the closer may add more).
         for line, melds in enumerate(before["view"]["melds"]):
             assert len(data["melds"][line]) >= len(melds)
+
+
+def _anna_and_bruno(server: RoomServer, **body: Any) -> tuple[str, dict[int, str]]:
+    """A 2-seat table of two people, Anna (seat 0) and Bruno (seat 1): full, it starts."""
+    table = create_table(server, deals=2, **body)
+    with server.http() as http:
+        joined = http.post(f"/api/tables/{table['table']}/join", json={"name": "Bruno"})
+        assert joined.status_code == 200, joined.text
+    return table["table"], {0: table["token"], 1: joined.json()["token"]}
+
+
+async def _one_leaves_during_the_pause(
+    server: RoomServer, table: str, tokens: dict[int, str], seed: int
+) -> tuple[int, Player, dict[str, Any]]:
+    """Deal 1 played; during its pause the person on turn in deal 2 closes the page
+    without pressing "next deal", the other presses: deal 2 begins. Who left, the one
+    who stayed (still connected), and the first state of deal 2 the latter hears."""
+    anna = Player(server, table, tokens[0], next_deal=False)
+    bruno = Player(server, table, tokens[1], next_deal=False)
+    await anna.__aenter__()
+    await bruno.__aenter__()
+    paused = await _play_deal_one([anna, bruno], random.Random(seed))
+    away = paused["view"]["turn"]  # deal 2 is dealt already: its first turn
+    stays = bruno if away == 0 else anna
+    await (anna if away == 0 else bruno).__aexit__()
+    await stays.send({"type": "next_deal"})
+    begun = await _state(stays, lambda m: m["pause"] is None and m["view"]["deal"] == 2)
+    return away, stays, begun
+
+
+def test_a_person_away_when_the_deal_begins_gets_the_whole_clock_on_coming_back(db: str) -> None:
+    """Issue 19: the next deal began while a person's page was away (a reload, a lost
+    connection, a closed tab) and their clock ran meanwhile. Their first turn's clock now
+    waits for them (one more pause), and starts whole when their socket hears the deal."""
+
+    async def scenario(server: RoomServer) -> None:
+        table, tokens = _anna_and_bruno(server, move_seconds=20)
+        away, stays, begun = await _one_leaves_during_the_pause(server, table, tokens, 8)
+        try:
+            # The absence wait (30 s, the pause) comes before the 20 s of the move clock.
+            assert begun["clock"]["seat"] == away and begun["clock"]["seconds"] > 45
+            async with Player(server, table, tokens[away], next_deal=False) as back:
+                state = await back.until("state")
+                assert state["pause"] is None and state["view"]["turn"] == away
+                assert state["clock"]["seat"] == away and 19 < state["clock"]["seconds"] <= 20
+                assert state["legal"] and not state["table"]["seats"][away]["taken_over"]
+                told = await _state(stays, lambda m: m["table"]["seats"][away]["connected"])
+                assert told["clock"]["seconds"] <= 20
+        finally:
+            await stays.__aexit__()
+
+    with RoomServer(db) as server:
+        asyncio.run(scenario(server))
+
+
+def test_a_person_who_does_not_come_back_is_waited_for_then_a_bot_plays(db: str) -> None:
+    """The rule of absence: a person away when the deal begins is waited for one more
+    pause, then has their move clock as anyone away; when it runs out a bot plays the
+    seat (never before: the clock did not run while they were away at the pause)."""
+
+    async def scenario(server: RoomServer) -> None:
+        table, tokens = _anna_and_bruno(server, move_seconds=1)
+        away, stays, begun = await _one_leaves_during_the_pause(server, table, tokens, 9)
+        started = time.monotonic()
+        try:
+            assert begun["clock"]["seat"] == away and 3.5 < begun["clock"]["seconds"] <= 4
+            taken = await _state(stays, lambda m: m["table"]["seats"][away]["taken_over"])
+            assert 3.5 < time.monotonic() - started < 15
+            assert taken["view"]["deal"] == 2
+        finally:
+            await stays.__aexit__()
+
+    with RoomServer(db, next_deal_seconds=3.0) as server:
+        asyncio.run(scenario(server))
 
 
 def test_a_restart_during_the_pause_keeps_it(db: str) -> None:

@@ -639,3 +639,16 @@ def test_every_code_is_documented_in_the_protocol_with_its_text() -> None:
         assert rows[code] == template, f"docs/protocol.md: {code!r} drifted"
     phases = dict(re.findall(r"^\| `([a-z]+)` \| ([^|]*?) \|$", section, re.M))
     assert phases == PHASES
+
+
+def test_the_grace_before_a_no_shows_first_move_is_a_setting_kept_with_the_tournament() -> None:
+    """A few minutes by default; 0 to 3600 seconds; saved and loaded with the settings, and
+    a tournament saved before the grace existed has none (its tables as they were)."""
+    assert Settings().grace_seconds == 180
+    assert Settings.from_dict(Settings(grace_seconds=30).to_dict()).grace_seconds == 30
+    old = Settings().to_dict()
+    del old["grace_seconds"]
+    assert Settings.from_dict(old).grace_seconds == 0
+    error = _caught(lambda: Settings(grace_seconds=3601))
+    assert (error.code, dict(error.params)) == ("grace_range", {"seconds": 3601})
+    assert str(error) == "the grace before the first move has 0 to 3600 seconds, not 3601"

@@ -99,6 +99,8 @@ class CreateTournament(BaseModel):
     deals: int = Field(3, ge=1, le=12)
     deal_minutes: int = Field(15, ge=1, le=120)
     move_seconds: int = Field(40, ge=0, le=3600)
+    #: Seconds before a player not at the table when the round starts has a move clock.
+    grace_seconds: int = Field(180, ge=0, le=3600)
     #: Anyone may watch the tournament's tables, and their players may chat.
     spectators: bool = True
     chat: bool = True

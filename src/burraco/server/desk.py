@@ -59,8 +59,8 @@ class LiveTournament:
 
 #: What a director sets when creating a tournament (the rest are the defaults).
 SETTINGS = (
-    "name", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds", "seeding",
-    "spectators", "chat",
+    "name", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds",
+    "grace_seconds", "seeding", "spectators", "chat",
 )  # fmt: skip
 
 
@@ -88,6 +88,7 @@ class Desk:
             )
             self.tournaments[row.id] = live
             await self._reconcile(live)
+            self._keep_graces(live)
 
     def _save(self, live: LiveTournament) -> None:
         blob = {
@@ -248,6 +249,7 @@ class Desk:
             bot=a.bot or b.bot or "greedy",
             deal_seconds=s.deal_minutes * 60,
             move_seconds=s.move_seconds,
+            grace_seconds=s.grace_seconds,
             tournament=f"{live.id}:{round_}:{number}",
             hashes=hashes,
             watchable=s.spectators,
@@ -351,7 +353,35 @@ class Desk:
             if table.status == "over":
                 self._result_from(live, round_, number, table)
 
+    def _keep_graces(self, live: LiveTournament) -> None:
+        """After a restart, the tables of the round in play keep their grace for the
+        players who have not played yet (the room's log does not hold it)."""
+        current = live.tournament.current_round
+        grace = live.tournament.settings.grace_seconds
+        if current is None or not grace:
+            return
+        for key, table_id in live.tables.items():
+            table = self.room.tables.get(table_id)
+            if table is not None and key.startswith(f"{current.number}:"):
+                self.room.keep_grace(table, table.deal_started + grace)
+
     # --- what everyone may see ------------------------------------------------------------
+
+    def _presence(self, live: LiveTournament, room_table: str | None) -> dict[str, Any]:
+        """Who of a table in play has not opened it since its deal began (by compass
+        letter), and until when (ms) their first move's clock waits for them: the grace."""
+        table = self.room.tables.get(room_table) if room_table else None
+        if table is None or table.status != "playing":
+            return {"absent": [], "grace_until": None}
+        letters = "NESW" if live.tournament.settings.kind == "pairs" else "NS"
+        absent = sorted(
+            i for i in table.unseen if i < len(letters) and not table.seats[i].connections
+        )
+        waiting = bool(absent) and table.absent_until > time.time()
+        return {
+            "absent": [letters[i] for i in absent],
+            "grace_until": int(table.absent_until * 1000) if waiting else None,
+        }
 
     def public(self, live: LiveTournament) -> dict[str, Any]:
         t = live.tournament
@@ -361,6 +391,9 @@ class Desk:
             for a in r.tables:
                 result = r.results.get(a.table)
                 room_table = live.tables.get(f"{r.number}:{a.table}")
+                presence: dict[str, Any] = {"absent": [], "grace_until": None}
+                if result is None and r is t.current_round:
+                    presence = self._presence(live, room_table)
                 tables.append(
                     {
                         "table": a.table,
@@ -370,6 +403,7 @@ class Desk:
                         "room": room_table,
                         "result": None if result is None else result.to_dict(),
                     }
+                    | presence
                 )
             rounds.append(
                 {

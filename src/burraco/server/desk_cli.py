@@ -90,6 +90,13 @@ def create(
     move_seconds: Annotated[
         int, typer.Option(help="Seconds a move at the room's tables (0: no move clock).")
     ] = 40,
+    grace_seconds: Annotated[
+        int,
+        typer.Option(
+            help="Seconds a player not at the table when a round starts has before the move "
+            "clock runs on their first turn."
+        ),
+    ] = 180,
     spectators: Annotated[
         bool, typer.Option(help="Anyone may watch the room's tables (public cards only).")
     ] = True,
@@ -105,6 +112,7 @@ def create(
         "deals": deals,
         "deal_minutes": deal_minutes,
         "move_seconds": move_seconds,
+        "grace_seconds": grace_seconds,
         "spectators": spectators,
         "chat": chat,
     }

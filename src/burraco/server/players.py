@@ -21,6 +21,7 @@ from fastapi import APIRouter, Query
 from fastapi import Path as PathParam
 from fastapi.responses import FileResponse
 
+from burraco.server.absence import SeatTurns
 from burraco.server.ratings import GAMES, displayed, game_variant
 from burraco.server.results import bot_accounts, listener, seed_bot_ratings
 from burraco.server.room import Room, RoomError
@@ -212,6 +213,10 @@ def _match_json(result: ResultRow, seats: list[ResultRow], names: dict[int, str]
         "points": result.points,
         "deals": result.deals,
         "abandoned": result.abandoned,
+        # Counted as abandoned because a bot played most of the seat's turns (absence.py).
+        "absent": result.abandoned and SeatTurns(result.turns, result.bot_turns).absent,
+        "turns": result.turns,
+        "bot_turns": result.bot_turns,
         "rated": result.rated,
         "rating_before": result.rating_before,
         "rating_after": result.rating_after,

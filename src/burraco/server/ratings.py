@@ -5,7 +5,8 @@ Each game and table size has its own rating (:func:`game_key`: "italian-2",
 partners of a pair or a trio, rated together as a team; a table of three lines
 is three sides. The sides rank by the match's result (:func:`match_ranks`): the
 winner first, then by totals, level totals level; the line that abandoned or ran
-out of time (002) last.
+out of time (002) last, and so the line of a person a bot played for most of the
+match (absence.py): such lines are level among themselves, whatever the bots scored.
 
 The rating shown is OpenSkill's *ordinal*, ``mu - 3 sigma`` (a rating the player
 is very probably above), on a friendlier scale: ``1000 + 20 * ordinal``, rounded.
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TypeVar
 
@@ -44,6 +45,7 @@ __all__ = [
     "displayed",
     "game_key",
     "game_variant",
+    "leaving_lines",
     "line_ranks",
     "match_ranks",
     "rate",
@@ -136,11 +138,16 @@ def game_variant(key: str) -> Variant | None:
 
 
 def line_ranks(
-    totals: Sequence[int], winner: int | None = None, loser: int | None = None
+    totals: Sequence[int],
+    winner: int | None = None,
+    loser: int | None = None,
+    *,
+    losers: Collection[int] = (),
 ) -> tuple[int, ...]:
     """Each line's rank, 0 the best, level lines level: the ``winner`` first (it may be
-    level on points, in knock-out play), the ``loser`` (the line that abandoned) last,
-    the others by their totals.
+    level on points, in knock-out play), the ``loser`` (the line that abandoned) and the
+    ``losers`` (lines counted as abandoning: a bot played for them) last and level, the
+    others by their totals.
 
     >>> line_ranks([1200, 900, 1200])
     (0, 1, 0)
@@ -148,16 +155,29 @@ def line_ranks(
     (1, 0)
     >>> line_ranks([1500, 300], winner=1, loser=0)
     (1, 0)
+    >>> line_ranks([1500, 300, 900], loser=2, losers=[0])
+    (1, 0, 1)
     """
-    keys = [(i == loser, i != winner, -total) for i, total in enumerate(totals)]
+    left = {*losers} | ({loser} if loser is not None else set())
+    keys = [
+        (True, True, 0) if i in left else (False, i != winner, -total)
+        for i, total in enumerate(totals)
+    ]
     order = sorted(set(keys))
     return tuple(order.index(k) for k in keys)
 
 
-def match_ranks(match: Match) -> tuple[int, ...]:
-    """The ranks of a finished match's lines (players in the 3- and 5-player games)."""
-    loser = match.v.line_of[match.abandoned_by] if match.abandoned is not None else None
-    return line_ranks(match.totals, match.winner(), loser)
+def match_ranks(match: Match, absent: Collection[int] = ()) -> tuple[int, ...]:
+    """The ranks of a finished match's lines (players in the 3- and 5-player games); the
+    lines of the ``absent`` seats (absence.py) rank last, as the line that abandoned."""
+    return line_ranks(match.totals, match.winner(), losers=leaving_lines(match, absent))
+
+
+def leaving_lines(match: Match, absent: Collection[int] = ()) -> frozenset[int]:
+    """The lines that lose as leavers: the line that abandoned (or ran out of time), and
+    the line of every ``absent`` seat (a seat a bot played for most of the match)."""
+    seats = {*absent} | ({match.abandoned_by} if match.abandoned is not None else set())
+    return frozenset(match.v.line_of[seat] for seat in seats)
 
 
 # --- rating -------------------------------------------------------------------------------

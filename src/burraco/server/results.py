@@ -6,6 +6,13 @@ guests too (the player pages' statistics and the history). A table marked rated
 people and bot levels alike (ratings.py), in the same transaction: a table
 finished twice (a restart) is stored and rated once.
 
+A person is rated only on what they played: a person whose seat a bot played for
+most of the match (absence.py) counts as having abandoned it: the row says
+``abandoned`` and a loss, and their line ranks last, as the line that abandons (002);
+the lines that played take the win. When no line played (every one abandoned or was
+played by a bot for its person), no rating moves: nobody gains from the bots' play.
+Every row keeps the seat's turns and those a bot played, for the player page.
+
 The bot levels have accounts of kind "bot" named after them. A fresh database
 gives them the ratings of ``bot_ratings.json`` (the result of ``burraco ratings
 --write-defaults``), so a player reads a bot's rating before the first rated match.
@@ -16,12 +23,20 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Final
 
 from burraco.match import Match
-from burraco.server.ratings import BOT_LEVELS, Skill, game_key, match_ranks, rate
+from burraco.server.absence import SeatTurns, absent_seats
+from burraco.server.ratings import (
+    BOT_LEVELS,
+    Skill,
+    game_key,
+    leaving_lines,
+    match_ranks,
+    rate,
+)
 from burraco.storage.store import NameTaken, RatingRow, ResultRow, Store
 
 if TYPE_CHECKING:
@@ -55,8 +70,8 @@ GRADE_COLUMN: Final[Mapping[str, str]] = {
 }
 
 
-def _outcome(ranks: Sequence[int], line: int) -> str:
-    if ranks[line] != 0:
+def _outcome(ranks: Sequence[int], line: int, left: Collection[int]) -> str:
+    if ranks[line] != 0 or line in left:
         return "loss"
     return "win" if ranks.count(0) == 1 else "draw"
 
@@ -68,12 +83,17 @@ def match_results(
     names: Sequence[str],
     user_ids: Sequence[int | None],
     finished_at: float,
+    turns: Sequence[SeatTurns] = (),
+    absent: Collection[int] = (),
 ) -> list[ResultRow]:
     """One row per seat of a finished match (not rated): its line's outcome and points,
     the deals played, and what its line did in them: burracos by grade, closes,
-    pozzetti taken. A pair's partners share their line's figures."""
+    pozzetti taken. A pair's partners share their line's figures. ``turns``: each seat's
+    turns and those a bot played; an ``absent`` seat (a bot played most of them) counts
+    as having abandoned, and its line loses."""
     v = match.v
-    ranks = match_ranks(match)
+    ranks = match_ranks(match, absent)
+    left = leaving_lines(match, absent)
     game = game_key(v)
     played = len(match.scores)
     rows = []
@@ -96,7 +116,7 @@ def match_results(
                 name=names[seat],
                 game=game,
                 line=line,
-                outcome=_outcome(ranks, line),
+                outcome=_outcome(ranks, line, left),
                 points=match.totals[line],
                 deals=played,
                 burracos_clean=grades["clean"],
@@ -104,23 +124,33 @@ def match_results(
                 burracos_dirty=grades["dirty"],
                 closes=closes,
                 pozzetti=pozzetti,
-                abandoned=match.abandoned is not None and match.abandoned_by == seat,
+                abandoned=(match.abandoned is not None and match.abandoned_by == seat)
+                or seat in absent,
                 rated=False,
                 rating_before=None,
                 rating_after=None,
                 finished_at=finished_at,
+                turns=turns[seat].turns if seat < len(turns) else 0,
+                bot_turns=turns[seat].bot if seat < len(turns) else 0,
             )
         )
     return rows
 
 
 def rated_results(
-    match: Match, rows: Sequence[ResultRow], before: Mapping[int, RatingRow], now: float
+    match: Match,
+    rows: Sequence[ResultRow],
+    before: Mapping[int, RatingRow],
+    now: float,
+    absent: Collection[int] = (),
 ) -> tuple[list[ResultRow], list[RatingRow]]:
     """The rows of a rated match with each account's rating before and after it, and the
     accounts' new ratings. A seat without an account (never at a rated table, but who
-    knows) plays as a newcomer whose rating is not kept."""
+    knows) plays as a newcomer whose rating is not kept. The lines of ``absent`` seats
+    rank last; when every line left so, nobody is rated (the rows as they were)."""
     v = match.v
+    if len(leaving_lines(match, absent)) == v.lines:
+        return list(rows), []
     game = game_key(v)
     key: list[int | tuple[str, int]] = [
         row.user_id if row.user_id is not None else ("guest", row.seat) for row in rows
@@ -129,7 +159,7 @@ def rated_results(
         user_id: Skill(r.mu, r.sigma) for user_id, r in before.items()
     }
     teams = [[key[s] for s in range(v.players) if v.line_of[s] == line] for line in range(v.lines)]
-    after = rate(teams, match_ranks(match), skills)
+    after = rate(teams, match_ranks(match, absent), skills)
     ratings = [
         RatingRow(
             user_id=k,
@@ -164,12 +194,15 @@ def save_table_results(store: Store, table: LiveTable, now: float | None = None)
     if match is None or not match.is_over:
         return False
     now = time.time() if now is None else now
+    absent = absent_seats([s.kind for s in table.seats], table.turns)
     rows = match_results(
         match,
         table_id=table.id,
         names=[s.name for s in table.seats],
         user_ids=[s.user_id for s in table.seats],
         finished_at=now,
+        turns=[table.turns.of(seat) for seat in range(match.v.players)],
+        absent=absent,
     )
     if table.row.tournament is not None or not table.row.rated:
         return store.save_results(rows)
@@ -177,7 +210,7 @@ def save_table_results(store: Store, table: LiveTable, now: float | None = None)
         return False  # rated before: don't even compute
     accounts = sorted({r.user_id for r in rows if r.user_id is not None})
     before = store.ratings_for(game_key(match.v), accounts)
-    rated_rows, ratings = rated_results(match, rows, before, now)
+    rated_rows, ratings = rated_results(match, rows, before, now, absent)
     return store.save_results(rated_rows, ratings)
 
 

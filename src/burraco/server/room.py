@@ -28,6 +28,7 @@ from burraco.bots import Bot
 from burraco.bots.arena import make_bot
 from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
+from burraco.server.absence import Tally, absent_json
 from burraco.server.capacity import BUSY, Capacity, LoopLag
 from burraco.server.chat import (
     HISTORY,
@@ -169,6 +170,12 @@ class LiveTable:
     #: The seats whose players pressed "next deal" during the pause.
     ready: set[int] = field(default_factory=set)
     pause_task: asyncio.Task[None] | None = None
+    #: The people who have not seen the deal in play begin (no socket of theirs was open
+    #: when it began, nor has opened since): their first turn's clock waits for them.
+    unseen: set[int] = field(default_factory=set)
+    #: Until when the first turn's clock of a person in ``unseen`` waits before it runs
+    #: (the absence wait: one more pause, or a tournament's grace on its first deal).
+    absent_until: float = 0.0
     #: The spectators' sockets.
     watchers: list[Watcher] = field(default_factory=list)
     #: The latest public states, by version, for spectators ``watch_delay`` moves behind
@@ -179,6 +186,8 @@ class LiveTable:
     #: When the players were last told how many watch, and the task that tells them next.
     watchers_told: float = 0.0
     watchers_task: asyncio.Task[None] | None = None
+    #: Each seat's turns, and those a bot played (absence.py: who is rated on what).
+    turns: Tally = field(default_factory=Tally)
     #: Who created the table ("user-7", "address-1.2.3.4"; "" for a tournament's, quick
     #: play's, or one loaded from the database): a creator's open tables are capped.
     creator: str = ""
@@ -485,6 +494,7 @@ class Room:
                     table.deal_started = next_start
                     ended = deals_before
                 assert event.seat is not None
+                table.turns = table.turns.add(deals_before, event.seat, bool(payload.get("bot")))
                 table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
                     table.seats[event.seat].kind == "human"
                 )
@@ -722,7 +732,7 @@ class Room:
             await self._start_locked(table)
         return table
 
-    async def _start_locked(self, table: LiveTable) -> None:
+    async def _start_locked(self, table: LiveTable, grace: float = 0.0) -> None:
         rated = table.row.rated and not table.row.tournament
         account = self.bot_accounts.get(table.row.bot) if rated else None
         bots = [
@@ -743,6 +753,7 @@ class Room:
         table.version += 1
         self._begin(table)
         table.deal_started = now
+        self._deal_begins(table, now, grace)
         table.events.append(self._public(table.version, None, "start", {}))
         self._lobby = (0.0, [])
         self._set_clock(table)
@@ -797,11 +808,12 @@ class Room:
         if close is not None:
             state.closers[send] = close
         self.sockets += 1
+        clock_started = self._sees_deal(table, seat)
         await send(self._state(table, seat))
         history = self._chat_history(table, "players")
         if history is not None:
             await send(history)
-        if came_online:
+        if came_online or clock_started:
             await self._broadcast(table, skip=send)
 
     async def disconnect(self, table: LiveTable, seat: int, send: Send) -> None:
@@ -907,6 +919,7 @@ class Room:
         payload = {"action": str(action)} | ({"bot": True} if by_bot else {})
         self._store_event(table, "action", seat, payload)
         match.apply(action)
+        table.turns = table.turns.add(deals_before, seat, by_bot)
         state = table.seats[seat]
         state.taken_over = by_bot and state.kind == "human"
         table.last = {"seat": seat, "action": str(action)}
@@ -930,7 +943,12 @@ class Room:
         assert table.match is not None
         seconds = self._pause_seconds(table, online=True)
         table.deal_started = ended_at + seconds
-        if table.match.is_over or not seconds:
+        if table.match.is_over:
+            return
+        if not seconds:
+            # Nobody online reads the score: the next deal begins at once, and the
+            # people away have the absence wait before their first turn's clock.
+            self._deal_begins(table, ended_at, self.next_deal_seconds)
             return
         table.pause_until = ended_at + seconds
         table.ready = set()
@@ -971,9 +989,53 @@ class Room:
         table.pause_until = None
         table.ready = set()
         table.deal_started = time.time()
+        self._deal_begins(table, table.deal_started, self.next_deal_seconds)
         self._set_clock(table)
         await self._broadcast(table)
         self._schedule(table)
+
+    def _deal_begins(self, table: LiveTable, now: float, wait: float) -> None:
+        """A deal begins: the people with no open socket have not seen it begin, so their
+        first turn's clock waits ``wait`` seconds for them (it starts whole when they come)."""
+        table.unseen = {
+            i for i, s in enumerate(table.seats) if s.kind == "human" and not s.connections
+        }
+        table.absent_until = now + wait
+
+    def keep_grace(self, table: LiveTable, until: float) -> None:
+        """After a restart, a table still in its first deal waits until ``until`` (a
+        tournament's grace, which its log does not keep) for the people who have not
+        played a move yet and have no open socket."""
+        match = table.match
+        if match is None or match.is_over or table.status != "playing" or len(match.deals) != 1:
+            return
+        if until <= time.time():
+            return
+        played = {e.get("seat") for e in table.events} - {None}
+        table.unseen = {
+            i
+            for i, s in enumerate(table.seats)
+            if s.kind == "human" and not s.connections and i not in played
+        }
+        table.absent_until = until
+        if match.deal.turn in table.unseen and table.pause_until is None:
+            self._set_clock(table)
+            self._schedule(table)
+
+    def _sees_deal(self, table: LiveTable, seat: int) -> bool:
+        """A socket of ``seat`` is about to receive the deal in play: the person has seen
+        it begin. True when their first turn's clock starts now, whole."""
+        if seat not in table.unseen or table.pause_until is not None:
+            return False
+        table.unseen.discard(seat)
+        match = table.match
+        if match is None or match.is_over or match.deal.turn != seat or table.deadline is None:
+            return False
+        if table.seats[seat].taken_over:
+            return False
+        self._set_clock(table)
+        self._schedule(table)
+        return True
 
     async def take_back(self, table: LiveTable, seat: int) -> None:
         """A player whose seat a bot took over after a time-out takes it back: at once,
@@ -1089,7 +1151,12 @@ class Room:
         if not seconds or match is None or match.is_over or table.pause_until is not None:
             table.deadline = None
             return
-        table.deadline = time.time() + seconds
+        start = time.time()
+        if match.deal.turn in table.unseen:
+            # Nobody's clock runs before they have seen the deal begin: a person away
+            # is waited for first (when they come, :meth:`_sees_deal` restarts it whole).
+            start = max(start, table.absent_until)
+        table.deadline = start + seconds
 
     def _schedule(self, table: LiveTable) -> None:
         """After any change: wake the bot on turn, and watch the clock of a person on turn."""
@@ -1119,7 +1186,7 @@ class Room:
     async def _bot_turn(self, table: LiveTable, version: int) -> None:
         try:
             if self.bot_delay:
-                await asyncio.sleep(self.bot_delay * (UNSEEN_PACE if _unseen(table) else 1.0))
+                await asyncio.sleep(self.bot_delay * (UNSEEN_PACE if _nobody_sees(table) else 1.0))
             match = table.match
             if match is None or match.is_over:
                 return
@@ -1247,11 +1314,13 @@ class Room:
         watch_delay: int = 0,
         chat: bool = True,
         quick: bool = False,
+        grace_seconds: float = 0.0,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A table whose seats are given (``(name, "human" | "bot")``), started at once;
         the tokens of its human seats, by seat. A seat in ``hashes`` opens instead with
         the token of that hash (a tournament player's own); ``users`` gives the account
-        (a person's or a bot level's) of a seat."""
+        (a person's or a bot level's) of a seat. A person who has not opened the table
+        has ``grace_seconds`` before the first deal's clock runs on their turn."""
         v = variant(kind, **options)
         if len(seats) != v.players:
             raise RoomError("bad_message", f"{v.players} seats are needed, not {len(seats)}")
@@ -1280,7 +1349,7 @@ class Room:
         )
         self.tables[table_id] = table
         async with table.lock:
-            await self._start_locked(table)
+            await self._start_locked(table, grace_seconds)
         return table, tokens
 
     # --- messages -------------------------------------------------------------------------
@@ -1331,6 +1400,7 @@ class Room:
             "victory_points": vp,
             "abandoned_by": None if match.abandoned_by < 0 else match.abandoned_by,
             "abandon_penalty": match.v.abandon_penalty,
+            "absent": absent_json([s.kind for s in table.seats], table.turns),
         }
 
     def _state(
@@ -1364,6 +1434,9 @@ class Room:
         else:
             message["view"] = view_json(match.view(seat), len(match.deals))
         message["scores"] = [score_json(s) for s in match.scores]
+        if match.is_over:
+            # A page that comes back after the end builds the score sheet from this.
+            message["match_over"] = self._match_over(table)
         # Between two deals nothing is legal: the next deal's actions are not even listed.
         if not match.is_over and deal.turn == seat and table.pause_until is None:
             message["legal"] = [str(a) for a in deal.legal_actions()]
@@ -1824,7 +1897,7 @@ def _bots_alone(table: LiveTable) -> bool:
     return all(s.bot_plays for s in table.seats)
 
 
-def _unseen(table: LiveTable) -> bool:
+def _nobody_sees(table: LiveTable) -> bool:
     """Bots alone play the table and nobody has it open: no seat's socket, no spectator."""
     return _bots_alone(table) and not table.watchers and not any(s.connections for s in table.seats)
 

@@ -166,6 +166,9 @@ results = Table(
     Column("rating_before", Float, nullable=True),
     Column("rating_after", Float, nullable=True),
     Column("finished_at", Float, nullable=False, index=True),
+    #: The seat's turns, and how many a bot played for its person (migration 0004).
+    Column("turns", Integer, nullable=False, server_default="0"),
+    Column("bot_turns", Integer, nullable=False, server_default="0"),
 )
 
 chat = Table(

@@ -162,6 +162,9 @@ class ResultRow:
     rating_before: float | None
     rating_after: float | None
     finished_at: float
+    #: The seat's turns in the match, and how many of them a bot played (absence.py).
+    turns: int = 0
+    bot_turns: int = 0
 
 
 @dataclass(frozen=True, slots=True)

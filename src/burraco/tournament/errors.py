@@ -50,6 +50,7 @@ TEXTS: Final[dict[str, str]] = {
     "too_few_deals": "a round has at least one deal, not {deals}",
     "deal_too_short": "a deal lasts at least a minute, not {minutes}",
     "move_clock_range": "a move clock has 0 to 3600 seconds, not {seconds}",
+    "grace_range": "the grace before the first move has 0 to 3600 seconds, not {seconds}",
     "no_vp_table": "no VP table for a round of {deals} deals (3 or 4); give one",
     "bad_vp_table": "{problem}",
     "bye_vp_range": "a bye is worth 0 to {most} VP, not {vp}",

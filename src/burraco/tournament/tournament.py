@@ -105,7 +105,9 @@ class Settings:
     goes on until the director calls :meth:`Tournament.finish`. A round is
     ``deals`` deals, each of at most ``deal_minutes`` minutes, a player having
     ``move_seconds`` for a move at the room's tables (002's move clock: running
-    out is abandonment, with its penalty; 0 for none), and its MP
+    out is abandonment, with its penalty; 0 for none; a player who has not opened
+    the table when the round starts has ``grace_seconds`` more before that clock
+    runs on their first turn), and its MP
     difference becomes VP by ``vp_table`` (by default the table for that many
     deals: 3 or 4). Anyone may watch the room's tables unless ``spectators`` is
     off, and their players may chat unless ``chat`` is off.
@@ -127,6 +129,7 @@ class Settings:
     bye: ByeRule = field(default_factory=ByeRule)
     deal_minutes: int = 15
     move_seconds: int = 40
+    grace_seconds: int = 180
     seeding: Seeding = "draw"
     seed: int = 0
     spectators: bool = True
@@ -149,6 +152,8 @@ class Settings:
             raise TournamentError("deal_too_short", minutes=self.deal_minutes)
         if not 0 <= self.move_seconds <= 3600:
             raise TournamentError("move_clock_range", seconds=self.move_seconds)
+        if not 0 <= self.grace_seconds <= 3600:
+            raise TournamentError("grace_range", seconds=self.grace_seconds)
         if self.vp_table is None:
             try:
                 vp_table_for(self.deals)
@@ -189,6 +194,7 @@ class Settings:
             "bye": self.bye.to_dict(),
             "deal_minutes": self.deal_minutes,
             "move_seconds": self.move_seconds,
+            "grace_seconds": self.grace_seconds,
             "seeding": self.seeding,
             "seed": self.seed,
             "spectators": self.spectators,
@@ -209,6 +215,8 @@ class Settings:
             deal_minutes=int(data["deal_minutes"]),
             # Tournaments saved before the move clock had none.
             move_seconds=int(data.get("move_seconds", 0)),
+            # Tournaments saved before the grace had none.
+            grace_seconds=int(data.get("grace_seconds", 0)),
             seeding=data["seeding"],
             seed=int(data["seed"]),
             # Tournaments saved before spectators and chat had both.

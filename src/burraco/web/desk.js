@@ -78,6 +78,7 @@ export function settingsText(s) {
   const parts = [formatLabel(s.format), t('kind.' + s.kind + '_short'),
     t('desk.n_deals', { n: s.deals }), t('desk.n_minutes', { n: s.deal_minutes })];
   if (s.move_seconds) parts.push(t('desk.n_move_seconds', { n: s.move_seconds }));
+  if (s.grace_seconds) parts.push(t('desk.n_grace', { time: clockText(s.grace_seconds) }));
   if (s.rounds) parts.push(t('desk.n_rounds', { n: s.rounds }));
   if (s.spectators === false) parts.push(t('watch.no_spectators'));
   if (s.chat === false) parts.push(t('chat.off_short'));
@@ -97,6 +98,25 @@ export function seatDir(kind, seat) {
   return dirs[seat] ?? '?';
 }
 export function dirLabel(d) { return t('dir.' + d); }
+
+/** Seconds as a clock reads them: "2:05". */
+export function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** What the grace of a table's absent players says now (its end in ms, or null). */
+function graceText(until) {
+  const left = until ? (until - Date.now()) / 1000 : 0;
+  return left > 0 ? t('desk.grace_left', { time: clockText(left) }) : t('desk.grace_over');
+}
+
+/** The grace left at each table, each second (the page is redrawn only when data change). */
+export function tickGraces(root = document) {
+  for (const span of root.querySelectorAll('.grace-left')) {
+    span.textContent = graceText(Number(span.dataset.until) || null);
+  }
+}
 
 /** Fill a <table> with the standings; rows tr[data-entrant], cells rank, name, VP, MP, played. */
 export function fillStandings(table, data, { mine = null } = {}) {
@@ -210,6 +230,13 @@ function tableView(data, r, tb, names, opts) {
       res ? el('span', { class: 'vp', text: t('desk.vp_n', { n: vp }) }) : null);
   });
   const children = [rowHead, status, el('div', { class: 't-lines' }, lineRows)].filter(Boolean);
+  if (!res && tb.absent && tb.absent.length) {
+    // Who has not opened the table since its deal began: the director sees the no-shows.
+    const who = tb.absent.map((l) => `${dirLabel(l)} ${(tb.seats || {})[l] || ''}`.trim()).join(', ');
+    children.push(el('p', { class: 'note absent', 'data-absent': tb.absent.join('') },
+      t('desk.absent', { names: who }), ' · ',
+      el('span', { class: 'grace-left', 'data-until': tb.grace_until || '', text: graceText(tb.grace_until) })));
+  }
   if (res && res.abandoned_by) {
     children.push(el('p', { class: 'note', text: t('desk.abandoned_by', { name: (names.get(res.abandoned_by) || {}).name || res.abandoned_by }) }));
   }
@@ -269,6 +296,7 @@ async function init() {
   onLangChange(() => { S.lastSig = ''; renderOne(); });
   await refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
+  setInterval(() => tickGraces(), 1000);
 }
 
 // ---------------------------------------------------------------- /desk
@@ -304,6 +332,7 @@ async function createTournament(ev) {
     deals: Number($('#t-deals').value),
     deal_minutes: Number($('#t-minutes').value),
     move_seconds: Number($('#t-move').value),
+    grace_seconds: Math.round(Number($('#t-grace').value) * 60),
     spectators: $('#t-spectators').checked,
     chat: $('#t-chat').checked,
   };

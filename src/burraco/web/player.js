@@ -86,7 +86,9 @@ function lastMatches() {
       el('td', { text: formatDate(new Date(m.date * 1000)) }),
       el('td', { text: gameLabel(m.game) }),
       el('td', {}, opponents(m)),
-      el('th', { scope: 'row', class: `outcome-${m.outcome}`, text: t(m.abandoned ? 'outcome.abandoned' : `outcome.${m.outcome}`) }),
+      el('th', { scope: 'row', class: `outcome-${m.outcome}` }, t(m.abandoned ? 'outcome.abandoned' : `outcome.${m.outcome}`),
+        // Counted as abandoned because a bot played most of the seat's turns.
+        m.absent ? el('span', { class: 'absent-note', text: t('player.absent', { bot: m.bot_turns, turns: m.turns }) }) : null),
       el('td', { class: 'num', text: String(m.points) }),
       el('td', { class: 'num', text: change(m) }),
       el('td', { class: 'links' },

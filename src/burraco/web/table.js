@@ -370,8 +370,8 @@ function onState(m) {
   renderAll();
   if (moved) animateMove(S.glow, from);
   if (m.table.status === 'over' && !S.sheetShown && !S.matchOver) {
-    // Reconnected after the end: build the sheet from the state.
-    onMatchOver({ type: 'match_over', totals: m.totals, winner: undefined, victory_points: null, abandoned_by: null });
+    // Reconnected after the end: build the sheet from the state (the room's own match_over).
+    onMatchOver(m.match_over || { type: 'match_over', totals: m.totals, winner: undefined, victory_points: null, abandoned_by: null });
   }
 }
 
@@ -1526,6 +1526,10 @@ function showSheet() {
   if (m.abandoned_by !== null && m.abandoned_by !== undefined) {
     // 002: whoever abandons (or runs out of time) loses, by the totals plus a penalty.
     parts.push(t('score.abandoned_penalty', { name: seatName(info, m.abandoned_by, S.seat), penalty: m.abandon_penalty ?? 350 }));
+  }
+  // A person a bot played for most of the match is rated as having abandoned it.
+  for (const a of m.absent || []) {
+    parts.push(t('score.absent', { name: seatName(info, a.seat, S.seat), bot: a.bot_turns, turns: a.turns }));
   }
   $('#sheet-result').replaceChildren(...parts.map((text) => el('span', { class: 'result-line', text })));
   $('#sheet-result').dataset.winner = winner === null || winner === undefined ? '' : String(winner);
