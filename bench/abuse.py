@@ -164,7 +164,9 @@ async def seat_people(url: str, tables: int, clock: Clock) -> list[asyncio.Task[
                 "move_seconds": 0,
                 "bot": "expert" if expert else "greedy",
             }
-            created = (await http.post("/api/tables", json=body)).raise_for_status().json()
+            while (answer := await http.post("/api/tables", json=body)).status_code == 503:
+                await asyncio.sleep(0.5)  # a busy moment of a loaded machine
+            created = answer.raise_for_status().json()
             table = created["table"]
             rng = random.Random(i)
             if expert:

@@ -16,7 +16,7 @@ import json
 import logging
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -270,6 +270,7 @@ class Room:
         #: Every spectator's socket, oldest first, with its table and address: they count
         #: per address, and the newest are shed when the players need the sockets.
         self.spectators: dict[Watcher, tuple[LiveTable, str]] = {}
+        self.watching_from: Counter[str] = Counter()
         #: The lobby's tables in their order with what the filters read (game, players,
         #: rated), and when they were listed (0: list again).
         self._lobby: tuple[float, list[Listed[LiveTable]]] = (0.0, [])
@@ -1513,10 +1514,11 @@ class Room:
         if self.sockets >= self.capacity.max_sockets:
             raise RoomError("busy", BUSY, 503)
         mine = self.capacity.watchers_per_address
-        if address and sum(1 for _, a in self.spectators.values() if a == address) >= mine:
+        if address and self.watching_from[address] >= mine:
             raise RoomError(
                 "watching_too_many",
-                f"your address watches {mine} tables already, the most one address may",
+                f"your address has {mine} spectators' sockets open already, the most one "
+                "address may: close one to watch another",
                 429,
                 params={"n": mine},
             )
@@ -1528,6 +1530,7 @@ class Room:
             table.shown = frame.version if frame is not None else table.version
         table.watchers.append(watcher)
         self.spectators[watcher] = (table, address)
+        self.watching_from[address] += 1
         self.sockets += 1
         history = self._chat_history(table, "watchers")
         if history is not None:
@@ -1539,7 +1542,7 @@ class Room:
 
     async def unwatch(self, table: LiveTable, watcher: Watcher) -> None:
         """A spectator's socket has closed."""
-        self.spectators.pop(watcher, None)
+        self._forget_spectator(watcher)
         if watcher in table.watchers:
             table.watchers.remove(watcher)
             self.sockets -= 1
@@ -1554,13 +1557,21 @@ class Room:
         if over > 0 and len(self.spectators) < over:
             raise RoomError("busy", BUSY, 503)
         for _ in range(max(0, over)):
-            watcher, (table, _) = self.spectators.popitem()
+            watcher, (table, _) = next(reversed(self.spectators.items()))
+            self._forget_spectator(watcher)
             table.watchers.remove(watcher)
             self.sockets -= 1
             self._watchers_changed(table)
             task = asyncio.get_running_loop().create_task(self._shed(watcher))
             self._retrying.add(task)
             task.add_done_callback(self._retrying.discard)
+
+    def _forget_spectator(self, watcher: Watcher) -> None:
+        known = self.spectators.pop(watcher, None)
+        if known is not None:
+            self.watching_from[known[1]] -= 1
+            if not self.watching_from[known[1]]:
+                del self.watching_from[known[1]]
 
     @staticmethod
     async def _shed(watcher: Watcher) -> None:
