@@ -188,9 +188,6 @@ class LiveTable:
     watchers_task: asyncio.Task[None] | None = None
     #: Each seat's turns, and those a bot played (absence.py: who is rated on what).
     turns: Tally = field(default_factory=Tally)
-    #: Who created the table ("user-7", "address-1.2.3.4"; "" for a tournament's, quick
-    #: play's, or one loaded from the database): a creator's open tables are capped.
-    creator: str = ""
     #: When a seat's socket last opened or closed (a waiting table nobody has open goes).
     seen: float = 0.0
 
@@ -271,6 +268,10 @@ class Room:
         #: per address, and the newest are shed when the players need the sockets.
         self.spectators: dict[Watcher, tuple[LiveTable, str]] = {}
         self.watching_from: Counter[str] = Counter()
+        #: The tables each creator ("user-7", "address-1.2.3.4") made, while they may be
+        #: open: a creator's open tables are capped (tables loaded from the database, a
+        #: tournament's and quick play's have no creator here).
+        self.created: dict[str, set[str]] = {}
         #: The lobby's tables in their order with what the filters read (game, players,
         #: rated), and when they were listed (0: list again).
         self._lobby: tuple[float, list[Listed[LiveTable]]] = (0.0, [])
@@ -389,12 +390,18 @@ class Room:
         return self.bot_tables() < self.capacity.max_bot_tables
 
     def open_by(self, creator: str) -> int:
-        """The open tables (waiting or playing) ``creator`` made."""
-        return sum(
-            1
-            for t in self.tables.values()
-            if t.creator == creator and t.status in ("waiting", "playing")
-        )
+        """The open tables (waiting or playing) ``creator`` made; those no longer open are
+        forgotten (a look at the creator's few tables, not at the room's)."""
+        mine = self.created.get(creator)
+        if mine is None:
+            return 0
+        for table_id in list(mine):
+            table = self.tables.get(table_id)
+            if table is None or table.status not in ("waiting", "playing"):
+                mine.discard(table_id)
+        if not mine:
+            del self.created[creator]
+        return len(mine)
 
     def admit(self) -> None:
         """Raise a "busy" :class:`RoomError` (503) when :meth:`busy` says so."""
@@ -588,9 +595,10 @@ class Room:
             row=row,
             variant=v,
             seats=[SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in seats],
-            creator=creator,
         )
         self.tables[table_id] = table
+        if creator:
+            self.created.setdefault(creator, set()).add(table_id)
         self._lobby = (0.0, [])
         return table, 0, token
 
