@@ -37,6 +37,16 @@ LANGS = ("en", "it", "pt")
 ENTRY = re.compile(r"^    '((?:[^'\\]|\\.)+)': '((?:[^'\\]|\\.)*)',$")
 PLACEHOLDER = re.compile(r"\{([\w ]+)\}")
 KEY_SHAPE = re.compile(r"^[a-z_]+(\.[\w\- ]+)+$")
+# The forms of a counted message: key.one, key.other… (the categories of Intl.PluralRules).
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+PLURAL_FORM = re.compile(rf"^(.+)\.({'|'.join(CATEGORIES)})$")
+# The forms each language's plural rules need (CLDR; Italian's and Portuguese's "many", for
+# a million and more, falls back to other).
+NEEDED_FORMS = {"en": {"one", "other"}, "it": {"one", "other"}, "pt": {"one", "other"}}
+# The sources' file numbers, which no page shows: "(002)", "la guida 000".
+FILE_NUMBER = re.compile(
+    r"\(00\d\)|\b(?:guide|guida|guia|summary|riassunto|resumo)\b[^.]{0,20}\b00\d\b"
+)
 # A Python template's fields: {cards}, {kind!r}, {margin:+d}.
 TEMPLATE_FIELD = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
 SERVER = WEB.parent / "server"
@@ -168,6 +178,28 @@ def texts() -> dict[str, dict[str, str]]:
     return found
 
 
+def counted(catalogue: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The counted messages of a language's catalogue: key -> category -> form."""
+    found: dict[str, dict[str, str]] = {}
+    for key, text in catalogue.items():
+        m = PLURAL_FORM.match(key)
+        if m:
+            found.setdefault(m.group(1), {})[m.group(2)] = text
+    # A lone form is a plain key that ends like one ("hint.why.other": the reason "other").
+    return {key: forms for key, forms in found.items() if len(forms) > 1}
+
+
+def says(catalogue: dict[str, str], key: str) -> bool:
+    """Whether the catalogue has key, as a plain message or a counted one."""
+    return key in catalogue or f"{key}.other" in catalogue
+
+
+def placeholders(catalogue: dict[str, str], key: str) -> set[str]:
+    """The params a message fills: of a counted one, those of all its forms."""
+    forms = counted(catalogue).get(key, {key: catalogue.get(key, "")})
+    return {p for text in forms.values() for p in PLACEHOLDER.findall(text)}
+
+
 def js_sources() -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(WEB.glob("*.js"))}
 
@@ -216,10 +248,12 @@ def used_keys() -> tuple[dict[str, set[str]], set[str]]:
         keys = used.setdefault(name, set())
         for m in re.finditer(r"data-i18n(?:-aria|-placeholder|-title)?=\"([^\"]+)\"", source):
             keys.add(m.group(1))
-        for m in re.finditer(r"\bt\(", source):
+        for m in re.finditer(r"\btn?\(", source):
             arg = first_argument(source, m.end())
             for lit in re.finditer(r"'([^'\\]*)'|\"([^\"\\]*)\"|`([^`\\]*)`", arg):
                 text = next(g for g in lit.groups() if g is not None)
+                if text.startswith("${"):
+                    continue  # i18n.js's own tn(): a counted message's form, by its key
                 if "${" in text:
                     prefixes.add(text.split("${")[0])
                 elif text.endswith("."):
@@ -247,12 +281,12 @@ def test_every_key_the_pages_use_exists_in_english() -> None:
     english = texts()["en"]
     used, prefixes = used_keys()
     for name, keys in used.items():
-        missing = sorted(k for k in keys if k not in english)
+        missing = sorted(k for k in keys if not says(english, k))
         assert not missing, f"{name} uses {missing}"
     for prefix, values in DYNAMIC_KEYS.items():
-        missing = [prefix + v for v in values if prefix + v not in english]
+        missing = [prefix + v for v in values if not says(english, prefix + v)]
         assert not missing, missing
-    missing = [k for k in CONDITIONAL_KEYS if k not in english]
+    missing = [k for k in CONDITIONAL_KEYS if not says(english, k)]
     assert not missing, missing
     # Every prefix the code builds keys from is listed above.
     unknown = sorted(p for p in prefixes if p not in DYNAMIC_KEYS)
@@ -273,13 +307,14 @@ def test_every_refusal_and_hint_reason_of_the_engine_has_its_text() -> None:
     """burraco.refusals.TEXTS and burraco.bots.hints.WHY are said in the page's language:
     every code has its key in English (the key-parity test carries it to it and pt)."""
     english = texts()["en"]
-    missing = [f"rule.{code}" for code in RULES if f"rule.{code}" not in english]
-    missing += [f"hint.why.{code}" for code in WHY if f"hint.why.{code}" not in english]
+    missing = [f"rule.{code}" for code in RULES if not says(english, f"rule.{code}")]
+    missing += [f"hint.why.{code}" for code in WHY if not says(english, f"hint.why.{code}")]
     assert not missing, missing
-    assert "hint.margin" in english
-    # No key for a code the engine no longer has.
-    stale = [k for k in english if k.startswith("rule.") and k[5:] not in RULES]
-    stale += [k for k in english if k.startswith("hint.why.") and k[9:] not in WHY]
+    assert says(english, "hint.margin")
+    # No key for a code the engine no longer has (a counted message by its name).
+    names = {PLURAL_FORM.sub(r"\1", k) for k in english}
+    stale = [k for k in names if k.startswith("rule.") and k[5:] not in RULES]
+    stale += [k for k in names if k.startswith("hint.why.") and k[9:] not in WHY]
     assert not stale, stale
 
 
@@ -289,7 +324,7 @@ def test_the_refusal_and_hint_texts_take_the_engine_templates_params() -> None:
     for prefix, catalogue in (("rule.", RULES), ("hint.why.", WHY)):
         for code, template in catalogue.items():
             wanted = set(TEMPLATE_FIELD.findall(template))
-            found = set(PLACEHOLDER.findall(english[prefix + code]))
+            found = placeholders(english, prefix + code)
             assert found == wanted, f"{prefix}{code}: {sorted(found)} != {sorted(wanted)}"
 
 
@@ -302,13 +337,12 @@ def test_every_tournament_error_has_its_text_in_every_language() -> None:
         for prefix, catalogue in (("desk.rule.", DESK_RULES), ("desk.where.", PHASES)):
             for code, template in catalogue.items():
                 key = prefix + code
-                assert key in found[lang], f"{lang} lacks {key}"
+                assert says(found[lang], key), f"{lang} lacks {key}"
                 wanted = set(TEMPLATE_FIELD.findall(template))
-                said = set(PLACEHOLDER.findall(found[lang][key]))
+                said = placeholders(found[lang], key)
                 assert said == wanted, f"{lang} {key}: {sorted(said)} != {sorted(wanted)}"
-            stale = [
-                k for k in found[lang] if k.startswith(prefix) and k[len(prefix) :] not in catalogue
-            ]
+            names = {PLURAL_FORM.sub(r"\1", k) for k in found[lang]}
+            stale = [k for k in names if k.startswith(prefix) and k[len(prefix) :] not in catalogue]
             assert not stale, f"{lang}: {stale}"
 
 
@@ -324,8 +358,56 @@ def test_every_error_code_of_the_room_has_its_text() -> None:
     assert found, "no error code found in the server's sources"
     unknown = sorted(found - set(ROOM_CODES))
     assert not unknown, f"say these codes in i18n.js and list them in ROOM_CODES: {unknown}"
-    missing = [f"error.{code}" for code in ROOM_CODES if f"error.{code}" not in english]
+    missing = [f"error.{code}" for code in ROOM_CODES if not says(english, f"error.{code}")]
     assert not missing, missing
+
+
+def test_every_counted_message_has_the_forms_its_language_needs() -> None:
+    """A counted message ("{n} cards") has a form for each plural category its language's
+    rules give (English, Italian and Portuguese: one and other), in every language, and no
+    language keeps the same message uncounted beside it."""
+    found = texts()
+    every = set().union(*(set(counted(found[lang])) for lang in LANGS))
+    assert len(every) >= 20, sorted(every)  # the catalogue's counted messages
+    for lang in LANGS:
+        forms = counted(found[lang])
+        for key in sorted(every):
+            lacking = NEEDED_FORMS[lang] - set(forms.get(key, {}))
+            assert not lacking, f"{lang} {key} lacks its forms {sorted(lacking)}"
+            assert key not in found[lang], f"{lang} {key} is said both counted and not"
+
+
+def test_the_counted_words_agree_with_their_number() -> None:
+    """What the players met ("1 turni", "+1 punti", "1 carte"): a count of one takes the
+    singular in the one form, and a count of many the plural in the other."""
+    found = texts()
+    plural = {
+        "en": r"(card|point|round|deal|move|result|second|entrant|message|spectator)s",
+        "it": r"(carte|punti|turni|smazzate|mosse|risultati|secondi|iscritti|messaggi|spettatori)",
+        "pt": r"(cartas|pontos|rodadas|mãos|jogadas|resultados|segundos|inscritos|mensagens)",
+    }
+    for lang in LANGS:
+        after_count = re.compile(rf"\{{(?:n|s|margin)\}} {plural[lang]}\b")
+        for key, forms in counted(found[lang]).items():
+            assert not after_count.search(forms["one"]), f"{lang} {key}.one: {forms['one']}"
+    it = counted(found["it"])
+    assert it["desk.n_rounds"] == {"one": "{n} turno", "other": "{n} turni"}
+    assert "punto" in it["hint.margin"]["one"] and "punti" in it["hint.margin"]["other"]
+    assert "serve " in it["hint.why.take_fits"]["one"]
+
+
+def test_no_text_shows_the_sources_file_numbers() -> None:
+    """The rules' sources are numbered files (000-003) for the engineers; a player reads
+    "Burraco online", never "Burraco online (002)" or "la guida 000"."""
+    for lang, catalogue in texts().items():
+        shown = [f"{key}: {text}" for key, text in catalogue.items() if FILE_NUMBER.search(text)]
+        assert not shown, f"{lang}:\n" + "\n".join(shown)
+    for name, source in html_sources().items():
+        parser = _Texts()
+        parser.feed(source)
+        shown = [text for text in parser.all if FILE_NUMBER.search(text)]
+        assert not shown, f"{name}: {shown}"
+    assert FILE_NUMBER.search("Burraco online (002)") and FILE_NUMBER.search("la guida 000 e")
 
 
 class _Texts(HTMLParser):
@@ -335,9 +417,14 @@ class _Texts(HTMLParser):
         super().__init__()
         self.stack: list[dict[str, str | None]] = []
         self.bare: list[str] = []
+        #: Every text node and read attribute, translated or not.
+        self.all: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
+        self.all += [
+            v for k, v in attrs if v and k in ("aria-label", "placeholder", "title", "alt")
+        ]
         for attr, marker in (
             ("aria-label", "data-i18n-aria"),
             ("placeholder", "data-i18n-placeholder"),
@@ -353,6 +440,7 @@ class _Texts(HTMLParser):
             self.stack.pop()
 
     def handle_data(self, data: str) -> None:
+        self.all.append(data)
         if re.search(r"[A-Za-z]{2}", data) and not (self.stack and "data-i18n" in self.stack[-1]):
             self.bare.append(data.strip())
 

@@ -838,6 +838,14 @@ def serve(
             help="Addresses of reverse proxies whose X-Forwarded-For is trusted (docs/operating.md)."
         ),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The room's address as people reach it, https://host[:port], named in the "
+            "pages' security policy (docs/operating.md).",
+            envvar="BURRACO_PUBLIC_URL",
+        ),
+    ] = None,
 ) -> None:
     """Start the web room: tables of people and bots in the browser.
 
@@ -845,10 +853,16 @@ def serve(
     import uvicorn
 
     from burraco.server.app import create_app
+    from burraco.server.guard import socket_origin
     from burraco.server.thinking import ThinkingSettings
     from burraco.storage import Store
     from burraco.storage.store import StoreInUse
 
+    try:
+        socket_origin(public_url or "http://localhost")
+    except ValueError as error:
+        Console(stderr=True, soft_wrap=True).print(f"[bold red]Cannot start:[/] {error}")
+        raise typer.Exit(1) from None
     if redis_url is None:
         # One room per database without Redis: say so plainly rather than in a traceback.
         store = Store(database_url)
@@ -871,6 +885,7 @@ def serve(
         api_docs=api_docs,
         quick_wait_seconds=quick_wait_seconds,
         quick_deals=quick_deals,
+        public_url=public_url,
     )
     Console().print(
         f"[bold green]Burraco room[/] at [bold]http://{host}:{port}/[/] "

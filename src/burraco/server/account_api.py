@@ -124,6 +124,7 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
         """The tables where this account sits and the match is not over (to go back to
         them from any device: the table page opens the seat by the session alone)."""
         user, _ = logged_in(request)
+        room.rebuild_seated(user.id)  # some may be still loading after a restart
         mine = [
             t.info()
             for t in room.tables.values()

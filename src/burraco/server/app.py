@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,7 +31,7 @@ from burraco.server.accounts import Accounts, Sessions, counted, same_origin, us
 from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
-from burraco.server.guard import Guard
+from burraco.server.guard import Guard, socket_origin
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
 from burraco.server.limits import Limits, Rates
 from burraco.server.players import routes as player_routes
@@ -153,13 +154,18 @@ def create_app(
     api_docs: bool = False,
     quick_wait_seconds: float = 20.0,
     quick_deals: int | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
     """The web room's application over one database; with ``redis_url``, one process of
     a cluster (docs/cluster.md). ``limits`` and ``capacity`` default to their documented
     values and ``BURRACO_*`` variables (docs/operating.md); ``api_docs`` serves the API's
     own pages at /docs. ``quick_wait_seconds``: how long quick play waits for people
     before bots fill the empty seats; ``quick_deals``: quick play's matches last this many
-    deals (None: the game's own length)."""
+    deals (None: the game's own length). ``public_url``: the room's address as people
+    reach it (default ``BURRACO_PUBLIC_URL``), named in the pages' security policy."""
+    public_url = public_url or os.environ.get("BURRACO_PUBLIC_URL") or None
+    if public_url is not None:
+        socket_origin(public_url)  # a URL that is no origin stops the start, not a request
     limits = limits or Limits.from_env()
     rates = Rates(limits)
     store = Store(database_url)
@@ -183,7 +189,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         if cluster is None:
-            await room.startup()
+            await room.startup(background=True)  # listen first: tables load meanwhile
         else:
             await cluster.start()
         await desk.startup()
@@ -210,6 +216,7 @@ def create_app(
         Guard,
         body_bytes=limits.body_bytes,
         open_paths=("/docs", "/redoc") if api_docs else (),
+        public_url=public_url,
     )
 
     @app.exception_handler(RoomError)
@@ -269,10 +276,17 @@ def create_app(
         rated: bool | None = None,
         watch: bool = False,
         page: int = Query(1, ge=1, le=100_000),
-        per_page: int | None = Query(None, ge=1, le=1000),
+        per_page: int | None = Query(None, ge=1, le=100_000),
         ids: str | None = Query(None, max_length=8000, description="table ids, comma separated"),
     ) -> dict[str, Any]:
         """The lobby: one page of the open tables (filtered), or the tables named by ``ids``."""
+        most = room.capacity.lobby_page_max
+        if per_page is not None and per_page > most:
+            # Refused, not cut down: a client asking for more would take a short page
+            # for the whole list (docs/protocol.md).
+            raise RoomError(
+                "bad_message", f"per_page is at most {most}", 422, params={"most": most}
+            )
         if ids is not None:
             wanted = [i for i in ids.split(",") if i][:300]
             return {"tables": room.infos(wanted)}
@@ -438,7 +452,7 @@ def create_app(
                     owner,
                     token,
                     socket.send_json,
-                    _paced(rates, socket.receive_text, socket.send_json),
+                    _paced(rates, _texts(socket), socket.send_json),
                     user_id,
                     watch=spectator,
                 )
@@ -446,7 +460,7 @@ def create_app(
                 await socket.close(code=code)
             return
         if spectator is not None:
-            receive = _paced(rates, socket.receive_text, socket.send_json)
+            receive = _paced(rates, _texts(socket), socket.send_json)
             await watching_serve(room, socket, table_id, spectator, receive, limits.message_bytes)
             return
         try:
@@ -474,7 +488,7 @@ def create_app(
             await socket.close(code=code, reason=reason)
 
         await room.connect(table, seat, send, close)
-        receive = _paced(rates, socket.receive_text, send)
+        receive = _paced(rates, _texts(socket), send)
         try:
             while True:
                 raw = await receive()
@@ -567,6 +581,23 @@ def _printable(value: object) -> object:
     if isinstance(value, str):
         return value.encode("utf-8", "backslashreplace").decode("utf-8")
     return value if isinstance(value, int) else str(value)
+
+
+def _texts(socket: WebSocket) -> Callable[[], Awaitable[str]]:
+    """``socket.receive_text`` that also takes a binary frame, as UTF-8 text: Starlette's
+    own fails on one with a KeyError, which closed the socket with 1011 and no answer."""
+
+    async def receive() -> str:
+        message = await socket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+        text = message.get("text")
+        if text is not None:
+            return str(text)
+        # Not UTF-8: the replacement character is no JSON, so the answer is bad_message.
+        return bytes(message.get("bytes") or b"").decode("utf-8", "replace") or "\ufffd"
+
+    return receive
 
 
 #: Each socket's own count of messages.

@@ -2,17 +2,79 @@
 
 Every function here takes what one seat may see (a :class:`DealView`), what a spectator
 may see (a :class:`PublicView`) or public data; nothing here can reach a hidden card.
+What a socket says is read by :func:`read_message`, the one place a message is parsed.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from burraco.scoring import DealScore
 from burraco.view import DealView, PublicView
 
-__all__ = ["cards", "public_view_json", "score_json", "table_points", "view_json"]
+__all__ = [
+    "DEEPEST",
+    "BadMessage",
+    "cards",
+    "public_view_json",
+    "read_message",
+    "score_json",
+    "table_points",
+    "view_json",
+]
+
+#: Levels of arrays and objects a socket's message may nest: the protocol's use two.
+DEEPEST = 8
+
+
+class BadMessage(ValueError):
+    """A socket's message that is not one: the protocol's ``bad_message``, with why."""
+
+
+def read_message(raw: str) -> dict[str, Any]:
+    """A socket's message as a JSON object with a ``type``, or :class:`BadMessage`.
+
+    JSON nested deeper than the parser's stack raises RecursionError (a RuntimeError,
+    which the socket's loop took for a closed connection and dropped the socket); and
+    anything nested deeper than :data:`DEEPEST` is no message of the protocol.
+
+    >>> read_message('{"type": "ping"}')
+    {'type': 'ping'}
+    >>> read_message("[" * 100_000 + "]" * 100_000)
+    Traceback (most recent call last):
+    ...
+    burraco.server.messages.BadMessage: a message nests at most 8 levels of arrays and objects
+    """
+    try:
+        message = json.loads(raw)
+    except RecursionError:
+        raise BadMessage(_TOO_DEEP) from None
+    except ValueError as error:  # JSONDecodeError, and an integer of too many digits
+        raise BadMessage(f"not JSON: {getattr(error, 'msg', error)}") from None
+    if not _within(message, DEEPEST):
+        raise BadMessage(_TOO_DEEP)
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise BadMessage("a message is a JSON object with a type")
+    return message
+
+
+_TOO_DEEP = f"a message nests at most {DEEPEST} levels of arrays and objects"
+
+
+def _within(value: object, deepest: int) -> bool:
+    """Whether ``value`` nests at most ``deepest`` levels of lists and dicts; without
+    recursion, so that no depth the parser took can exhaust the stack here."""
+    level: list[tuple[object, int]] = [(value, 0)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, dict | list):
+            if depth >= deepest:
+                return False
+            inner = item.values() if isinstance(item, dict) else item
+            level.extend((x, depth + 1) for x in inner)
+    return True
 
 
 def cards(values: Sequence[int]) -> list[str]:

@@ -41,7 +41,14 @@ from burraco.server.chat import (
 )
 from burraco.server.inputs import clean_name
 from burraco.server.limits import Limits, Rates
-from burraco.server.messages import cards, public_view_json, score_json, view_json
+from burraco.server.messages import (
+    BadMessage,
+    cards,
+    public_view_json,
+    read_message,
+    score_json,
+    view_json,
+)
 from burraco.server.thinking import Busy, Thinking, ThinkingSettings
 from burraco.server.watching import CloseSocket, Frame, Pacer, SendText, Watcher
 from burraco.storage import SeatRow, Store, TableRow
@@ -295,24 +302,67 @@ class Room:
         #: Tables finished on rebuilding (the process stopped between the last action and
         #: the end of the match): their listeners have not heard of the end yet.
         self._unannounced: list[LiveTable] = []
+        #: Tables in play when the process started, not rebuilt yet: the loader takes them
+        #: one by one, and a request for one rebuilds it at once (:meth:`table`).
+        self._pending: dict[str, TableRow] = {}
+        self._loader: asyncio.Task[None] | None = None
+        #: Tables the loader rebuilt whose clocks and bots wait for the last one (or for
+        #: a request): the loop's time goes to loading first, as before it listened.
+        self._asleep: set[str] = set()
 
     # --- lifecycle ------------------------------------------------------------------------
 
-    async def startup(self) -> None:
+    async def startup(self, *, background: bool = False) -> None:
         """Hold the database (one room per database without Redis), then rebuild every
-        unfinished table from its log and restart its clock and its bots."""
+        unfinished table from its log and restart its clock and its bots. With
+        ``background`` (the server's own start) return at once and rebuild them in the
+        background (a request for one rebuilds it first), so the room listens while
+        hundreds of tables load (the lobby lists those loaded so far)."""
         self.store.hold()
         self.start_watching()
-        for row in self.store.tables(("waiting", "playing")):
-            try:
-                table = self._load(row)
-            except (RuleError, ValueError) as error:
-                log.error("table %s cannot be rebuilt: %s", row.id, error)
-                continue
-            self.tables[row.id] = table
-            if table.status == "playing":
-                self._schedule(table)
+        self._pending = {row.id: row for row in self.store.tables(("waiting", "playing"))}
+        self._loader = asyncio.get_running_loop().create_task(self._load_pending())
+        if not background:
+            await self._loader
+
+    async def _load_pending(self) -> None:
+        while self._pending and not self.closing:
+            self._rebuild(next(iter(self._pending)), wake=False)
+            await asyncio.sleep(0)  # a request waits for one table's log at most
+        for table_id in list(self._asleep):
+            if (table := self.tables.get(table_id)) is not None:
+                self._wake(table)
         await self.announce_unannounced()
+
+    def _rebuild(self, table_id: str, *, wake: bool = True) -> LiveTable | None:
+        """Rebuild a table of :attr:`_pending` and restart its clock and bots (or, not
+        ``wake``, leave them to :meth:`_wake`); None (and a log line) for one whose log
+        no longer replays."""
+        row = self._pending.pop(table_id)
+        try:
+            table = self._load(row)
+        except (RuleError, ValueError) as error:
+            log.error("table %s cannot be rebuilt: %s", row.id, error)
+            return None
+        self.tables[row.id] = table
+        self._lobby = (0.0, [])
+        self._asleep.add(table_id)
+        if wake:
+            self._wake(table)
+        return table
+
+    def _wake(self, table: LiveTable) -> None:
+        self._asleep.discard(table.id)
+        if table.status == "playing":
+            self._schedule(table)
+
+    def rebuild_seated(self, user_id: int) -> None:
+        """Rebuild at once the tables still loading after a restart where this account
+        sits, for a request that lists them (the account's page, its table page)."""
+        if self._pending:
+            for table_id in self.store.seated(user_id):
+                if table_id in self._pending:
+                    self._rebuild(table_id)
 
     async def announce_unannounced(self) -> None:
         """Tell the finish listeners of the tables whose match the log alone finished."""
@@ -371,7 +421,7 @@ class Room:
         None: the loop falls behind, or the room holds as many tables as it may."""
         if self.lag.lag > self.capacity.busy_lag:
             return BUSY
-        if len(self.tables) >= self.capacity.max_tables:
+        if len(self.tables) + len(self._pending) >= self.capacity.max_tables:
             return BUSY
         return None
 
@@ -454,8 +504,7 @@ class Room:
         self.closing = True
         await self.lag.stop()
         tasks: list[asyncio.Future[Any]] = list(self._retrying)
-        if self._reaper is not None:
-            tasks.append(self._reaper)
+        tasks += [t for t in (self._reaper, self._loader) if t is not None]
         for table in self.tables.values():
             timers = (table.clock_task, table.bot_task, table.deal_task, table.pause_task)
             tasks += [t for t in timers if t]
@@ -604,17 +653,23 @@ class Room:
 
     def table(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
+        if table is not None:
+            if self._asleep and table_id in self._asleep:
+                self._wake(table)  # asked for: its clock and bots go on now
+            return table
+        if table_id in self._pending:
+            table = self._rebuild(table_id)  # the loader has not come to it yet
         if table is None:
             row = self.store.table(table_id)
             if row is None:
                 raise RoomError("not_found", f"no table {table_id!r}", 404)
             table = self._load(row)
             self.tables[table_id] = table
-            if self._unannounced and not self.closing:
-                with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
-                    task = asyncio.get_running_loop().create_task(self.announce_unannounced())
-                    self._retrying.add(task)
-                    task.add_done_callback(self._retrying.discard)
+        if self._unannounced and not self.closing:
+            with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
+                task = asyncio.get_running_loop().create_task(self.announce_unannounced())
+                self._retrying.add(task)
+                task.add_done_callback(self._retrying.discard)
         return table
 
     def open_tables(self) -> list[dict[str, Any]]:
@@ -842,12 +897,9 @@ class Room:
     async def message(self, table: LiveTable, seat: int, send: Send, raw: str) -> None:
         """Handle one message from a seat's socket; errors go back to that socket only."""
         try:
-            message = json.loads(raw)
-        except json.JSONDecodeError as error:
-            await send(error_message("bad_message", f"not JSON: {error.msg}"))
-            return
-        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            await send(error_message("bad_message", "a message is a JSON object with a type"))
+            message = read_message(raw)
+        except BadMessage as error:
+            await send(error_message("bad_message", str(error)))
             return
         kind = message["type"]
         try:
@@ -1595,9 +1647,7 @@ class Room:
         """Handle one message from a spectator: a sync, a chat message, a ping. Answers go
         to its own outbox; a spectator never acts at the table."""
         try:
-            message = json.loads(raw)
-            if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-                raise RoomError("bad_message", "a message is a JSON object with a type")
+            message = read_message(raw)
             kind = message["type"]
             if kind == "sync":
                 since = message.get("since", 0)
@@ -1618,8 +1668,8 @@ class Room:
                 raise RoomError("spectator", "a spectator watches: only the players act", 403)
             else:
                 raise RoomError("bad_message", f"unknown message type {kind!r}")
-        except json.JSONDecodeError as error:
-            watcher.say(error_message("bad_message", f"not JSON: {error.msg}"))
+        except BadMessage as error:
+            watcher.say(error_message("bad_message", str(error)))
         except RoomError as error:
             watcher.say(error_message(error.code, error.message, error.params, error.rule))
 
@@ -1884,6 +1934,8 @@ def lobby_page(
     >>> answer = lobby_page(tables, Capacity(), LobbyQuery(per_page=2, page=2))
     >>> answer["total"], answer["pages"], len(answer["tables"])
     (3, 2, 1)
+    >>> lobby_page(tables, Capacity(), LobbyQuery(per_page=2, page=3))["tables"]
+    []
     """
     facts = [
         (info, info["variant"], info["players"], bool(info.get("rated", False)))
@@ -1930,10 +1982,11 @@ def _has_free_seat_info(info: dict[str, Any]) -> bool:
 
 
 def _cut(chosen: list[Any], capacity: Capacity, query: LobbyQuery) -> dict[str, Any]:
-    """One page of ``chosen``, with the count of them and of pages."""
+    """One page of ``chosen``, with the count of them and of pages; a page past the
+    last is empty (a client paging on stops there), never the last page again."""
     size = max(1, min(query.per_page or capacity.lobby_page, capacity.lobby_page_max))
     pages = max(1, -(-len(chosen) // size))
-    page = max(1, min(query.page, pages))
+    page = max(1, query.page)
     return {
         "tables": chosen[(page - 1) * size : page * size],
         "total": len(chosen),

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import (
     Connection,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 
@@ -52,6 +54,7 @@ __all__ = [
     "TournamentRow",
     "UserRow",
     "name_key",
+    "sqlite_file",
 ]
 
 
@@ -205,15 +208,99 @@ class StoreInUse(Exception):
     """Another process serves this database (one process per database without Redis)."""
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL, whatever its query says (``?mode=rw``, a
+    ``file:`` URI); None for another database or one in memory.
+
+    >>> sqlite_file("sqlite:///rooms/a.db?mode=rw"), sqlite_file("sqlite://")
+    (PosixPath('rooms/a.db'), None)
+    >>> sqlite_file("sqlite:///file:rooms/a.db?mode=rw&uri=true")
+    PosixPath('rooms/a.db')
+    """
+    found = make_url(url)
+    if found.get_backend_name() != "sqlite":
+        return None
+    name = found.database or ""
+    if name.startswith("file:"):
+        name = urlsplit(name).path
+    if name in ("", ":memory:") or found.query.get("mode") == "memory":
+        return None
+    return Path(name).expanduser()
+
+
+@dataclass(frozen=True, slots=True)
+class _FileLock:
+    """A SQLite database held by this process: an flock on the database file itself, so
+    that every name of the file (a symlink, a hard link, a URL with ``?mode=rw``) meets
+    the same lock, which is the inode's (its device and number). It goes with the
+    process, even on kill -9.
+
+    The descriptor is never closed, only unlocked and kept for the next holder: closing
+    any descriptor of a file drops every POSIX lock the process holds on it, and SQLite
+    locks the same file that way (flock and POSIX locks are apart on Linux)."""
+
+    descriptor: int
+    inode: tuple[int, int]
+
+    @classmethod
+    def take(cls, file: Path) -> _FileLock:
+        import fcntl
+
+        real = file.resolve()
+        try:
+            seen = os.stat(real)
+            spare = _SPARE.get((seen.st_dev, seen.st_ino), [])
+        except FileNotFoundError:
+            spare = []
+        if spare:
+            descriptor = spare.pop()
+        else:
+            # A new database is an empty file to SQLite: making it here changes nothing.
+            descriptor = os.open(real, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        seen = os.fstat(descriptor)
+        inode = (seen.st_dev, seen.st_ino)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            _SPARE.setdefault(inode, []).append(descriptor)
+            named = str(file) if file == real else f"{file} (the file {real})"
+            raise StoreInUse(
+                f"{named} is served by {_holder(inode)}: stop it first, "
+                "or run several processes on one database with --redis-url (docs/cluster.md)"
+            ) from None
+        return cls(descriptor, inode)
+
+    def give_back(self) -> None:
+        import fcntl
+
+        fcntl.flock(self.descriptor, fcntl.LOCK_UN)
+        _SPARE.setdefault(self.inode, []).append(self.descriptor)
+
+
+#: Unlocked descriptors of database files, by inode, for the next :class:`_FileLock`.
+_SPARE: dict[tuple[int, int], list[int]] = {}
+
+
+def _holder(inode: tuple[int, int]) -> str:
+    """Who holds the flock on this inode, as /proc/locks tells (Linux), by its pid."""
+    device, number = inode
+    wanted = f"{os.major(device):02x}:{os.minor(device):02x}:{number}"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/locks").read_text().splitlines():
+            fields = line.split()
+            if "->" not in fields and "FLOCK" in fields and wanted in fields:
+                return f"process {fields[fields.index(wanted) - 1]}"
+    return "another process"
+
+
 class Store:
     """Tables, seats, the event log and records in one database (a URL SQLAlchemy knows)."""
 
     def __init__(self, url: str = "sqlite:///burraco.db", *, migrate: bool = True) -> None:
         self.url = url
-        if url.startswith("sqlite:///") and url != "sqlite://":
-            Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(
-                parents=True, exist_ok=True
-            )
+        file = sqlite_file(url)
+        if file is not None:
+            file.parent.mkdir(parents=True, exist_ok=True)
         if url == "sqlite://":
             # One shared connection, or every connection would see its own empty database.
             self.engine: Engine = create_engine(
@@ -246,26 +333,9 @@ class Store:
         process, even on kill -9 (a file lock for SQLite, an advisory lock for PostgreSQL)."""
         if self._held is not None or self.url == "sqlite://":
             return
-        if self.url.startswith("sqlite"):
-            import fcntl
-
-            path = Path(self.url.split("///", 1)[1]).expanduser()
-            handle = open(f"{path}.lock", "a+")  # noqa: SIM115 (held open for the lifetime)
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                handle.seek(0)
-                owner = handle.read().strip() or "another process"
-                handle.close()
-                raise StoreInUse(
-                    f"{path} is served by {owner}: stop it first, or run several "
-                    "processes on one database with --redis-url (docs/cluster.md)"
-                ) from None
-            handle.seek(0)
-            handle.truncate()
-            handle.write(f"process {os.getpid()}\n")
-            handle.flush()
-            self._held = handle
+        file = sqlite_file(self.url)
+        if file is not None:
+            self._held = _FileLock.take(file)
         elif self.engine.dialect.name == "postgresql":
             connection = self.engine.connect()
             # Out of the pool: closing it must end the session, and with it the lock.
@@ -283,7 +353,9 @@ class Store:
     def release(self) -> None:
         """Give up what :meth:`hold` took."""
         held, self._held = self._held, None
-        if held is not None:
+        if isinstance(held, _FileLock):
+            held.give_back()
+        elif held is not None:
             with contextlib.suppress(Exception):
                 held.close()
 
@@ -307,13 +379,13 @@ class Store:
 
     @contextlib.contextmanager
     def _migrating(self) -> Iterator[None]:
-        if not self.url.startswith("sqlite:///"):
+        path = sqlite_file(self.url)
+        if path is None:
             yield
             return
         import fcntl
 
-        path = Path(self.url.split("///", 1)[1]).expanduser()
-        with open(f"{path}.migrate-lock", "a") as handle:
+        with open(f"{path.resolve()}.migrate-lock", "a") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield
@@ -358,6 +430,20 @@ class Store:
                 .order_by(models.seats.c.seat)
             ).all()
         return [SeatRow(**r._mapping) for r in rows]
+
+    def seated(self, user_id: int) -> list[str]:
+        """The ids of the tables waiting or playing where this account holds a seat."""
+        with self.engine.connect() as c:
+            found = c.execute(
+                select(models.seats.c.table_id)
+                .join(models.tables, models.tables.c.id == models.seats.c.table_id)
+                .where(
+                    (models.seats.c.user_id == user_id)
+                    & models.tables.c.status.in_(("waiting", "playing"))
+                )
+                .distinct()
+            ).scalars()
+            return list(found)
 
     def put_seat(self, seat: SeatRow) -> None:
         with self._write() as c:

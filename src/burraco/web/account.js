@@ -8,8 +8,8 @@ function showTab(which) {
   const login = which === 'login';
   $('#tab-login').setAttribute('aria-selected', String(login));
   $('#tab-signup').setAttribute('aria-selected', String(!login));
-  $('#login-form').hidden = !login;
-  $('#signup-form').hidden = login;
+  $('#login-panel').hidden = !login;
+  $('#signup-panel').hidden = login;
   $('#guest-error').textContent = '';
 }
 

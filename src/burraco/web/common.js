@@ -111,10 +111,23 @@ export function variantLabel(name) {
   return s === 'variant.' + name ? name : s;
 }
 
-/** The name the room gives a bot seat ("greedy bot 1"), in the page's language. */
-export function botName(name) {
-  const m = /^(random|greedy|expert|learned) bot (\d+)$/.exec(name || '');
-  return m ? t('seat.bot_name', { level: t(`bot_short.${m[1]}`), n: m[2] }) : name;
+// The names the server gives bots: a table's bot seats "greedy bot 1" (room.py,
+// quickplay.py), a tournament's bot lines "Greedy 5" and, in pairs, their players
+// "Greedy 5a" and "Greedy 5b" (tournament.py, pad_with_bots): the tournament's names
+// sit at its tables too.
+const TOURNAMENT_BOT = /^(Random|Greedy|Expert|Learned) (\d+[ab]?)$/;
+
+/**
+ * A bot's name in the page's language, with the lobby's words for its level ("Bot
+ * intermedio 4"): the one place every page names bots. Only for a name the server gave a
+ * bot (a bot seat, a bot line); level, when known, must be the name's. Any other name as it is.
+ */
+export function botName(name, level = null) {
+  const seat = /^(random|greedy|expert|learned) bot (\d+)$/.exec(name || '');
+  const line = TOURNAMENT_BOT.exec(name || '');
+  const found = seat ? [seat[1], seat[2]] : line ? [line[1].toLowerCase(), line[2]] : null;
+  if (!found || (level && found[0] !== level)) return name;
+  return t('seat.bot_name', { level: t(`bot_short.${found[0]}`), n: found[1] });
 }
 
 /** A seat's display name. */

@@ -9,6 +9,8 @@
 //   demo=over       the end of the match: the score sheet
 //   demo=canasta    canasta, 2 players: red 3s, cards under the pile
 //   demo=six        italian, 6 players in three pairs, open hands
+//   demo=eight      the online table with eight melds on our line, our turn to draw
+//                   (with &guide=1, the coach open too): a laptop must show it all
 
 function seats(names, kinds = []) {
   return names.map((name, seat) => ({ seat, name, kind: kinds[seat] || (name ? 'human' : 'empty'), connected: kinds[seat] !== 'offline' }));
@@ -120,6 +122,17 @@ export function demoMessages(kind, now) {
       return { seat: 0, messages: [canastaState(now)] };
     case 'six':
       return { seat: 1, messages: [sixState(now)] };
+    case 'eight': {
+      const st = onlineState(now, 'draw');
+      st.view.melds[0] = [
+        ['3S', '4S', '5S'], ['7H', '8H', '9H', '10H'], ['QC', 'QD', 'QS'], ['5D', '6D', '7D'],
+        ['9C', '10C', 'JC', 'QC', 'KC'], ['AH', 'AD', 'AC'], ['8S', '8D', '8C'],
+        ['3D', '4D', '5D', '6D', '7D', '8D', '9D'],
+      ];
+      st.view.grades[0] = [null, null, null, null, null, null, null, 'clean'];
+      st.view.line_points[0] = 760;
+      return { seat: 0, messages: [...events(ONLINE_EVENTS, 44), st] };
+    }
     default:
       return { seat: 0, messages: [...events(ONLINE_EVENTS, 44), onlineState(now, 'play')] };
   }

@@ -7,8 +7,8 @@
 // the tournament read-only. The helpers exported at the top also draw the
 // standings and rounds of the player's page (tournament.js).
 
-import { t, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
-import { el, $, api, toast } from './common.js';
+import { t, tn, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
+import { el, $, api, toast, botName } from './common.js';
 
 const DESK = 'burraco.desk';
 const LINKS = 'burraco.deskLinks';
@@ -44,16 +44,10 @@ export function playerUrl(id, token) {
   return `${location.origin}/tournament/${enc(id)}?player=${enc(token)}`;
 }
 
-// The names the tournament gives the bot lines it pads the field with: "Greedy 5", and
-// in pairs its players "Greedy 5a" and "Greedy 5b" (burraco.tournament, pad_with_bots).
-const BOT_LINE = /^([A-Z][a-z]+) (\d+)([ab]?)$/;
-
-/** A bot line's (or its player's) name in the page's language, with the lobby's words for
- * its level ("intermediate bot 5", "Bot intermedio 5a"); any other name as it is. */
+/** A bot line's (or its player's) name in the page's language ("intermediate bot 5",
+ * "Bot intermedio 5a", common.js's botName); any other name as it is. */
 export function lineName(name, bot) {
-  const m = BOT_LINE.exec(name || '');
-  if (!bot || !m || m[1].toLowerCase() !== bot) return name;
-  return t('seat.bot_name', { level: t(`bot_short.${bot}`), n: m[2] + m[3] });
+  return bot ? botName(name, bot) : name;
 }
 
 /** Entrant id -> {name, players, bot}; the standings carry the team names of bot lines.
@@ -164,7 +158,7 @@ function liveText(info) {
   const humans = (info.seats || []).filter((s) => s.kind === 'human');
   const on = humans.filter((s) => s.connected).length;
   const parts = [deal, (info.totals || []).join(' – ')];
-  if (humans.length) parts.push(t('desk.connected', { n: on, of: humans.length }));
+  if (humans.length) parts.push(tn('desk.connected', humans.length, { n: on, of: humans.length }));
   return parts.join(' · ');
 }
 
@@ -180,7 +174,7 @@ export function roundView(data, r, opts = {}) {
     el('h3', { text: t('desk.round_n', { n: r.number }) }),
     el('span', { class: 'badge ' + (r.online ? 'online' : 'physical'), text: t(r.online ? 'desk.online' : 'desk.physical') }),
     el('span', { class: 'badge ' + (closed ? 'status-over' : 'status-playing'), text: t(closed ? 'desk.closed' : 'desk.in_play') }),
-    el('span', { class: 'round-count muted', text: t('desk.results_in', { n: done, of: r.tables.length }) }));
+    el('span', { class: 'round-count muted', text: tn('desk.results_in', r.tables.length, { n: done, of: r.tables.length }) }));
   if (!r.online && opts.director) {
     head.append(el('a', {
       class: 'button cards-link', id: opts.current ? 'cards-link' : null, target: '_blank', rel: 'noopener',
@@ -584,7 +578,7 @@ function renderRounds(force) {
     const view = roundView(d, r, { ...opts, current: i === 0 });
     if (i === 0) return view;
     const det = el('details', { class: 'past-round', 'data-round': r.number, open: S.openRounds.has(String(r.number)) || null },
-      el('summary', { text: `${t('desk.round_n', { n: r.number })} · ${t('desk.results_in', { n: r.tables.filter((x) => x.result).length, of: r.tables.length })}` }), view);
+      el('summary', { text: `${t('desk.round_n', { n: r.number })} · ${tn('desk.results_in', r.tables.length, { n: r.tables.filter((x) => x.result).length, of: r.tables.length })}` }), view);
     return det;
   });
   box.replaceChildren(...(views.length ? views : [el('p', { class: 'muted empty', text: t('desk.no_round_yet') })]));

@@ -5,7 +5,9 @@
 // browser's languages (pt* → pt, it* → it, else en). Static texts in the
 // pages carry data-i18n="key" (and data-i18n-aria, -placeholder, -title);
 // code asks t("key", {param}) and re-renders on onLangChange(). Every
-// language has every key (tests/test_i18n.py). Each language uses its own
+// language has every key (tests/test_i18n.py). A counted message has a form
+// per plural category, "key.one" and "key.other" (Intl.PluralRules), and is
+// asked as t("key", {n}) or tn("key", count, {param}). Each language uses its own
 // game words: Italian burraco, pozzetto, scarti, tallone, gioco/combinazione,
 // pinella, chiusura, smazzata, partita; Portuguese canastra, morto, lixo,
 // monte, jogo, coringa, batida, mão (a deal), rodada (a tournament round),
@@ -90,10 +92,10 @@ const TEXTS = {
     'rules.row.no_pozzetto': 'Pozzetto never taken',
     'rules.row.relancinho': 'Relancinho ({hand} cards at once)',
     'rules.row.red_three': 'Each red 3',
-    'rules.intro.italian': 'Italian Burraco as the federation plays it (the guide 000 and the summary in 003), in pairs or alone. The aim: lay your cards down in melds, build burracos, take your pozzetto and close. The first line to reach {target} points wins the match.',
-    'rules.intro.online': 'Burraco as the regulations of an online room play it (002): the game of Italian Burraco for 2 players alone or 4 in pairs, over a fixed number of deals ({deals} unless you choose otherwise).',
-    'rules.intro.buraco': 'Brazilian Buraco (001): two decks without jokers, no pozzetto (morto), clean and dirty canastras, the relancinho and vulnerability. The first to reach {target} points wins.',
-    'rules.intro.canasta': 'Italian Canasta with three decks (003): melds of one rank only, canastas of {length} cards or more, red 3s and a minimum to open. The first to reach {target} points wins.',
+    'rules.intro.italian': 'Italian Burraco as the federation plays it (its official guide and summary), in pairs or alone. The aim: lay your cards down in melds, build burracos, take your pozzetto and close. The first line to reach {target} points wins the match.',
+    'rules.intro.online': 'Burraco as the regulations of an online room play it: the game of Italian Burraco for 2 players alone or 4 in pairs, over a fixed number of deals ({deals} unless you choose otherwise).',
+    'rules.intro.buraco': 'Brazilian Buraco: two decks without jokers, no pozzetto (morto), clean and dirty canastras, the relancinho and vulnerability. The first to reach {target} points wins.',
+    'rules.intro.canasta': 'Italian Canasta with three decks: melds of one rank only, canastas of {length} cards or more, red 3s and a minimum to open. The first to reach {target} points wins.',
     'rules.burraco.deal_1': 'The game uses {cards} cards: {decks} French decks with {jokers} jokers. Jokers and 2s (pinelle) are wildcards (matte); a 2 standing in its natural place in a sequence of its own suit, as in A♥ 2♥ 3♥, is a natural card.',
     'rules.burraco.deal_2': 'The first dealer is drawn at random; then the deal passes to the next player. The dealer’s opponent cuts; one pozzetto of {pozzetto} cards for each line is built card by card, alternately, from the bottom of the deck; each player gets {hand} cards; one card turned up starts the discard pile (scarti), and the rest is the stock (tallone). The player after the dealer plays first.',
     'rules.burraco.turn_1': 'Draw the top card of the stock, or take the whole discard pile: never only part of it.',
@@ -185,8 +187,8 @@ const TEXTS = {
     'lobby.by_target': 'Points target',
     'lobby.deals': 'Deals',
     'lobby.target': 'Target',
-    'lobby.n_deals': '{n} deals',
-    'lobby.one_deal': '1 deal',
+    'lobby.n_deals.one': '{n} deal',
+    'lobby.n_deals.other': '{n} deals',
     'lobby.to_target': 'to {n} points',
     'lobby.move_seconds': 'Seconds per move (0 = no clock)',
     'lobby.bot': 'Bots on the empty seats',
@@ -209,7 +211,7 @@ const TEXTS = {
     'lobby.offline': 'The server does not answer ({detail}).',
     'lobby.refreshed': 'Updated {time}',
     'variant.italian': 'Italian Burraco',
-    'variant.online': 'Burraco online (002)',
+    'variant.online': 'Burraco online',
     'variant.buraco': 'Buraco (Brazil)',
     'variant.canasta': 'Italian Canasta',
     'setup.alone': '{players} players',
@@ -246,18 +248,22 @@ const TEXTS = {
     'table.deal': 'Deal {n}',
     'table.deals_of': 'Deal {n} of {of}',
     'table.to_target': 'Deal {n} · to {target}',
-    'table.stock': 'Stock: {n} cards. Click to draw.',
+    'table.stock.one': 'Stock: {n} card. Click to draw.',
+    'table.stock.other': 'Stock: {n} cards. Click to draw.',
     'table.stock_empty': 'The stock is empty',
-    'table.pile': 'Discard pile: {n} cards, top {top}. Click to take it, or to discard the raised card.',
+    'table.pile.one': 'Discard pile: {n} card, {top}. Click to take it, or to discard the raised card.',
+    'table.pile.other': 'Discard pile: {n} cards, top {top}. Click to take it, or to discard the raised card.',
     'table.pile_empty': 'Discard pile (empty). Click to discard the raised card.',
-    'table.pile_hidden': '+{n} face down',
+    'table.pile_hidden.one': '+{n} face down',
+    'table.pile_hidden.other': '+{n} face down',
     'table.new_meld': 'New meld',
     'table.new_meld_aria': 'New meld: click after raising the cards to lay down',
     'table.meld_aria': 'Meld {n} of {line}: {cards}',
     'table.our_line': 'Our line',
     'table.line': 'Line {n}',
     'table.pozzetti': 'Pozzetti',
-    'table.pozzetto_aria': 'Pozzetto: {n} cards',
+    'table.pozzetto_aria.one': 'Pozzetto: {n} card',
+    'table.pozzetto_aria.other': 'Pozzetto: {n} cards',
     'table.took_pozzetto': 'took the pozzetto',
     'table.no_pozzetto': 'no pozzetto yet',
     'table.pozzetto_waiting': 'pozzetto waiting ({n})',
@@ -302,7 +308,8 @@ const TEXTS = {
     'table.score': 'Score',
     'table.no_clock': 'no clock',
     'table.seconds_left': '{s} s',
-    'table.timer_aria': '{name}: {s} seconds left',
+    'table.timer_aria.one': '{name}: {s} second left',
+    'table.timer_aria.other': '{name}: {s} seconds left',
     'table.connecting': 'Connecting…',
     'table.reconnecting': 'Connection lost, reconnecting in {s} s…',
     'table.connected': 'Connected',
@@ -387,7 +394,8 @@ const TEXTS = {
     'desk.none': 'No other tournaments.',
     'desk.run': 'Run',
     'desk.view': 'View',
-    'desk.n_entrants': '{n} entrants',
+    'desk.n_entrants.one': '{n} entrant',
+    'desk.n_entrants.other': '{n} entrants',
     'desk.readonly': 'Public view: only the director, with the director’s key, can change this tournament.',
     'desk.key': 'Director\'s key',
     'desk.key_show': 'Director\'s key',
@@ -410,7 +418,8 @@ const TEXTS = {
     'desk.bot_added': 'A bot line joined the field.',
     'desk.pad_to': 'Fill with bots up to',
     'desk.pad': 'Fill',
-    'desk.padded': '{n} bot lines added: the field has {size}.',
+    'desk.padded.one': '{n} bot line added: the field has {size}.',
+    'desk.padded.other': '{n} bot lines added: the field has {size}.',
     'desk.bot_badge': 'bot · {level}',
     'desk.no_entrants': 'No entrants yet.',
     'desk.links': 'Players\' links',
@@ -429,7 +438,8 @@ const TEXTS = {
     'desk.round_closed': 'Round {n} closed.',
     'desk.ready': '{n} lines registered: you can start round 1.',
     'desk.need_two': 'Register at least two lines to start.',
-    'desk.missing': 'Waiting for {n} results.',
+    'desk.missing.one': 'Waiting for {n} result.',
+    'desk.missing.other': 'Waiting for {n} results.',
     'desk.all_in': 'Every table has its result: close the round.',
     'desk.closed_next': 'Round closed: start the next one, or finish the tournament.',
     'desk.finished': 'The tournament is finished.',
@@ -437,9 +447,11 @@ const TEXTS = {
     'desk.standings': 'Standings',
     'desk.export_csv': 'Export CSV',
     'desk.export_html': 'Printable standings',
-    'desk.n_deals': '{n} deals a round',
+    'desk.n_deals.one': '{n} deal a round',
+    'desk.n_deals.other': '{n} deals a round',
     'desk.n_minutes': '{n} min a deal',
-    'desk.n_rounds': '{n} rounds',
+    'desk.n_rounds.one': '{n} round',
+    'desk.n_rounds.other': '{n} rounds',
     'desk.no_round_yet': 'No round played yet.',
     'desk.round_of': 'Round {n} of {of}',
     'desk.round_n': 'Round {n}',
@@ -453,13 +465,15 @@ const TEXTS = {
     'desk.physical': 'at tables',
     'desk.closed': 'closed',
     'desk.in_play': 'in play',
-    'desk.results_in': '{n}/{of} results',
+    'desk.results_in.one': '{n}/{of} result',
+    'desk.results_in.other': '{n}/{of} results',
     'desk.print_cards': 'Print the table cards',
     'desk.byes': 'Bye: {names}',
     'desk.waiting_result': 'waiting for the score sheet',
     'desk.live_over': 'over, scoring…',
     'desk.live_playing': 'playing',
-    'desk.connected': '{n}/{of} players connected',
+    'desk.connected.one': '{n}/{of} player connected',
+    'desk.connected.other': '{n}/{of} players connected',
     'desk.absent': 'Not at the table yet: {names}',
     'desk.grace_left': 'their clock starts in {time}',
     'desk.grace_over': 'their move clock runs',
@@ -511,8 +525,10 @@ const TEXTS = {
     'desk.rule.round_not_closed_all_in': 'Round {round} is not closed yet (every table has its result): close it first.',
     'desk.rule.tournament_finished': 'The tournament is finished.',
     'desk.rule.too_few_lines': 'A tournament needs at least two lines, not {lines}.',
-    'desk.rule.knockout_rounds': 'A knock-out of {lines} lines has {whole} rounds, not {rounds}.',
-    'desk.rule.movement_rounds': 'The movement {format} of {lines} lines has {whole} rounds, not {rounds}.',
+    'desk.rule.knockout_rounds.one': 'A knock-out of {lines} lines has {whole} round, not {rounds}.',
+    'desk.rule.knockout_rounds.other': 'A knock-out of {lines} lines has {whole} rounds, not {rounds}.',
+    'desk.rule.movement_rounds.one': 'The movement {format} of {lines} lines has {whole} round, not {rounds}.',
+    'desk.rule.movement_rounds.other': 'The movement {format} of {lines} lines has {whole} rounds, not {rounds}.',
     'desk.rule.play_after_seating': 'A round is played after it is seated ({phase}).',
     'desk.rule.no_round_in_play': 'No round is in play ({phase}).',
     'desk.rule.no_such_table': 'Round {round} has no table {table} (its tables: {tables}).',
@@ -530,7 +546,7 @@ const TEXTS = {
     'desk.rule.mp_second_step': 'Table {table} of round {round}: the second line’s MP are {value}, but points move in steps of {step} (every card and premium is a multiple of 5).',
     'desk.rule.leaver_not_at_table': 'Table {table} of round {round}: line {line}, said to have abandoned, does not sit at this table (lines {first} and {second}).',
     'desk.rule.last_mover_not_at_table': 'Table {table} of round {round}: line {line}, said to have made the last move, does not sit at this table (lines {first} and {second}).',
-    'desk.rule.knockout_tie': 'Table {table} of round {round}: a knock-out tie ({mp_first} to {mp_second}) is lost by the line that made the last move of the last deal (002): say which line it was.',
+    'desk.rule.knockout_tie': 'Table {table} of round {round}: a knock-out tie ({mp_first} to {mp_second}) is lost by the line that made the last move of the last deal: say which line it was.',
     'desk.rule.round_needs_two_lines': 'A round needs at least two lines, not {lines}.',
     'desk.rule.line_repeated': 'A line sits at one table only: the field repeats a line.',
     'desk.rule.movement_has_no_round': 'The movement {format} of this field has rounds 1 to {total}, not {round}.',
@@ -620,7 +636,8 @@ const TEXTS = {
     'table.pile_empty_short': 'Discard pile (empty)',
     'table.players': 'Players',
     'table.invite_link': 'Invite link',
-    'table.seat_aria': '{name}: {n} cards',
+    'table.seat_aria.one': '{name}: {n} card',
+    'table.seat_aria.other': '{name}: {n} cards',
     'mark.burraco': 'Burraco',
     'mark.canastra': 'Canastra',
     'mark.canasta': 'Canasta',
@@ -731,8 +748,12 @@ const TEXTS = {
     'rule.nothing_picked': 'no cards are picked to commit',
     'rule.id_not_allowed': '{action} is not allowed now',
     // The hints' reasons (burraco.bots.hints.WHY).
-    'hint.why.take_fits': 'take the pile: {fit} of its {size} cards fit your game',
-    'hint.why.take_fits_none': 'take the pile: {size} cards to build with, worth more than the stock',
+    'hint.why.take_fits.one': 'take the pile: {fit} of its {size} cards fits your game',
+    'hint.why.take_fits.other': 'take the pile: {fit} of its {size} cards fit your game',
+    'hint.why.take_fits_none.one': 'take the pile: {size} card to build with, worth more than the stock',
+    'hint.why.take_fits_none.other': 'take the pile: {size} cards to build with, worth more than the stock',
+    'hint.all_fit.one': 'take the pile: its only card fits your game',
+    'hint.all_fit.other': 'take the pile: all {n} of its cards fit your game',
     'hint.why.draw_little': 'draw from the stock: the pile would give you little',
     'hint.why.draw_not_worth': 'draw from the stock: the pile is not worth its cards',
     'hint.why.meld_pozzetto': 'lay down {meld}: it empties your hand and takes your pozzetto',
@@ -747,14 +768,16 @@ const TEXTS = {
     'hint.why.discard_least': 'discard {card}: the least useful card to keep',
     'hint.why.other': '{action}',
     // The room's own refusals (RoomError codes): whole sentences.
-    'hint.margin': '{reason} (about {margin} points over the next best)',
+    'hint.margin.one': '{reason} (about {margin} point over the next best)',
+    'hint.margin.other': '{reason} (about {margin} points over the next best)',
     'error.illegal': 'the rules do not allow this move',
     'error.not_your_turn': 'It is {name}\'s turn, not yours.',
     'error.not_your_turn_nobody': 'It is not your turn.',
     'error.stale': 'The table changed meanwhile; look again and retry.',
     'error.between_deals': 'The next deal has not begun: it begins when every player is ready, or when its countdown ends.',
     'error.busy': 'The room is full right now: try again in a minute (the tables in play go on).',
-    'error.too_many_tables': 'You have {n} open tables already, the most one player may hold: play or leave one (a waiting table nobody has open goes by itself in a few minutes).',
+    'error.too_many_tables.one': 'You have {n} open table already, the most one player may hold: play or leave it (a waiting table nobody has open goes by itself in a few minutes).',
+    'error.too_many_tables.other': 'You have {n} open tables already, the most one player may hold: play or leave one (a waiting table nobody has open goes by itself in a few minutes).',
     'error.busy_hint': 'No hint right now: try again in a moment.',
     'error.unavailable': 'The room cannot save right now, so nothing was done; try again in a moment.',
     'error.forbidden': 'This is not allowed.',
@@ -800,7 +823,8 @@ const TEXTS = {
     'table.next_deal_waiting': 'Waiting for {names} ({s} s)',
     'table.loading': 'Loading…',
     'table.no_melds': 'No melds',
-    'table.line_points': '{n} points',
+    'table.line_points.one': '{n} point',
+    'table.line_points.other': '{n} points',
     'table.bot_playing': 'A bot is playing for you.',
     'table.take_back': 'Take your seat back',
     'score.final_table': 'The final table of the deal',
@@ -892,7 +916,8 @@ const TEXTS = {
     'player.stats_caption': 'Statistics of {name}',
     'player.all_games': 'All games',
     'player.last': 'Last matches',
-    'player.last_caption': 'The last {n} matches of {name}',
+    'player.last_caption.one': 'The last match of {name}',
+    'player.last_caption.other': 'The last {n} matches of {name}',
     'player.no_matches': 'No finished match yet.',
     'player.date': 'Date',
     'player.with': 'Partners and opponents',
@@ -933,7 +958,8 @@ const TEXTS = {
     'quick.bots_in': 'Looking for players of your level… bots in {s} s.',
     'quick.seating': 'Bots are taking the empty seats…',
     'quick.waiting': 'Looking for players of your level… {s} s.',
-    'quick.others': '{n} more waiting for this game.',
+    'quick.others.one': '{n} more is waiting for this game.',
+    'quick.others.other': '{n} more waiting for this game.',
     'quick.found': 'Players found: to the table!',
     'quick.gone': 'The wait has ended (cancelled, or too long without news). Press Play again.',
     'quick.cancelled': 'You have left the queue.',
@@ -954,9 +980,11 @@ const TEXTS = {
     'watch.none': 'No match to watch right now.',
     'watch.link': 'Watch',
     'watch.link_aria': 'Watch the match of {names}',
-    'watch.count': '{n} watching',
+    'watch.count.one': '{n} watching',
+    'watch.count.other': '{n} watching',
     'watch.watching': 'You are watching: the cards in hand stay hidden.',
-    'watch.delay': 'The table as it was {n} moves ago.',
+    'watch.delay.one': 'The table as it was {n} move ago.',
+    'watch.delay.other': 'The table as it was {n} moves ago.',
     'watch.allow': 'Anyone may watch (the cards in hand stay hidden)',
     'watch.delay_label': 'Spectators see the table',
     'watch.delay_none': 'As it is',
@@ -967,7 +995,8 @@ const TEXTS = {
     'chat.title': 'Chat',
     'chat.title_watchers': 'Spectators’ chat',
     'chat.open': 'Open the chat',
-    'chat.open_unread': 'Open the chat: {n} new messages',
+    'chat.open_unread.one': 'Open the chat: {n} new message',
+    'chat.open_unread.other': 'Open the chat: {n} new messages',
     'chat.close': 'Close the chat',
     'chat.off': 'Chat is off at this table.',
     'chat.off_short': 'no chat',
@@ -992,8 +1021,10 @@ const TEXTS = {
     'chat.quick.un_attimo': 'One moment, please',
     'chat.quick.arrivederci': 'Goodbye!',
     'error.not_watchable': 'This table is not open to spectators.',
-    'error.watchers_full': 'This table has {n} spectators already, the most it takes.',
-    'error.watching_too_many': 'Your address already watches {n} tables, the most one address may: close one to watch another.',
+    'error.watchers_full.one': 'This table has {n} spectator already, the most it takes.',
+    'error.watchers_full.other': 'This table has {n} spectators already, the most it takes.',
+    'error.watching_too_many.one': 'Your address already watches {n} table, the most one address may: close it to watch another.',
+    'error.watching_too_many.other': 'Your address already watches {n} tables, the most one address may: close one to watch another.',
     'error.spectator': 'A spectator watches: only the players act at the table.',
     'error.chat_off': 'Chat is off at this table.',
     'error.chat_empty': 'A message needs at least one visible character.',
@@ -1070,10 +1101,10 @@ const TEXTS = {
     'rules.row.no_pozzetto': 'Pozzetto non preso',
     'rules.row.relancinho': 'Relancinho ({hand} carte in una volta)',
     'rules.row.red_three': 'Ogni 3 rosso',
-    'rules.intro.italian': 'Il Burraco italiano come lo gioca la federazione (la guida 000 e il riassunto di 003), a coppie o da soli. Lo scopo: calare le carte in giochi, fare burrachi, prendere il pozzetto e chiudere. Vince la partita la prima linea che arriva a {target} punti.',
-    'rules.intro.online': 'Il Burraco come lo gioca il regolamento di una sala online (002): il gioco del Burraco italiano in 2 da soli o in 4 a coppie, su un numero fisso di smazzate ({deals} se non scegli altro).',
-    'rules.intro.buraco': 'Il Buraco brasiliano (001): due mazzi senza jolly, niente pozzetto (morto), canastra pulita e sporca (limpa e suja), il relancinho e la vulnerabilità. Vince chi arriva per primo a {target} punti.',
-    'rules.intro.canasta': 'La Canasta italiana con tre mazzi (003): solo giochi di carte dello stesso valore, canaste di almeno {length} carte, i 3 rossi e un minimo per aprire. Vince chi arriva per primo a {target} punti.',
+    'rules.intro.italian': 'Il Burraco italiano come lo gioca la federazione (la sua guida ufficiale e il suo riassunto), a coppie o da soli. Lo scopo: calare le carte in giochi, fare burrachi, prendere il pozzetto e chiudere. Vince la partita la prima linea che arriva a {target} punti.',
+    'rules.intro.online': 'Il Burraco come lo gioca il regolamento di una sala online: il gioco del Burraco italiano in 2 da soli o in 4 a coppie, su un numero fisso di smazzate ({deals} se non scegli altro).',
+    'rules.intro.buraco': 'Il Buraco brasiliano: due mazzi senza jolly, niente pozzetto (morto), canastra pulita e sporca (limpa e suja), il relancinho e la vulnerabilità. Vince chi arriva per primo a {target} punti.',
+    'rules.intro.canasta': 'La Canasta italiana con tre mazzi: solo giochi di carte dello stesso valore, canaste di almeno {length} carte, i 3 rossi e un minimo per aprire. Vince chi arriva per primo a {target} punti.',
     'rules.burraco.deal_1': 'Si gioca con {cards} carte: {decks} mazzi di carte francesi con {jokers} jolly. Jolly e 2 (pinelle) sono matte; un 2 nella sua posizione naturale in una scala del suo seme, come in A♥ 2♥ 3♥, è una carta naturale.',
     'rules.burraco.deal_2': 'Il primo mazziere è sorteggiato, poi la distribuzione passa al giocatore successivo. L’avversario del mazziere taglia; si forma un pozzetto da {pozzetto} carte per ogni linea, una carta per volta, alternativamente, dal fondo del mazzo; ogni giocatore riceve {hand} carte; una carta scoperta avvia il monte degli scarti e il resto è il tallone. Gioca per primo il giocatore dopo il mazziere.',
     'rules.burraco.turn_1': 'Pesca la prima carta del tallone, oppure raccogli tutto il monte degli scarti: mai solo una parte.',
@@ -1165,8 +1196,8 @@ const TEXTS = {
     'lobby.by_target': 'Punteggio da raggiungere',
     'lobby.deals': 'Smazzate',
     'lobby.target': 'Punti',
-    'lobby.n_deals': '{n} smazzate',
-    'lobby.one_deal': '1 smazzata',
+    'lobby.n_deals.one': '{n} smazzata',
+    'lobby.n_deals.other': '{n} smazzate',
     'lobby.to_target': 'ai {n} punti',
     'lobby.move_seconds': 'Secondi per mossa (0 = senza orologio)',
     'lobby.bot': 'Bot ai posti liberi',
@@ -1189,7 +1220,7 @@ const TEXTS = {
     'lobby.offline': 'Il server non risponde ({detail}).',
     'lobby.refreshed': 'Aggiornato alle {time}',
     'variant.italian': 'Burraco italiano',
-    'variant.online': 'Burraco online (002)',
+    'variant.online': 'Burraco online',
     'variant.buraco': 'Buraco (Brasile)',
     'variant.canasta': 'Canasta italiana',
     'setup.alone': '{players} giocatori',
@@ -1226,18 +1257,22 @@ const TEXTS = {
     'table.deal': 'Smazzata {n}',
     'table.deals_of': 'Smazzata {n} di {of}',
     'table.to_target': 'Smazzata {n} · ai {target}',
-    'table.stock': 'Tallone: {n} carte. Clicca per pescare.',
+    'table.stock.one': 'Tallone: {n} carta. Clicca per pescare.',
+    'table.stock.other': 'Tallone: {n} carte. Clicca per pescare.',
     'table.stock_empty': 'Il tallone è esaurito',
-    'table.pile': 'Scarti: {n} carte, in cima {top}. Clicca per raccogliere, o per scartare la carta alzata.',
+    'table.pile.one': 'Scarti: {n} carta, {top}. Clicca per raccoglierla, o per scartare la carta alzata.',
+    'table.pile.other': 'Scarti: {n} carte, in cima {top}. Clicca per raccogliere, o per scartare la carta alzata.',
     'table.pile_empty': 'Scarti (vuoti). Clicca per scartare la carta alzata.',
-    'table.pile_hidden': '+{n} coperte',
+    'table.pile_hidden.one': '+{n} coperta',
+    'table.pile_hidden.other': '+{n} coperte',
     'table.new_meld': 'Nuovo gioco',
     'table.new_meld_aria': 'Nuovo gioco: clicca dopo aver alzato le carte da appoggiare',
     'table.meld_aria': 'Combinazione {n} di {line}: {cards}',
     'table.our_line': 'La nostra linea',
     'table.line': 'Linea {n}',
     'table.pozzetti': 'Pozzetti',
-    'table.pozzetto_aria': 'Pozzetto: {n} carte',
+    'table.pozzetto_aria.one': 'Pozzetto: {n} carta',
+    'table.pozzetto_aria.other': 'Pozzetto: {n} carte',
     'table.took_pozzetto': 'ha preso il pozzetto',
     'table.no_pozzetto': 'pozzetto non ancora preso',
     'table.pozzetto_waiting': 'pozzetto in attesa ({n})',
@@ -1282,7 +1317,8 @@ const TEXTS = {
     'table.score': 'Punteggio',
     'table.no_clock': 'senza orologio',
     'table.seconds_left': '{s} s',
-    'table.timer_aria': '{name}: restano {s} secondi',
+    'table.timer_aria.one': '{name}: resta {s} secondo',
+    'table.timer_aria.other': '{name}: restano {s} secondi',
     'table.connecting': 'Connessione…',
     'table.reconnecting': 'Connessione persa, riprovo tra {s} s…',
     'table.connected': 'Connesso',
@@ -1367,7 +1403,8 @@ const TEXTS = {
     'desk.none': 'Nessun altro torneo.',
     'desk.run': 'Dirigi',
     'desk.view': 'Guarda',
-    'desk.n_entrants': '{n} iscritti',
+    'desk.n_entrants.one': '{n} iscritto',
+    'desk.n_entrants.other': '{n} iscritti',
     'desk.readonly': 'Vista pubblica: solo il direttore, con la chiave del direttore, può modificare questo torneo.',
     'desk.key': 'Chiave del direttore',
     'desk.key_show': 'Chiave del direttore',
@@ -1390,7 +1427,8 @@ const TEXTS = {
     'desk.bot_added': 'Una linea di bot si è iscritta.',
     'desk.pad_to': 'Completa con bot fino a',
     'desk.pad': 'Completa',
-    'desk.padded': '{n} linee di bot aggiunte: gli iscritti sono {size}.',
+    'desk.padded.one': '{n} linea di bot aggiunta: gli iscritti sono {size}.',
+    'desk.padded.other': '{n} linee di bot aggiunte: gli iscritti sono {size}.',
     'desk.bot_badge': 'bot · {level}',
     'desk.no_entrants': 'Ancora nessun iscritto.',
     'desk.links': 'I link dei giocatori',
@@ -1409,7 +1447,8 @@ const TEXTS = {
     'desk.round_closed': 'Turno {n} chiuso.',
     'desk.ready': '{n} linee iscritte: puoi iniziare il turno 1.',
     'desk.need_two': 'Iscrivi almeno due linee per iniziare.',
-    'desk.missing': 'Mancano {n} risultati.',
+    'desk.missing.one': 'Manca {n} risultato.',
+    'desk.missing.other': 'Mancano {n} risultati.',
     'desk.all_in': 'Ogni tavolo ha il suo risultato: chiudi il turno.',
     'desk.closed_next': 'Turno chiuso: inizia il prossimo, o termina il torneo.',
     'desk.finished': 'Il torneo è concluso.',
@@ -1417,9 +1456,11 @@ const TEXTS = {
     'desk.standings': 'Classifica',
     'desk.export_csv': 'Esporta CSV',
     'desk.export_html': 'Classifica da stampare',
-    'desk.n_deals': '{n} smazzate per turno',
+    'desk.n_deals.one': '{n} smazzata per turno',
+    'desk.n_deals.other': '{n} smazzate per turno',
     'desk.n_minutes': '{n} min per smazzata',
-    'desk.n_rounds': '{n} turni',
+    'desk.n_rounds.one': '{n} turno',
+    'desk.n_rounds.other': '{n} turni',
     'desk.no_round_yet': 'Nessun turno ancora giocato.',
     'desk.round_of': 'Turno {n} di {of}',
     'desk.round_n': 'Turno {n}',
@@ -1433,13 +1474,15 @@ const TEXTS = {
     'desk.physical': 'ai tavoli',
     'desk.closed': 'chiuso',
     'desk.in_play': 'in gioco',
-    'desk.results_in': '{n}/{of} risultati',
+    'desk.results_in.one': '{n}/{of} risultato',
+    'desk.results_in.other': '{n}/{of} risultati',
     'desk.print_cards': 'Stampa i cartellini dei tavoli',
     'desk.byes': 'Riposo: {names}',
     'desk.waiting_result': 'in attesa dello score',
     'desk.live_over': 'finita, conteggio…',
     'desk.live_playing': 'in gioco',
-    'desk.connected': '{n}/{of} giocatori connessi',
+    'desk.connected.one': '{n}/{of} giocatore connesso',
+    'desk.connected.other': '{n}/{of} giocatori connessi',
     'desk.absent': 'Non ancora al tavolo: {names}',
     'desk.grace_left': 'il loro tempo parte tra {time}',
     'desk.grace_over': 'il loro tempo per mossa scorre',
@@ -1491,8 +1534,10 @@ const TEXTS = {
     'desk.rule.round_not_closed_all_in': 'Il turno {round} non è ancora chiuso (ogni tavolo ha il suo risultato): chiudilo prima.',
     'desk.rule.tournament_finished': 'Il torneo è concluso.',
     'desk.rule.too_few_lines': 'Un torneo ha bisogno di almeno due linee, non {lines}.',
-    'desk.rule.knockout_rounds': 'Un’eliminazione diretta di {lines} linee ha {whole} turni, non {rounds}.',
-    'desk.rule.movement_rounds': 'Il movimento {format} con {lines} linee ha {whole} turni, non {rounds}.',
+    'desk.rule.knockout_rounds.one': 'Un’eliminazione diretta di {lines} linee ha {whole} turno, non {rounds}.',
+    'desk.rule.knockout_rounds.other': 'Un’eliminazione diretta di {lines} linee ha {whole} turni, non {rounds}.',
+    'desk.rule.movement_rounds.one': 'Il movimento {format} con {lines} linee ha {whole} turno, non {rounds}.',
+    'desk.rule.movement_rounds.other': 'Il movimento {format} con {lines} linee ha {whole} turni, non {rounds}.',
     'desk.rule.play_after_seating': 'Un turno si gioca dopo che i tavoli sono assegnati ({phase}).',
     'desk.rule.no_round_in_play': 'Nessun turno è in gioco ({phase}).',
     'desk.rule.no_such_table': 'Il turno {round} non ha il tavolo {table} (i suoi tavoli: {tables}).',
@@ -1510,7 +1555,7 @@ const TEXTS = {
     'desk.rule.mp_second_step': 'Tavolo {table} del turno {round}: gli MP della seconda linea sono {value}, ma i punti vanno di {step} in {step} (ogni carta e ogni premio è un multiplo di 5).',
     'desk.rule.leaver_not_at_table': 'Tavolo {table} del turno {round}: la linea {line}, indicata come ritirata, non siede a questo tavolo (linee {first} e {second}).',
     'desk.rule.last_mover_not_at_table': 'Tavolo {table} del turno {round}: la linea {line}, indicata per l’ultima mossa, non siede a questo tavolo (linee {first} e {second}).',
-    'desk.rule.knockout_tie': 'Tavolo {table} del turno {round}: nell’eliminazione diretta il pareggio ({mp_first} a {mp_second}) lo perde la linea che ha fatto l’ultima mossa dell’ultima smazzata (002): indica quale.',
+    'desk.rule.knockout_tie': 'Tavolo {table} del turno {round}: nell’eliminazione diretta il pareggio ({mp_first} a {mp_second}) lo perde la linea che ha fatto l’ultima mossa dell’ultima smazzata: indica quale.',
     'desk.rule.round_needs_two_lines': 'Un turno ha bisogno di almeno due linee, non {lines}.',
     'desk.rule.line_repeated': 'Una linea siede a un solo tavolo: gli iscritti ripetono una linea.',
     'desk.rule.movement_has_no_round': 'Il movimento {format} di questi iscritti ha i turni da 1 a {total}, non {round}.',
@@ -1600,7 +1645,8 @@ const TEXTS = {
     'table.pile_empty_short': 'Scarti (vuoti)',
     'table.players': 'Giocatori',
     'table.invite_link': 'Link d’invito',
-    'table.seat_aria': '{name}: {n} carte',
+    'table.seat_aria.one': '{name}: {n} carta',
+    'table.seat_aria.other': '{name}: {n} carte',
     'mark.burraco': 'Burraco',
     'mark.canastra': 'Canastra',
     'mark.canasta': 'Canasta',
@@ -1711,8 +1757,12 @@ const TEXTS = {
     'rule.nothing_picked': 'non ci sono carte scelte da confermare',
     'rule.id_not_allowed': '{action} non è consentito ora',
     // The hints' reasons (burraco.bots.hints.WHY).
-    'hint.why.take_fits': 'raccogli gli scarti: {fit} delle {size} carte servono al tuo gioco',
-    'hint.why.take_fits_none': 'raccogli gli scarti: {size} carte con cui costruire valgono più del tallone',
+    'hint.why.take_fits.one': 'raccogli gli scarti: {fit} delle {size} carte serve al tuo gioco',
+    'hint.why.take_fits.other': 'raccogli gli scarti: {fit} delle {size} carte servono al tuo gioco',
+    'hint.why.take_fits_none.one': 'raccogli gli scarti: {size} carta con cui costruire vale più del tallone',
+    'hint.why.take_fits_none.other': 'raccogli gli scarti: {size} carte con cui costruire valgono più del tallone',
+    'hint.all_fit.one': 'raccogli gli scarti: la sua unica carta serve al tuo gioco',
+    'hint.all_fit.other': 'raccogli gli scarti: tutte le sue {n} carte servono al tuo gioco',
     'hint.why.draw_little': 'pesca dal tallone: gli scarti ti darebbero poco',
     'hint.why.draw_not_worth': 'pesca dal tallone: gli scarti non valgono le carte che portano',
     'hint.why.meld_pozzetto': 'cala {meld}: svuoti la mano e prendi il pozzetto',
@@ -1727,14 +1777,16 @@ const TEXTS = {
     'hint.why.discard_least': 'scarta {card}: è la carta meno utile da tenere',
     'hint.why.other': '{action}',
     // The room's own refusals (RoomError codes): whole sentences.
-    'hint.margin': '{reason} (circa {margin} punti sulla seconda scelta)',
+    'hint.margin.one': '{reason} (circa {margin} punto sulla seconda scelta)',
+    'hint.margin.other': '{reason} (circa {margin} punti sulla seconda scelta)',
     'error.illegal': 'le regole non consentono questa mossa',
     'error.not_your_turn': 'Tocca a {name}, non a te.',
     'error.not_your_turn_nobody': 'Non è il tuo turno.',
     'error.stale': 'Il tavolo è cambiato nel frattempo; guarda di nuovo e riprova.',
     'error.between_deals': 'La prossima smazzata non è ancora cominciata: comincia quando tutti i giocatori sono pronti, o allo scadere del conto alla rovescia.',
     'error.busy': 'La sala è piena in questo momento: riprova tra un minuto (i tavoli in gioco continuano).',
-    'error.too_many_tables': 'Hai già {n} tavoli aperti, il massimo per un giocatore: gioca o lascia uno di essi (un tavolo in attesa che nessuno tiene aperto se ne va da solo in pochi minuti).',
+    'error.too_many_tables.one': 'Hai già {n} tavolo aperto, il massimo per un giocatore: giocalo o lascialo (un tavolo in attesa che nessuno tiene aperto se ne va da solo in pochi minuti).',
+    'error.too_many_tables.other': 'Hai già {n} tavoli aperti, il massimo per un giocatore: gioca o lascia uno di essi (un tavolo in attesa che nessuno tiene aperto se ne va da solo in pochi minuti).',
     'error.busy_hint': 'Nessun consiglio per ora: riprova tra poco.',
     'error.unavailable': 'La sala non riesce a salvare in questo momento, quindi non è stato fatto nulla; riprova tra poco.',
     'error.forbidden': 'Questo non è consentito.',
@@ -1780,7 +1832,8 @@ const TEXTS = {
     'table.next_deal_waiting': 'In attesa di {names} ({s} s)',
     'table.loading': 'Caricamento…',
     'table.no_melds': 'Nessuna combinazione',
-    'table.line_points': '{n} punti',
+    'table.line_points.one': '{n} punto',
+    'table.line_points.other': '{n} punti',
     'table.bot_playing': 'Un bot sta giocando al posto tuo.',
     'table.take_back': 'Riprendi il tuo posto',
     'score.final_table': 'Il tavolo finale della smazzata',
@@ -1872,7 +1925,8 @@ const TEXTS = {
     'player.stats_caption': 'Statistiche di {name}',
     'player.all_games': 'Tutti i giochi',
     'player.last': 'Ultime partite',
-    'player.last_caption': 'Le ultime {n} partite di {name}',
+    'player.last_caption.one': 'L’ultima partita di {name}',
+    'player.last_caption.other': 'Le ultime {n} partite di {name}',
     'player.no_matches': 'Ancora nessuna partita finita.',
     'player.date': 'Data',
     'player.with': 'Compagni e avversari',
@@ -1913,7 +1967,8 @@ const TEXTS = {
     'quick.bots_in': 'Cerco giocatori del tuo livello… bot tra {s} s.',
     'quick.seating': 'I bot prendono i posti liberi…',
     'quick.waiting': 'Cerco giocatori del tuo livello… {s} s.',
-    'quick.others': 'Altri {n} aspettano questo gioco.',
+    'quick.others.one': 'Aspetta questo gioco anche {n} altro giocatore.',
+    'quick.others.other': 'Altri {n} aspettano questo gioco.',
     'quick.found': 'Giocatori trovati: al tavolo!',
     'quick.gone': 'L\'attesa è finita (annullata, o troppo a lungo senza notizie). Premi di nuovo Gioca.',
     'quick.cancelled': 'Hai lasciato la coda.',
@@ -1934,9 +1989,11 @@ const TEXTS = {
     'watch.none': 'Nessuna partita da guardare in questo momento.',
     'watch.link': 'Guarda',
     'watch.link_aria': 'Guarda la partita di {names}',
-    'watch.count': 'Spettatori: {n}',
+    'watch.count.one': 'Spettatori: {n}',
+    'watch.count.other': 'Spettatori: {n}',
     'watch.watching': 'Stai guardando: le carte in mano restano coperte.',
-    'watch.delay': 'Il tavolo com’era {n} mosse fa.',
+    'watch.delay.one': 'Il tavolo com’era {n} mossa fa.',
+    'watch.delay.other': 'Il tavolo com’era {n} mosse fa.',
     'watch.allow': 'Chiunque può guardare (le carte in mano restano coperte)',
     'watch.delay_label': 'Gli spettatori vedono il tavolo',
     'watch.delay_none': 'Com’è adesso',
@@ -1947,7 +2004,8 @@ const TEXTS = {
     'chat.title': 'Chat',
     'chat.title_watchers': 'Chat degli spettatori',
     'chat.open': 'Apri la chat',
-    'chat.open_unread': 'Apri la chat: {n} messaggi nuovi',
+    'chat.open_unread.one': 'Apri la chat: {n} messaggio nuovo',
+    'chat.open_unread.other': 'Apri la chat: {n} messaggi nuovi',
     'chat.close': 'Chiudi la chat',
     'chat.off': 'La chat è disattivata a questo tavolo.',
     'chat.off_short': 'senza chat',
@@ -1972,8 +2030,10 @@ const TEXTS = {
     'chat.quick.un_attimo': 'Un attimo, per favore',
     'chat.quick.arrivederci': 'Arrivederci!',
     'error.not_watchable': 'Questo tavolo non è aperto agli spettatori.',
-    'error.watchers_full': 'Questo tavolo ha già {n} spettatori, il massimo.',
-    'error.watching_too_many': 'Dal tuo indirizzo si guardano già {n} tavoli, il massimo per un indirizzo: chiudine uno per guardarne un altro.',
+    'error.watchers_full.one': 'Questo tavolo ha già {n} spettatore, il massimo.',
+    'error.watchers_full.other': 'Questo tavolo ha già {n} spettatori, il massimo.',
+    'error.watching_too_many.one': 'Dal tuo indirizzo si guarda già {n} tavolo, il massimo per un indirizzo: chiudilo per guardarne un altro.',
+    'error.watching_too_many.other': 'Dal tuo indirizzo si guardano già {n} tavoli, il massimo per un indirizzo: chiudine uno per guardarne un altro.',
     'error.spectator': 'Uno spettatore guarda: al tavolo giocano solo i giocatori.',
     'error.chat_off': 'La chat è disattivata a questo tavolo.',
     'error.chat_empty': 'Un messaggio deve avere almeno un carattere visibile.',
@@ -2050,10 +2110,10 @@ const TEXTS = {
     'rules.row.no_pozzetto': 'Morto não pego',
     'rules.row.relancinho': 'Relancinho ({hand} cartas de uma vez)',
     'rules.row.red_three': 'Cada 3 vermelho',
-    'rules.intro.italian': 'O Burraco italiano como a federação joga (o guia 000 e o resumo do 003), em duplas ou individual. O objetivo: baixar as cartas em jogos, fazer canastras (burracos), pegar o morto (pozzetto) e bater. Vence a partida a primeira equipe que chegar a {target} pontos.',
-    'rules.intro.online': 'O Burraco como o regulamento de uma sala online joga (002): o jogo do Burraco italiano com 2 jogadores individuais ou 4 em duplas, num número fixo de mãos ({deals} se você não escolher outro).',
-    'rules.intro.buraco': 'O Buraco brasileiro (001): dois baralhos sem jokers, sem morto, canastras limpas e sujas, o relancinho e a vulnerabilidade. Vence quem chegar primeiro a {target} pontos.',
-    'rules.intro.canasta': 'A Canasta italiana com três baralhos (003): só jogos de cartas do mesmo valor, canastas de {length} cartas ou mais, os 3 vermelhos e um mínimo para abrir. Vence quem chegar primeiro a {target} pontos.',
+    'rules.intro.italian': 'O Burraco italiano como a federação joga (o seu guia oficial e o seu resumo), em duplas ou individual. O objetivo: baixar as cartas em jogos, fazer canastras (burracos), pegar o morto (pozzetto) e bater. Vence a partida a primeira equipe que chegar a {target} pontos.',
+    'rules.intro.online': 'O Burraco como o regulamento de uma sala online joga: o jogo do Burraco italiano com 2 jogadores individuais ou 4 em duplas, num número fixo de mãos ({deals} se você não escolher outro).',
+    'rules.intro.buraco': 'O Buraco brasileiro: dois baralhos sem jokers, sem morto, canastras limpas e sujas, o relancinho e a vulnerabilidade. Vence quem chegar primeiro a {target} pontos.',
+    'rules.intro.canasta': 'A Canasta italiana com três baralhos: só jogos de cartas do mesmo valor, canastas de {length} cartas ou mais, os 3 vermelhos e um mínimo para abrir. Vence quem chegar primeiro a {target} pontos.',
     'rules.burraco.deal_1': 'Joga-se com {cards} cartas: {decks} baralhos franceses com {jokers} jokers. Os jokers e os 2 (pinelle) são coringas: substituem qualquer carta. Um 2 no seu lugar natural numa sequência do seu naipe, como em A♥ 2♥ 3♥, é uma carta natural.',
     'rules.burraco.deal_2': 'O primeiro carteador é sorteado; depois a vez de dar as cartas passa ao jogador seguinte. O adversário do carteador corta; forma-se um morto (pozzetto) de {pozzetto} cartas para cada equipe, uma carta de cada vez, alternadamente, do fundo do baralho; cada jogador recebe {hand} cartas; uma carta virada começa o lixo, e o resto é o monte. Joga primeiro o jogador depois do carteador.',
     'rules.burraco.turn_1': 'Compre a carta de cima do monte, ou pegue o lixo inteiro: nunca só uma parte.',
@@ -2145,8 +2205,8 @@ const TEXTS = {
     'lobby.by_target': 'Pontos para vencer',
     'lobby.deals': 'Mãos',
     'lobby.target': 'Pontos',
-    'lobby.n_deals': '{n} mãos',
-    'lobby.one_deal': '1 mão',
+    'lobby.n_deals.one': '{n} mão',
+    'lobby.n_deals.other': '{n} mãos',
     'lobby.to_target': 'até {n} pontos',
     'lobby.move_seconds': 'Segundos por jogada (0 = sem relógio)',
     'lobby.bot': 'Bots nos lugares vazios',
@@ -2169,7 +2229,7 @@ const TEXTS = {
     'lobby.offline': 'O servidor não responde ({detail}).',
     'lobby.refreshed': 'Atualizado às {time}',
     'variant.italian': 'Burraco italiano',
-    'variant.online': 'Burraco online (002)',
+    'variant.online': 'Burraco online',
     'variant.buraco': 'Buraco (Brasil)',
     'variant.canasta': 'Canasta italiana',
     'setup.alone': '{players} jogadores',
@@ -2206,18 +2266,22 @@ const TEXTS = {
     'table.deal': 'Mão {n}',
     'table.deals_of': 'Mão {n} de {of}',
     'table.to_target': 'Mão {n} · até {target}',
-    'table.stock': 'Monte: {n} cartas. Clique para comprar.',
+    'table.stock.one': 'Monte: {n} carta. Clique para comprar.',
+    'table.stock.other': 'Monte: {n} cartas. Clique para comprar.',
     'table.stock_empty': 'O monte acabou',
-    'table.pile': 'Lixo: {n} cartas, no topo {top}. Clique para pegar o lixo ou para descartar a carta levantada.',
+    'table.pile.one': 'Lixo: {n} carta, {top}. Clique para pegar o lixo ou para descartar a carta levantada.',
+    'table.pile.other': 'Lixo: {n} cartas, no topo {top}. Clique para pegar o lixo ou para descartar a carta levantada.',
     'table.pile_empty': 'Lixo (vazio). Clique para descartar a carta levantada.',
-    'table.pile_hidden': '+{n} viradas',
+    'table.pile_hidden.one': '+{n} virada',
+    'table.pile_hidden.other': '+{n} viradas',
     'table.new_meld': 'Novo jogo',
     'table.new_meld_aria': 'Novo jogo: clique depois de levantar as cartas a baixar',
     'table.meld_aria': 'Jogo {n} de {line}: {cards}',
     'table.our_line': 'Nossa equipe',
     'table.line': 'Equipe {n}',
     'table.pozzetti': 'Mortos',
-    'table.pozzetto_aria': 'Morto: {n} cartas',
+    'table.pozzetto_aria.one': 'Morto: {n} carta',
+    'table.pozzetto_aria.other': 'Morto: {n} cartas',
     'table.took_pozzetto': 'pegou o morto',
     'table.no_pozzetto': 'morto ainda não pego',
     'table.pozzetto_waiting': 'morto à espera ({n})',
@@ -2262,7 +2326,8 @@ const TEXTS = {
     'table.score': 'Placar',
     'table.no_clock': 'sem relógio',
     'table.seconds_left': '{s} s',
-    'table.timer_aria': '{name}: restam {s} segundos',
+    'table.timer_aria.one': '{name}: resta {s} segundo',
+    'table.timer_aria.other': '{name}: restam {s} segundos',
     'table.connecting': 'Conectando…',
     'table.reconnecting': 'Conexão perdida, reconectando em {s} s…',
     'table.connected': 'Conectado',
@@ -2347,7 +2412,8 @@ const TEXTS = {
     'desk.none': 'Nenhum outro torneio.',
     'desk.run': 'Dirigir',
     'desk.view': 'Ver',
-    'desk.n_entrants': '{n} inscritos',
+    'desk.n_entrants.one': '{n} inscrito',
+    'desk.n_entrants.other': '{n} inscritos',
     'desk.readonly': 'Visão pública: só o diretor, com a chave do diretor, pode alterar este torneio.',
     'desk.key': 'Chave do diretor',
     'desk.key_show': 'Chave do diretor',
@@ -2370,7 +2436,8 @@ const TEXTS = {
     'desk.bot_added': 'Uma equipe de bots entrou no torneio.',
     'desk.pad_to': 'Completar com bots até',
     'desk.pad': 'Completar',
-    'desk.padded': '{n} equipes de bots adicionadas: o torneio tem {size}.',
+    'desk.padded.one': '{n} equipe de bots adicionada: o torneio tem {size}.',
+    'desk.padded.other': '{n} equipes de bots adicionadas: o torneio tem {size}.',
     'desk.bot_badge': 'bot · {level}',
     'desk.no_entrants': 'Ainda nenhum inscrito.',
     'desk.links': 'Links dos jogadores',
@@ -2389,7 +2456,8 @@ const TEXTS = {
     'desk.round_closed': 'Rodada {n} encerrada.',
     'desk.ready': '{n} equipes inscritas: você pode começar a rodada 1.',
     'desk.need_two': 'Inscreva pelo menos duas equipes para começar.',
-    'desk.missing': 'Faltam {n} resultados.',
+    'desk.missing.one': 'Falta {n} resultado.',
+    'desk.missing.other': 'Faltam {n} resultados.',
     'desk.all_in': 'Todas as mesas têm resultado: encerre a rodada.',
     'desk.closed_next': 'Rodada encerrada: comece a próxima ou encerre o torneio.',
     'desk.finished': 'O torneio está encerrado.',
@@ -2397,9 +2465,11 @@ const TEXTS = {
     'desk.standings': 'Classificação',
     'desk.export_csv': 'Exportar CSV',
     'desk.export_html': 'Classificação para imprimir',
-    'desk.n_deals': '{n} mãos por rodada',
+    'desk.n_deals.one': '{n} mão por rodada',
+    'desk.n_deals.other': '{n} mãos por rodada',
     'desk.n_minutes': '{n} min por mão',
-    'desk.n_rounds': '{n} rodadas',
+    'desk.n_rounds.one': '{n} rodada',
+    'desk.n_rounds.other': '{n} rodadas',
     'desk.no_round_yet': 'Nenhuma rodada jogada ainda.',
     'desk.round_of': 'Rodada {n} de {of}',
     'desk.round_n': 'Rodada {n}',
@@ -2413,13 +2483,15 @@ const TEXTS = {
     'desk.physical': 'nas mesas',
     'desk.closed': 'encerrada',
     'desk.in_play': 'em jogo',
-    'desk.results_in': '{n}/{of} resultados',
+    'desk.results_in.one': '{n}/{of} resultado',
+    'desk.results_in.other': '{n}/{of} resultados',
     'desk.print_cards': 'Imprimir os cartões das mesas',
     'desk.byes': 'Folga: {names}',
     'desk.waiting_result': 'aguardando a folha de pontos',
     'desk.live_over': 'encerrada, contando…',
     'desk.live_playing': 'em jogo',
-    'desk.connected': '{n}/{of} jogadores conectados',
+    'desk.connected.one': '{n}/{of} jogador conectado',
+    'desk.connected.other': '{n}/{of} jogadores conectados',
     'desk.absent': 'Ainda não estão à mesa: {names}',
     'desk.grace_left': 'o relógio deles começa em {time}',
     'desk.grace_over': 'o relógio da jogada está correndo',
@@ -2471,8 +2543,10 @@ const TEXTS = {
     'desk.rule.round_not_closed_all_in': 'A rodada {round} ainda não foi encerrada (todas as mesas têm resultado): encerre-a antes.',
     'desk.rule.tournament_finished': 'O torneio está encerrado.',
     'desk.rule.too_few_lines': 'Um torneio precisa de pelo menos duas equipes, não {lines}.',
-    'desk.rule.knockout_rounds': 'Um mata-mata de {lines} equipes tem {whole} rodadas, não {rounds}.',
-    'desk.rule.movement_rounds': 'O movimento {format} com {lines} equipes tem {whole} rodadas, não {rounds}.',
+    'desk.rule.knockout_rounds.one': 'Um mata-mata de {lines} equipes tem {whole} rodada, não {rounds}.',
+    'desk.rule.knockout_rounds.other': 'Um mata-mata de {lines} equipes tem {whole} rodadas, não {rounds}.',
+    'desk.rule.movement_rounds.one': 'O movimento {format} com {lines} equipes tem {whole} rodada, não {rounds}.',
+    'desk.rule.movement_rounds.other': 'O movimento {format} com {lines} equipes tem {whole} rodadas, não {rounds}.',
     'desk.rule.play_after_seating': 'Uma rodada é jogada depois que as mesas são definidas ({phase}).',
     'desk.rule.no_round_in_play': 'Nenhuma rodada está em jogo ({phase}).',
     'desk.rule.no_such_table': 'A rodada {round} não tem a mesa {table} (as mesas dela: {tables}).',
@@ -2490,7 +2564,7 @@ const TEXTS = {
     'desk.rule.mp_second_step': 'Mesa {table} da rodada {round}: os pontos da segunda equipe são {value}, mas os pontos andam de {step} em {step} (toda carta e todo prêmio é múltiplo de 5).',
     'desk.rule.leaver_not_at_table': 'Mesa {table} da rodada {round}: a equipe {line}, indicada como a que abandonou, não joga nesta mesa (equipes {first} e {second}).',
     'desk.rule.last_mover_not_at_table': 'Mesa {table} da rodada {round}: a equipe {line}, indicada como a da última jogada, não joga nesta mesa (equipes {first} e {second}).',
-    'desk.rule.knockout_tie': 'Mesa {table} da rodada {round}: no mata-mata o empate ({mp_first} a {mp_second}) é perdido pela equipe que fez a última jogada da última mão (002): indique qual.',
+    'desk.rule.knockout_tie': 'Mesa {table} da rodada {round}: no mata-mata o empate ({mp_first} a {mp_second}) é perdido pela equipe que fez a última jogada da última mão: indique qual.',
     'desk.rule.round_needs_two_lines': 'Uma rodada precisa de pelo menos duas equipes, não {lines}.',
     'desk.rule.line_repeated': 'Uma equipe joga numa só mesa: os inscritos repetem uma equipe.',
     'desk.rule.movement_has_no_round': 'O movimento {format} destes inscritos tem as rodadas de 1 a {total}, não {round}.',
@@ -2580,7 +2654,8 @@ const TEXTS = {
     'table.pile_empty_short': 'Lixo (vazio)',
     'table.players': 'Jogadores',
     'table.invite_link': 'Link de convite',
-    'table.seat_aria': '{name}: {n} cartas',
+    'table.seat_aria.one': '{name}: {n} carta',
+    'table.seat_aria.other': '{name}: {n} cartas',
     'mark.burraco': 'Canastra',
     'mark.canastra': 'Canastra',
     'mark.canasta': 'Canasta',
@@ -2691,8 +2766,12 @@ const TEXTS = {
     'rule.nothing_picked': 'não há cartas escolhidas para confirmar',
     'rule.id_not_allowed': '{action} não é permitido agora',
     // The hints' reasons (burraco.bots.hints.WHY).
-    'hint.why.take_fits': 'pegue o lixo: {fit} das {size} cartas servem ao seu jogo',
-    'hint.why.take_fits_none': 'pegue o lixo: {size} cartas para montar jogos valem mais que o monte',
+    'hint.why.take_fits.one': 'pegue o lixo: {fit} das {size} cartas serve ao seu jogo',
+    'hint.why.take_fits.other': 'pegue o lixo: {fit} das {size} cartas servem ao seu jogo',
+    'hint.why.take_fits_none.one': 'pegue o lixo: {size} carta para montar jogos vale mais que o monte',
+    'hint.why.take_fits_none.other': 'pegue o lixo: {size} cartas para montar jogos valem mais que o monte',
+    'hint.all_fit.one': 'pegue o lixo: a única carta dele serve ao seu jogo',
+    'hint.all_fit.other': 'pegue o lixo: todas as {n} cartas dele servem ao seu jogo',
     'hint.why.draw_little': 'compre do monte: o lixo lhe daria pouco',
     'hint.why.draw_not_worth': 'compre do monte: o lixo não vale as cartas que traz',
     'hint.why.meld_pozzetto': 'baixe {meld}: você esvazia a mão e pega o morto',
@@ -2707,14 +2786,16 @@ const TEXTS = {
     'hint.why.discard_least': 'descarte {card}: é a carta menos útil de guardar',
     'hint.why.other': '{action}',
     // The room's own refusals (RoomError codes): whole sentences.
-    'hint.margin': '{reason} (cerca de {margin} pontos a mais que a segunda opção)',
+    'hint.margin.one': '{reason} (cerca de {margin} ponto a mais que a segunda opção)',
+    'hint.margin.other': '{reason} (cerca de {margin} pontos a mais que a segunda opção)',
     'error.illegal': 'as regras não permitem esta jogada',
     'error.not_your_turn': 'É a vez de {name}, não a sua.',
     'error.not_your_turn_nobody': 'Não é a sua vez.',
     'error.stale': 'A mesa mudou nesse meio-tempo; olhe de novo e tente outra vez.',
     'error.between_deals': 'A próxima mão ainda não começou: ela começa quando todos os jogadores estiverem prontos, ou quando a contagem regressiva terminar.',
     'error.busy': 'A sala está cheia agora: tente de novo em um minuto (as mesas em jogo continuam).',
-    'error.too_many_tables': 'Você já tem {n} mesas abertas, o máximo para um jogador: jogue ou deixe uma delas (uma mesa esperando que ninguém tem aberta some sozinha em poucos minutos).',
+    'error.too_many_tables.one': 'Você já tem {n} mesa aberta, o máximo para um jogador: jogue ou deixe-a (uma mesa esperando que ninguém tem aberta some sozinha em poucos minutos).',
+    'error.too_many_tables.other': 'Você já tem {n} mesas abertas, o máximo para um jogador: jogue ou deixe uma delas (uma mesa esperando que ninguém tem aberta some sozinha em poucos minutos).',
     'error.busy_hint': 'Sem dica agora: tente de novo em instantes.',
     'error.unavailable': 'A sala não consegue salvar agora, então nada foi feito; tente de novo em instantes.',
     'error.forbidden': 'Isso não é permitido.',
@@ -2760,7 +2841,8 @@ const TEXTS = {
     'table.next_deal_waiting': 'Aguardando {names} ({s} s)',
     'table.loading': 'Carregando…',
     'table.no_melds': 'Nenhum jogo',
-    'table.line_points': '{n} pontos',
+    'table.line_points.one': '{n} ponto',
+    'table.line_points.other': '{n} pontos',
     'table.bot_playing': 'Um bot está jogando por você.',
     'table.take_back': 'Retomar seu lugar',
     'score.final_table': 'A mesa final da mão',
@@ -2852,7 +2934,8 @@ const TEXTS = {
     'player.stats_caption': 'Estatísticas de {name}',
     'player.all_games': 'Todos os jogos',
     'player.last': 'Últimas partidas',
-    'player.last_caption': 'As últimas {n} partidas de {name}',
+    'player.last_caption.one': 'A última partida de {name}',
+    'player.last_caption.other': 'As últimas {n} partidas de {name}',
     'player.no_matches': 'Nenhuma partida terminada ainda.',
     'player.date': 'Data',
     'player.with': 'Parceiros e adversários',
@@ -2893,7 +2976,8 @@ const TEXTS = {
     'quick.bots_in': 'Procurando jogadores do seu nível… bots em {s} s.',
     'quick.seating': 'Os bots estão ocupando os lugares vazios…',
     'quick.waiting': 'Procurando jogadores do seu nível… {s} s.',
-    'quick.others': 'Mais {n} esperando este jogo.',
+    'quick.others.one': 'Mais {n} esperando este jogo.',
+    'quick.others.other': 'Mais {n} esperando este jogo.',
     'quick.found': 'Jogadores encontrados: para a mesa!',
     'quick.gone': 'A espera acabou (cancelada, ou tempo demais sem notícias). Aperte Jogar de novo.',
     'quick.cancelled': 'Você saiu da fila.',
@@ -2914,9 +2998,11 @@ const TEXTS = {
     'watch.none': 'Nenhuma partida para assistir agora.',
     'watch.link': 'Assistir',
     'watch.link_aria': 'Assistir à partida de {names}',
-    'watch.count': 'Espectadores: {n}',
+    'watch.count.one': 'Espectadores: {n}',
+    'watch.count.other': 'Espectadores: {n}',
     'watch.watching': 'Você está assistindo: as cartas na mão ficam escondidas.',
-    'watch.delay': 'A mesa como estava {n} jogadas atrás.',
+    'watch.delay.one': 'A mesa como estava {n} jogada atrás.',
+    'watch.delay.other': 'A mesa como estava {n} jogadas atrás.',
     'watch.allow': 'Qualquer um pode assistir (as cartas na mão ficam escondidas)',
     'watch.delay_label': 'Os espectadores veem a mesa',
     'watch.delay_none': 'Como está agora',
@@ -2927,7 +3013,8 @@ const TEXTS = {
     'chat.title': 'Chat',
     'chat.title_watchers': 'Chat dos espectadores',
     'chat.open': 'Abrir o chat',
-    'chat.open_unread': 'Abrir o chat: {n} mensagens novas',
+    'chat.open_unread.one': 'Abrir o chat: {n} mensagem nova',
+    'chat.open_unread.other': 'Abrir o chat: {n} mensagens novas',
     'chat.close': 'Fechar o chat',
     'chat.off': 'O chat está desligado nesta mesa.',
     'chat.off_short': 'sem chat',
@@ -2952,8 +3039,10 @@ const TEXTS = {
     'chat.quick.un_attimo': 'Um momento, por favor',
     'chat.quick.arrivederci': 'Tchau!',
     'error.not_watchable': 'Esta mesa não está aberta a espectadores.',
-    'error.watchers_full': 'Esta mesa já tem {n} espectadores, o máximo.',
-    'error.watching_too_many': 'Seu endereço já assiste a {n} mesas, o máximo para um endereço: feche uma para assistir a outra.',
+    'error.watchers_full.one': 'Esta mesa já tem {n} espectador, o máximo.',
+    'error.watchers_full.other': 'Esta mesa já tem {n} espectadores, o máximo.',
+    'error.watching_too_many.one': 'Seu endereço já assiste a {n} mesa, o máximo para um endereço: feche-a para assistir a outra.',
+    'error.watching_too_many.other': 'Seu endereço já assiste a {n} mesas, o máximo para um endereço: feche uma para assistir a outra.',
     'error.spectator': 'Um espectador assiste: só os jogadores jogam na mesa.',
     'error.chat_off': 'O chat está desligado nesta mesa.',
     'error.chat_empty': 'Uma mensagem precisa de pelo menos um caractere visível.',
@@ -2999,10 +3088,41 @@ export const getLang = () => lang;
 /** The language the #lang button switches to: en → it → pt → en. */
 export const nextLang = () => LANGS[(LANGS.indexOf(lang) + 1) % LANGS.length];
 
-/** The text for key in the current language, with {name} parameters filled in. */
+/** The text for key in the current language, with {name} parameters filled in; a
+ * counted message (see tn) is counted by params.n. */
 export function t(key, params = {}) {
+  if (!(key in TEXTS.en) && isCounted(key)) return tn(key, params.n, params);
   const s = TEXTS[lang][key] ?? TEXTS.en[key] ?? key;
   return s.replace(/\{([\w ]+)\}/g, (m, p) => (p in params ? String(params[p]) : m));
+}
+
+// A counted message ("{n} cards") has a form per plural category of its language, as the
+// entries key.one, key.other… (the categories of Intl.PluralRules: English, Italian and
+// Portuguese need one and other; a category without its form, such as Italian's "many"
+// for a million, takes other).
+const PLURAL_RULES = new Map();
+
+/** The plural category of count in the page's language: "one", "other"… */
+export function pluralCategory(count) {
+  const tag = HTML_LANG[lang];
+  if (!PLURAL_RULES.has(tag)) PLURAL_RULES.set(tag, new Intl.PluralRules(tag));
+  return PLURAL_RULES.get(tag).select(count);
+}
+
+/** Whether key names a counted message (key.one, key.other…). */
+export const isCounted = (key) => `${key}.other` in TEXTS.en;
+
+/** Whether the catalogue says key, as a plain or a counted message. */
+export const hasText = (key) => key in TEXTS.en || isCounted(key);
+
+/**
+ * A counted message in the page's language, in the form its plural rules give count
+ * ("1 card", "2 cards"; "1 carta", "2 carte"), params filled in; {n} is count unless
+ * params say otherwise.
+ */
+export function tn(key, count, params = {}) {
+  const form = `${key}.${pluralCategory(Number(count))}`;
+  return t(form in TEXTS[lang] ? form : `${key}.other`, { n: count, ...params });
 }
 
 /** The locale of dates and times: the browser's own variant of the page's language (en-GB, pt-PT…) if it has one. */
@@ -3035,7 +3155,7 @@ const CARD_PARAMS = ['cards', 'card', 'meld', 'top'];
  * by params.reason said in its place; null for a code this page does not know.
  */
 function ruleText(code, params = {}) {
-  if (!(`rule.${code}` in TEXTS.en)) return null;
+  if (!hasText(`rule.${code}`)) return null;
   const p = { ...params };
   for (const k of CARD_PARAMS) if (k in p) p[k] = cardsText(p[k]);
   // Melds are numbered from 1 on the page.
@@ -3052,12 +3172,16 @@ function ruleText(code, params = {}) {
  * filled in: where the tournament stands (params.phase) and a movement said in the page's
  * words; null for a rule this page does not know.
  */
+// The param that counts a tournament's counted refusal ("has 1 round").
+const DESK_COUNTED_BY = { knockout_rounds: 'whole', movement_rounds: 'whole' };
+
 function deskRuleText(rule, params = {}) {
-  if (!(`desk.rule.${rule}` in TEXTS.en)) return null;
+  if (!hasText(`desk.rule.${rule}`)) return null;
   const p = { ...params };
   if (`desk.where.${params.phase}` in TEXTS.en) p.phase = t(`desk.where.${params.phase}`, params);
   const movement = `format.${String(params.format ?? '').toLowerCase()}`;
   if (movement in TEXTS.en) p.format = t(movement);
+  if (rule in DESK_COUNTED_BY) return tn(`desk.rule.${rule}`, params[DESK_COUNTED_BY[rule]], p);
   return t(`desk.rule.${rule}`, p);
 }
 
@@ -3134,7 +3258,7 @@ export function refusalText(error, ctx = {}) {
     }
     return t(found[1], params);
   }
-  if (code && `error.${code}` in TEXTS.en) {
+  if (code && hasText(`error.${code}`)) {
     const text = t(`error.${code}`, params);
     if (!VARIED.includes(code) || !message) return text;
     return lang === 'en' ? sentence(message) : t('error.detail', { text: text.replace(/\.$/, ''), detail: message });
@@ -3185,6 +3309,15 @@ function adviceText(action) {
   return p.action;
 }
 
+/** Why a move is advised, its counted words agreeing with their numbers. */
+function hintReason(why, p) {
+  // "1 of its 3 cards fits", and when every card fits, "its only card fits".
+  if (why === 'take_fits' && p.fit === p.size) return tn('hint.all_fit', p.size, p);
+  if (why === 'take_fits') return tn('hint.why.take_fits', p.fit, p);
+  if (why === 'take_fits_none') return tn('hint.why.take_fits_none', p.size, p);
+  return t(`hint.why.${why}`, p);
+}
+
 /**
  * A hint to show: the move advised and why, in the page's language, from
  * the hint's `why` (a code of burraco.bots.hints.WHY) and its params (cards
@@ -3193,15 +3326,15 @@ function adviceText(action) {
  * reason, with suit symbols, if it sent one.
  */
 export function hintText(action, reason = '', why = null, params = {}) {
-  if (why && `hint.why.${why}` in TEXTS.en) {
+  if (why && hasText(`hint.why.${why}`)) {
     const p = { ...(params || {}) };
     for (const k of CARD_PARAMS) if (k in p) p[k] = cardsText(p[k]);
     if (typeof p.grade === 'string') p.grade = t(`grade.${p.grade}`);
     p.action = adviceText(action);
-    const text = t(`hint.why.${why}`, p);
+    const text = hintReason(why, p);
     const margin = params && params.margin;
     if (typeof margin !== 'number') return text;
-    return t('hint.margin', { reason: text, margin: margin > 0 ? `+${margin}` : String(margin) });
+    return tn('hint.margin', Math.abs(margin), { reason: text, margin: margin > 0 ? `+${margin}` : String(margin) });
   }
   if (lang === 'en' && reason) return prettyAction(reason);
   return adviceText(action);

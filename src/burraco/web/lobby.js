@@ -166,7 +166,7 @@ function seatsText(info) {
 function tableItem(info, mine) {
   const free = (info.seats || []).filter((s) => s.kind === 'empty').length;
   const length = info.deals
-    ? t(info.deals === 1 ? 'lobby.one_deal' : 'lobby.n_deals', { n: info.deals })
+    ? t('lobby.n_deals', { n: info.deals })
     : t('lobby.to_target', { n: info.target });
   const actions = [];
   if (mine) {

@@ -7,7 +7,7 @@
 
 import { t, getLang, initI18n, onLangChange, moveText, refusalText } from './i18n.js';
 import { backEl, cardEl, fanEl, placeholderEl, sortBySuit, parseAction, normCard, cardLabel, backsEl } from './cards.js';
-import { el, $, api, toast, seatName, lineName, variantLabel, setupLabel } from './common.js';
+import { el, $, api, toast, seatName, lineName, variantLabel, setupLabel, botName } from './common.js';
 
 const params = new URLSearchParams(location.search);
 const DEMO = params.get('demo');
@@ -23,7 +23,9 @@ function idFromUrl() {
 function infoFromRecord(record, id) {
   const tag = (name) => { const m = record.match(new RegExp(`^\\[${name} "((?:[^"\\\\]|\\\\.)*)"\\]`, 'm')); return m ? m[1].replace(/\\(.)/g, '$1') : null; };
   const players = Number(tag('Players')) || 2;
-  const seats = Array.from({ length: players }, (_, s) => ({ seat: s, name: tag(`Seat${s}`) || '', kind: 'human', connected: true }));
+  const names = Array.from({ length: players }, (_, s) => tag(`Seat${s}`) || '');
+  // The record names a bot as the room did ("greedy bot 1"): a seat so named is a bot's.
+  const seats = names.map((name, s) => ({ seat: s, name, kind: botName(name) !== name ? 'bot' : 'human', connected: true }));
   return { table: id, variant: tag('Variant') || 'italian', players, lines: Number(tag('Lines')) || 2, seats };
 }
 

@@ -78,6 +78,7 @@ function tableIdFromUrl() {
 async function boot() {
   applyPrefs();
   initI18n();
+  followTopBar();
   onLangChange(() => { renderAll(); renderChat(); if (S.msg && S.msg.table.status === 'waiting') renderWaiting(); });
   wireControls();
   initChat({
@@ -302,6 +303,8 @@ function sendAction(action) {
     toast(t('table.not_connected'), 'error');
     return false;
   }
+  // The hint was for the move before this one.
+  if ($('#toast').dataset.kind === 'hint') hideToast();
   return true;
 }
 
@@ -435,6 +438,18 @@ function onError(m) {
   notAllowed(m);
 }
 
+/** Keep --top-h at the bar's height: the toast and the phone's drawers open below it. */
+function followTopBar() {
+  const bar = document.querySelector('.topbar');
+  if (!bar || typeof ResizeObserver === 'undefined') return;
+  const set = () => document.documentElement.style.setProperty('--top-h', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
+  new ResizeObserver(set).observe(bar);
+  set();
+}
+
+// A hint is read in a few seconds; it goes sooner when the player acts or the table moves.
+const HINT_MS = 8000;
+
 function onHint(m) {
   S.hint = { action: m.action, ...parseAction(m.action) };
   const text = hintText(m.action, m.reason, m.why, m.params);
@@ -442,7 +457,7 @@ function onHint(m) {
     // The coach says it in its panel, beside what this step is.
     S.coachHint = { version: S.version, text };
   } else {
-    toast(`${t('table.hint_prefix')} ${text}`, 'hint', 20000);
+    toast(`${t('table.hint_prefix')} ${text}`, 'hint', HINT_MS);
   }
   renderAll();
 }
@@ -579,7 +594,7 @@ function tickTimer() {
   box.querySelector('.timer-fill').style.width = `${Math.min(100, (100 * ms) / c.total)}%`;
   box.dataset.seconds = String(s);
   box.dataset.seat = String(c.seat);
-  box.setAttribute('aria-label', t('table.timer_aria', { name, s }));
+  box.setAttribute('aria-label', t('table.timer_aria', { name, s, n: s }));
   box.classList.toggle('mine', c.seat === S.seat);
   box.classList.toggle('low', s <= 10);
   if (c.seat === S.seat && s <= 10 && s > 0 && s !== S.lastTick) sound('tick');
@@ -1462,7 +1477,8 @@ function fillDealModal(m, info) {
     ['relancinho', variant === 'buraco'], ['red_threes', variant === 'canasta'],
   ];
   const table = $('#score-breakdown');
-  const head = el('tr', {}, el('th', { scope: 'col' }), ...names.map((nm, i) => el('th', { scope: 'col', 'data-line': score.lines[i].line, text: nm })));
+  // Every header cell is named for screen readers (axe empty-table-header), the corner too.
+  const head = el('tr', {}, el('th', { scope: 'col' }, el('span', { class: 'visually-hidden', text: t('rules.col.what') })), ...names.map((nm, i) => el('th', { scope: 'col', 'data-line': score.lines[i].line, text: nm })));
   const body = [];
   for (const [key, always] of rows) {
     const any = score.lines.some((ls) => (key === 'burracos' ? ls.burracos.length : ls[key]));
@@ -1513,7 +1529,8 @@ function showSheet() {
   const foot = [el('tr', { class: 'total-row' }, el('th', { scope: 'row', text: t('score.totals') }), ...totals.map((x) => el('td', { class: num(x), text: fmt(x) })))];
   if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: x }))));
   $('#sheet-table').replaceChildren(
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('score.deal_col') }), ...names.map((nm, l) => el('th', { scope: 'col', 'data-line': l, text: nm })), el('th', { scope: 'col' }))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('score.deal_col') }), ...names.map((nm, l) => el('th', { scope: 'col', 'data-line': l, text: nm })),
+      el('th', { scope: 'col' }, el('span', { class: 'visually-hidden', text: t('score.final_table') })))),
     el('tbody', {}, rows), el('tfoot', {}, foot));
   let winner = m.winner;
   if (winner === undefined) {
@@ -1629,6 +1646,7 @@ async function startDemo() {
   $('#demo-banner').hidden = false;
   const { seat, messages } = demoMessages(DEMO, Date.now());
   S.seat = seat;
+  S.guide = params.get('guide') === '1'; // the coach's panel, as a first deal shows it
   for (const msg of messages) onMessage(msg);
   const raise = (params.get('raise') || '').split(',').map((c) => c.trim()).filter(Boolean).map(normCard);
   for (const code of raise) {

@@ -7,7 +7,7 @@
 // {seat, token} for that room table in "burraco.seats", so the table page
 // opens the player's own seat. Without a token: the public standings and rounds.
 
-import { t, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
+import { t, tn, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
 import { el, $, api, saveSeat } from './common.js';
 import {
   apiBase, namesOf, phaseText, settingsText, progressText, fillStandings, roundView, seatDir, dirLabel,
@@ -230,7 +230,7 @@ function renderRounds() {
     const view = roundView(d, r, { current: i === 0, mine });
     if (i === 0) return view;
     return el('details', { class: 'past-round', 'data-round': r.number, open: P.openRounds.has(String(r.number)) || null },
-      el('summary', { text: `${t('desk.round_n', { n: r.number })} · ${t('desk.results_in', { n: r.tables.filter((x) => x.result).length, of: r.tables.length })}` }), view);
+      el('summary', { text: `${t('desk.round_n', { n: r.number })} · ${tn('desk.results_in', r.tables.length, { n: r.tables.filter((x) => x.result).length, of: r.tables.length })}` }), view);
   });
   $('#rounds').replaceChildren(...(views.length ? views : [el('p', { class: 'muted empty', text: t('desk.no_round_yet') })]));
 }
