@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -305,3 +306,23 @@ def test_bots_alone_at_a_table_nobody_has_open_play_slower() -> None:
 
     unseen, seen = asyncio.run(scenario())
     assert seen > 5 and unseen * 2 < seen, (unseen, seen)
+
+
+def test_a_waiting_table_loaded_again_gives_its_people_the_idle_wait(tmp_path: Path) -> None:
+    """After a restart a waiting table made long ago is not expired before its creator's
+    page has had ``waiting_idle`` to reconnect."""
+    from burraco.server.room import Room
+    from burraco.storage import Store, models
+
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    first = Room(Store(url))
+    table, _, _ = first.create({"name": "Anna"})
+    with first.store.engine.begin() as c:  # made an hour ago
+        c.execute(models.tables.update().values(created_at=time.time() - 3600))
+    first.store.engine.dispose()
+    again = Room(Store(url))
+    loaded = time.time()
+    again.table(table.id)
+    idle = again.capacity.waiting_idle
+    assert again.reap(now=loaded + idle - 1) == []
+    assert again.reap(now=loaded + idle + 1) == [table.id]

@@ -523,7 +523,8 @@ class Room:
         seats = [
             SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in self.store.seats(row.id)
         ]
-        table = LiveTable(row=row, variant=v, seats=seats)
+        # Loaded (after a restart, say): its people's pages have the idle wait to come back.
+        table = LiveTable(row=row, variant=v, seats=seats, seen=time.time())
         last_time = row.updated_at
         #: When the deal that follows a finished one began (the pause is not logged: it
         #: ended at its time, or sooner at the next deal's first action).
