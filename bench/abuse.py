@@ -14,6 +14,8 @@ the address 127.0.0.2, an abuser runs each attack of the issue for ``--seconds``
 * ``tables``: create tables as fast as answers come, while 40 lobbies poll the list;
 * ``bodies``: five 200 MB POSTs at once;
 * ``hints``: 30 sockets asking for hints without pause;
+* ``logins``: 5 login attempts a second from 250 addresses (127.0.5.N), four in five
+  with a wrong password, and a sign-up a second (each password hashed with Argon2);
 * ``takeover``: from 64 addresses, tables with a 1 s move clock started and never opened
   (each address as many as the room lets it hold), which bots would play on alone;
 * ``waiting``: 160 addresses each making 20 waiting tables nobody opens;
@@ -66,6 +68,7 @@ PHASES = (
     "waiting",
     "spectators",
     "ghosts",
+    "logins",
     "after",
 )
 
@@ -427,6 +430,51 @@ async def _ghosts(url: str, until: float, codes: Counter[str]) -> None:
     await asyncio.gather(ghosts(), person())
 
 
+async def _logins(url: str, until: float, codes: Counter[str]) -> None:
+    rng = random.Random(19)
+    password = "cuori e picche"
+    names: list[str] = []
+    waits: list[float] = []
+
+    async def sign_up(i: int) -> None:
+        async with client(url, f"127.0.6.{i % 250 + 1}") as http:
+            started = time.perf_counter()
+            name = f"abuse{i}x{rng.randrange(10**6)}"
+            answer = await http.post(
+                "/api/account/signup", json={"name": name, "password": password}
+            )
+            waits.append(time.perf_counter() - started)
+            codes[f"signup {answer.status_code}"] += 1
+            if answer.status_code == 200:
+                names.append(name)
+
+    async def log_in() -> None:
+        name = rng.choice(names) if names else "nobody"
+        wrong = rng.random() < 0.8
+        async with client(url, f"127.0.5.{rng.randrange(250) + 1}") as http:
+            started = time.perf_counter()
+            answer = await http.post(
+                "/api/account/login",
+                json={
+                    "name": name,
+                    "password": f"guess{rng.randrange(10**6)}" if wrong else password,
+                },
+            )
+            waits.append(time.perf_counter() - started)
+            codes[f"login {'wrong' if wrong else 'right'} {answer.status_code}"] += 1
+
+    tasks = [asyncio.create_task(sign_up(i)) for i in range(10)]
+    tick = 0
+    while time.time() < until:
+        tasks.append(asyncio.create_task(log_in()))
+        if tick % 5 == 0:
+            tasks.append(asyncio.create_task(sign_up(10 + tick)))
+        tick += 1
+        await asyncio.sleep(0.2)
+    await asyncio.gather(*tasks, return_exceptions=True)
+    codes[f"answer p50 {pct(waits, 0.5):.0f} ms, p99 {pct(waits, 0.99):.0f} ms"] += 1
+
+
 ATTACKS: dict[str, Callable[[str, float, Counter[str]], Any]] = {
     "tournaments": _tournaments,
     "sockets": _sockets,
@@ -437,6 +485,7 @@ ATTACKS: dict[str, Callable[[str, float, Counter[str]], Any]] = {
     "waiting": _waiting,
     "spectators": _spectators,
     "ghosts": _ghosts,
+    "logins": _logins,
 }
 
 
@@ -528,7 +577,7 @@ async def drive(url: str, server: subprocess.Popen[bytes], tables: int, seconds:
                 await asyncio.sleep(0.25)
             codes = receiver.recv() if receiver.poll(5) else {"abuser": -1}
             index = PHASES.index(phase)
-            codes[f"newcomer {await newcomer(url, f'127.0.5.{index}')}"] = 1
+            codes[f"newcomer {await newcomer(url, f'127.0.9.{index}')}"] = 1
         while time.time() < began + seconds:
             peak = max(peak, memory_mb(server.pid))
             await asyncio.sleep(0.25)

@@ -41,7 +41,7 @@ class RoomServer:
             quick_play="10000/minute",
             socket_messages="100000/minute",
             log_in="10000/minute",
-            log_in_name="10000/minute",
+            log_in_free=10000,
             sign_up="10000/minute",
         )
         # The test process also drives the browser and the clients, so its event loop lags

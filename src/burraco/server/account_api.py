@@ -88,13 +88,13 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
     @router.post("/api/account/signup")
     async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
         counted(rates, "sign_up", address(request), " from your address")
-        user = accounts.sign_up(body.name, body.password, body.language)
+        user = await accounts.sign_up(body.name, body.password, body.language)
         return opened(response, request, accounts.open_session(user))
 
     @router.post("/api/account/login")
     async def log_in(body: LogIn, request: Request, response: Response) -> dict[str, Any]:
         return opened(
-            response, request, accounts.log_in(body.name, body.password, address(request))
+            response, request, await accounts.log_in(body.name, body.password, address(request))
         )
 
     @router.post("/api/account/logout")
@@ -108,7 +108,7 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
     @router.post("/api/account/password")
     async def change_password(body: NewPassword, request: Request) -> dict[str, Any]:
         user, session = logged_in(request)
-        accounts.change_password(
+        await accounts.change_password(
             user, session, body.old_password, body.new_password, address(request)
         )
         return {"changed": True}

@@ -7,32 +7,48 @@ the database keeps only its sha256, with the session's CSRF token, which every
 state-changing request made with the cookie must echo in the ``X-CSRF-Token`` header
 (a page of another site can send the cookie, never read the token).
 
+A hash takes tens of milliseconds of a core, so it runs in a small thread pool
+(:class:`Hashing`; argon2-cffi lets go of the GIL) and never on the event loop that
+serves every table; a storm of logins waits in its bounded queue, and past it is told
+"busy". Wrong passwords lock one (address, name) pair at a time (limits.Lockout).
+
+>>> import asyncio
 >>> from burraco.server.limits import Limits
 >>> accounts = Accounts(Store("sqlite://"), Rates(Limits()))
->>> anna = accounts.sign_up("Anna", "cuori e picche", "it")
->>> anna.name, anna.language, anna.password_hash.startswith("$argon2id$")
+>>> anna = asyncio.run(accounts.sign_up("Anna", "cuori e picche", "it"))
+>>> anna.name, anna.language, anna.password_hash.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
 ('Anna', 'it', True)
->>> accounts.check_password("anna", "cuori e picche").id == anna.id
+>>> asyncio.run(accounts.check_password("anna", "cuori e picche")).id == anna.id
 True
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
+import math
+import os
 import re
 import secrets
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from burraco.server.limits import Rates
+from burraco.server.capacity import Capacity
+from burraco.server.limits import Lockout, Rates
+from burraco.server.names import NameIndex, invisible, normal
 from burraco.server.room import RoomError
 from burraco.storage import NameTaken, SessionRow, Store, UserRow
+from burraco.storage.store import name_key
 
 __all__ = [
     "COOKIE",
@@ -40,6 +56,7 @@ __all__ = [
     "LANGUAGES",
     "RESERVED_NAMES",
     "Accounts",
+    "Hashing",
     "Sessions",
     "user_of",
 ]
@@ -56,6 +73,13 @@ RESERVED_NAMES = frozenset({"random", "greedy", "expert", "learned", "bot", "spe
 _NAME = re.compile(r"^[^\W_](?:[\w.\-]{0,22}[^\W_])?$")
 PASSWORD_MIN, PASSWORD_MAX = 8, 128
 _UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: Argon2id as OWASP's Password Storage Cheat Sheet recommends it (19 MiB, 2 passes, one
+#: lane): about 40 ms of one core a hash (bench/hashing.py, docs/operating.md), where
+#: pwdlib's defaults (64 MiB, 3 passes, 4 lanes) took 140-330 ms of all cores. Hashes made
+#: with those still verify, and are made again with these at the next login.
+MEMORY_KIB, PASSES, LANES = 19456, 2, 1
+
+T = TypeVar("T")
 
 
 def _digest(secret: str) -> str:
@@ -63,15 +87,19 @@ def _digest(secret: str) -> str:
 
 
 def check_name(name: str) -> str:
-    """An account's name as given, or a :class:`RoomError` naming the rule it breaks.
+    """An account's name in the form it is kept (NFKC: full-width letters made plain), or
+    a :class:`RoomError` naming the rule it breaks.
 
-    >>> check_name("Giulia_R")
-    'Giulia_R'
+    >>> check_name("Giulia_R"), check_name("Ｇｉｕｌｉａ")
+    ('Giulia_R', 'Giulia')
     >>> check_name("greedy")
     Traceback (most recent call last):
     ...
     burraco.server.room.RoomError: the name 'greedy' is kept for the room's own players
     """
+    name = normal(name)
+    if invisible(name):
+        raise RoomError("blank_name", "a name needs at least one visible letter")
     if not 2 <= len(name) <= 24 or not _NAME.match(name):
         raise RoomError(
             "bad_name",
@@ -95,8 +123,90 @@ def check_password(password: str) -> str:
 
 
 def hasher() -> PasswordHash:
-    """The room's password hasher: Argon2 with pwdlib's parameters."""
-    return PasswordHash((Argon2Hasher(),))
+    """The room's password hasher: Argon2id with OWASP's parameters; an older Argon2
+    hash verifies and is flagged for rehashing."""
+    return PasswordHash(
+        (Argon2Hasher(time_cost=PASSES, memory_cost=MEMORY_KIB, parallelism=LANES),)
+    )
+
+
+#: How much nicer than the room a hashing thread runs (as the search workers do).
+HASH_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """Make this thread (Linux lets each thread have its own niceness) give way to the
+    event loop when both want one core: a login may wait, the tables may not."""
+    with contextlib.suppress(AttributeError, OSError):
+        thread = threading.get_native_id()
+        os.setpriority(
+            os.PRIO_PROCESS, thread, os.getpriority(os.PRIO_PROCESS, thread) + HASH_NICENESS
+        )
+
+
+def look_alike_error(name: str, registered: str) -> RoomError:
+    return RoomError(
+        "name_look_alike",
+        f"the name {name!r} looks like {registered!r}, a registered player's: choose another",
+        409,
+        params={"name": registered},
+    )
+
+
+class Hashing:
+    """Password hashes off the event loop: ``threads`` run at once, ``queue`` more may
+    wait; past that a :class:`RoomError` 503 ``busy`` with a Retry-After, at once (a login
+    storm is told to come back, it does not slow the tables)."""
+
+    def __init__(self, threads: int, queue: int) -> None:
+        self.threads = max(1, threads)
+        self.queue = max(0, queue)
+        self._pool = ThreadPoolExecutor(
+            self.threads, thread_name_prefix="argon2", initializer=_lower_priority
+        )
+        #: Hashes running or waiting; touched from the event loop only.
+        self.pending = 0
+        #: Seconds the latest hashes took in their thread, not counting their wait (a
+        #: moving mean), for Retry-After.
+        self.seconds = 0.05
+
+    def admit(self) -> None:
+        """Nothing, or the 503 ``busy`` that :meth:`run` would raise now."""
+        if self.pending >= self.threads + self.queue:
+            wait = max(1, math.ceil(self.pending * self.seconds / self.threads))
+            raise RoomError(
+                "busy",
+                f"the room is checking many passwords: try again in {wait} s",
+                503,
+                retry_after=wait,
+                params={"seconds": wait},
+            )
+
+    async def run(self, work: Callable[[], T]) -> T:
+        self.admit()
+        loop = asyncio.get_running_loop()
+        self.pending += 1
+        took = [self.seconds]
+
+        def timed() -> T:
+            started = time.perf_counter()
+            try:
+                return work()
+            finally:
+                took[0] = time.perf_counter() - started
+
+        def done(_: object) -> None:
+            # When the hash ends, not when its request goes (a client that hangs up does
+            # not free a place its hash still holds).
+            self.pending -= 1
+            self.seconds = 0.8 * self.seconds + 0.2 * took[0]
+
+        future = loop.run_in_executor(self._pool, timed)
+        future.add_done_callback(done)
+        return await asyncio.shield(future)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,38 +219,74 @@ class Opened:
 
 
 class Accounts:
-    """The room's accounts over its store; login attempts are counted in ``rates``."""
+    """The room's accounts over its store; login attempts are counted in ``rates`` and
+    wrong passwords in a :class:`~burraco.server.limits.Lockout`; hashes run in a
+    :class:`Hashing` pool sized by ``capacity``."""
 
-    def __init__(self, store: Store, rates: Rates) -> None:
+    def __init__(self, store: Store, rates: Rates, capacity: Capacity | None = None) -> None:
+        capacity = capacity or Capacity()
         self.store = store
         self.rates = rates
         self.hasher = hasher()
+        self.hashing = Hashing(capacity.hash_threads, capacity.hash_queue)
+        self.lockout = Lockout(rates.limits)
+        self.names = NameIndex(store)
+        # Read every registered name now, before the room listens, not at the first
+        # sign-up while tables wait.
+        self.names.refresh()
         # Verified when a name has no account, so that a wrong name costs as long as a
         # wrong password and the time of an answer does not tell which names exist.
         self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
 
-    def sign_up(self, name: str, password: str, language: str = "en") -> UserRow:
+    def check_new_name(self, name: str) -> str:
+        """A new account's name in its kept form, or why it may not be one: a rule broken,
+        or a look-alike of a registered name (the same name in another case, width or
+        script: 409)."""
+        name = check_name(name)
+        registered = self.names.look_alike(name)
+        if registered is not None:
+            if registered.casefold() == name.casefold():
+                raise _taken(name)
+            raise look_alike_error(name, registered)
+        return name
+
+    def check_guest_name(self, name: str) -> None:
+        """A guest may not sit under a registered person's name or a look-alike of it."""
+        registered = self.names.look_alike(name)
+        if registered is not None:
+            raise look_alike_error(name, registered)
+
+    async def sign_up(self, name: str, password: str, language: str = "en") -> UserRow:
         """A new account; a :class:`RoomError` if the name or password breaks a rule or the
-        name is taken."""
-        check_name(name)
+        name (or a look-alike of it) is taken."""
+        name = self.check_new_name(name)
         check_password(password)
         if language not in LANGUAGES:
             language = "en"
+        hashed = await self.hashing.run(lambda: self.hasher.hash(password))
+        # Again: another sign-up may have taken a look-alike while this one hashed (no
+        # await from here to the insert, so none can slip in between in this process).
+        name = self.check_new_name(name)
         try:
-            return self.store.create_user(name, self.hasher.hash(password), "person", language)
+            user = self.store.create_user(name, hashed, "person", language)
         except NameTaken as error:
-            raise RoomError(
-                "name_taken", f"the name {name!r} is taken: choose another", 409
-            ) from error
+            raise _taken(name) from error
+        self.names.refresh()
+        return user
 
-    def check_password(self, name: str, password: str) -> UserRow:
+    async def check_password(self, name: str, password: str) -> UserRow:
         """The person whose name and password these are, or a 401 :class:`RoomError` that
         does not say which of the two was wrong."""
+        name = normal(name)
+        password = password[:PASSWORD_MAX]
         user = self.store.user_by_name(name) if len(name) <= 64 else None
         if user is None or user.kind != "person" or not user.password_hash:
-            self.hasher.verify(password[:PASSWORD_MAX], self._decoy)
+            await self.hashing.run(lambda: self.hasher.verify(password, self._decoy))
             raise _bad_login()
-        valid, updated = self.hasher.verify_and_update(password[:PASSWORD_MAX], user.password_hash)
+        stored = user.password_hash
+        valid, updated = await self.hashing.run(
+            lambda: self.hasher.verify_and_update(password, stored)
+        )
         if not valid:
             raise _bad_login()
         if updated is not None:
@@ -148,11 +294,20 @@ class Accounts:
             self.store.update_user(user.id, password_hash=updated)
         return user
 
-    def log_in(self, name: str, password: str, address: str) -> Opened:
-        """Check a login (counted per address and per name) and open a session."""
+    async def log_in(self, name: str, password: str, address: str) -> Opened:
+        """Check a login (counted per address; wrong passwords lock this address for this
+        name only) and open a session."""
+        # A storm that fills the hash queue is told "busy" before it is counted: the owner
+        # who tries again then has not spent a wrong password.
+        self.hashing.admit()
         counted(self.rates, "log_in", address, " from your address")
-        counted(self.rates, "log_in_name", name.casefold()[:64], " for this name")
-        return self.open_session(self.check_password(name, password))
+        # The account's own key (case, width and spaces aside), or a guesser would vary
+        # them to start a fresh count.
+        key = name_key(normal(name))[:64]
+        locked(self.lockout, address, key)
+        user = await self.check_password(name, password)
+        self.lockout.succeeded(address, key)
+        return self.open_session(user)
 
     def open_session(self, user: UserRow) -> Opened:
         secret = secrets.token_urlsafe(32)
@@ -176,15 +331,18 @@ class Accounts:
     def log_out(self, session: SessionRow) -> None:
         self.store.delete_session(session.id_hash)
 
-    def change_password(
+    async def change_password(
         self, user: UserRow, session: SessionRow, old: str, new: str, address: str
     ) -> None:
         """A new password, once the old one is given; every other session of the account
         ends (a stolen cookie stops working with the old password)."""
-        counted(self.rates, "log_in_name", user.name_key, " for this name")
-        self.check_password(user.name, old)
+        self.hashing.admit()
+        locked(self.lockout, address, user.name_key)
+        await self.check_password(user.name, old)
+        self.lockout.succeeded(address, user.name_key)
         check_password(new)
-        self.store.update_user(user.id, password_hash=self.hasher.hash(new))
+        hashed = await self.hashing.run(lambda: self.hasher.hash(new))
+        self.store.update_user(user.id, password_hash=hashed)
         self.store.delete_sessions(user.id, keep=session.id_hash)
 
     def set_language(self, user: UserRow, language: str) -> None:
@@ -207,6 +365,24 @@ def counted(rates: Rates, kind: str, key: str, whose: str = "") -> None:
             retry_after=wait,
             params={"seconds": round(wait)},
         )
+
+
+def locked(lockout: Lockout, address: str, name: str) -> None:
+    """Count one password attempt for ``name`` from ``address``; a 429 :class:`RoomError`
+    while that pair must wait after too many wrong ones."""
+    wait = lockout.attempt(address, name)
+    if wait is not None:
+        raise RoomError(
+            "login_wait",
+            f"too many wrong passwords for this name from your address: try again in {wait:.0f} s",
+            429,
+            retry_after=wait,
+            params={"seconds": math.ceil(wait)},
+        )
+
+
+def _taken(name: str) -> RoomError:
+    return RoomError("name_taken", f"the name {name!r} is taken: choose another", 409)
 
 
 def _bad_login() -> RoomError:

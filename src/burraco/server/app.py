@@ -181,7 +181,7 @@ def create_app(
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
     desk = Desk(room, store, limits)
-    accounts = Accounts(store, rates)
+    accounts = Accounts(store, rates, room.capacity)
     quick = quick_play(
         room, store, quick_wait_seconds, cluster.claim if cluster else None, quick_deals
     )
@@ -199,6 +199,7 @@ def create_app(
         if cluster is not None:
             await cluster.stop()
         await room.shutdown()
+        accounts.hashing.close()
 
     async def on_owner(table_id: str, op: str, body: dict[str, Any]) -> Any:
         if cluster is None:
@@ -261,6 +262,8 @@ def create_app(
         user = user_of(request_)
         if user is not None:
             request["name"] = user.name
+        else:
+            accounts.check_guest_name(body.name)
         address = request_.client.host if request_.client else "unknown"
         creator = f"user-{user.id}" if user is not None else f"address-{address}"
         table, seat, token = room.create(request, user.id if user else None, creator)
@@ -325,6 +328,8 @@ def create_app(
         join = body.model_dump()
         if user is not None:
             join |= {"name": user.name, "user_id": user.id}
+        else:
+            accounts.check_guest_name(body.name)
         return dict(await on_owner(table_id, "join", join))
 
     @app.post("/api/tables/{table_id}/start")
@@ -513,7 +518,7 @@ def create_app(
 
     app.include_router(account_routes(accounts, room, store, rates))
 
-    app.include_router(quick_routes(quick, room, store, limit))
+    app.include_router(quick_routes(quick, room, store, limit, accounts.check_guest_name))
 
     app.include_router(player_routes(room, store))
 

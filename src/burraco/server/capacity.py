@@ -59,6 +59,11 @@ class Capacity:
     tables_per_creator: int = 3
     #: Seconds the event loop may fall behind before new visitors are told "busy".
     busy_lag: float = 0.25
+    #: Threads hashing passwords (Argon2, off the event loop), and hashes that may wait
+    #: for one; past that a login or sign-up is told "busy" (503, Retry-After). One thread
+    #: leaves the other core to the tables.
+    hash_threads: int = 1
+    hash_queue: int = 32
     #: Seconds a finished match stays in memory (its players read the score sheet); it
     #: stays in the database for ever, and loads again on demand.
     finished_linger: float = 300.0

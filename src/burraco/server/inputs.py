@@ -3,10 +3,16 @@
 A name is shown to other players, printed on table cards and written to CSV, so it may
 hold letters, digits, punctuation and spaces of any script, but nothing that changes how
 the text around it is shown or read: no control characters (NUL among them), no bidi
-overrides or isolates, no lone surrogates.
+overrides or isolates, no lone surrogates. It is kept in NFKC form (full-width letters
+made plain, server/names.py), and must show something: a name of zero-width spaces or
+Hangul fillers alone is no name.
 
->>> clean_name("  Anna   Maria ")
-'Anna Maria'
+>>> clean_name("  Anna   Maria "), clean_name("Ａｎｎａ")
+('Anna Maria', 'Anna')
+>>> clean_name("\u200b")
+Traceback (most recent call last):
+...
+ValueError: a name needs at least one visible character
 >>> clean_name("Anna\\u202e")
 Traceback (most recent call last):
 ...
@@ -19,6 +25,8 @@ import unicodedata
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
+
+from burraco.server.names import invisible, normal
 
 __all__ = ["MP_LIMIT", "EntrantName", "PlayerName", "TournamentName", "clean_name"]
 
@@ -36,8 +44,8 @@ def clean_name(value: str, *, what: str = "a name", longest: int = 40) -> str:
         raise ValueError(
             f"{what} may not hold control characters, bidi controls or unpaired surrogates"
         )
-    name = " ".join(value.split())
-    if not name:
+    name = " ".join(normal(value).split())
+    if not name or invisible(name):
         raise ValueError(f"{what} needs at least one visible character")
     if len(name) > longest:
         raise ValueError(f"{what} has at most {longest} characters")

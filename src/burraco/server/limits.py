@@ -19,6 +19,8 @@ True
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from limits import parse
@@ -27,7 +29,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from burraco.server.capacity import from_env
 
-__all__ = ["Limits", "Rates"]
+__all__ = ["Limits", "Lockout", "Rates"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +48,16 @@ class Limits:
     start_round: str = "10/minute"
     #: Presses of quick play's "Play" per address.
     quick_play: str = "30/minute"
-    #: Login attempts per address (a club's players may share one) and per account name
-    #: (a guessed password is slow to find), and new accounts per address.
+    #: Login attempts per address (a club's players may share one), and new accounts per
+    #: address.
     log_in: str = "30/minute"
-    log_in_name: str = "10 per 5 minutes"
     sign_up: str = "30/hour"
+    #: Wrong passwords for one name from one address before that pair must wait (the
+    #: owner from another address never does); then the waits double from
+    #: ``log_in_backoff`` seconds up to ``log_in_backoff_max`` (see :class:`Lockout`).
+    log_in_free: int = 5
+    log_in_backoff: float = 2.0
+    log_in_backoff_max: float = 900.0
     #: Chat messages of one seat (all its sockets) or one spectator.
     chat_messages: str = "5 per 10 seconds"
     #: Messages one WebSocket may send (actions, hints, syncs, pings); past it they are
@@ -76,7 +83,6 @@ _WHAT = {
     "start_round": "rounds started",
     "quick_play": "quick-play requests",
     "log_in": "login attempts",
-    "log_in_name": "login attempts",
     "sign_up": "new accounts",
     "socket_messages": "messages",
     "chat_messages": "chat messages",
@@ -103,3 +109,69 @@ class Rates:
     @staticmethod
     def what(kind: str) -> str:
         return _WHAT[kind]
+
+
+@dataclass(frozen=True, slots=True)
+class _Failures:
+    count: int
+    until: float
+    last: float
+
+
+class Lockout:
+    """Wrong passwords counted per (address, name): past ``free`` of them that pair waits,
+    twice as long after each further one, up to ``longest`` seconds; a right password
+    clears it. The lock is the pair's alone, so whoever guesses from one address never
+    locks the owner out from another (docs/operating.md says why there is no per-name
+    cap across addresses). An attempt counts as it begins, before its password is
+    checked, so that attempts sent at once cannot all slip through before the first
+    fails.
+
+    >>> now = [0.0]
+    >>> lock = Lockout(Limits(log_in_free=2, log_in_backoff=1.0), clock=lambda: now[0])
+    >>> [lock.attempt("10.0.0.1", "anna") for _ in range(3)]
+    [None, None, 1.0]
+    >>> lock.attempt("10.0.0.2", "anna") is None   # the owner, from home
+    True
+    >>> now[0] = 1.0; lock.attempt("10.0.0.1", "anna") is None
+    True
+    >>> lock.attempt("10.0.0.1", "anna")   # the third wrong one doubled the wait
+    2.0
+    >>> lock.succeeded("10.0.0.1", "anna"); lock.attempt("10.0.0.1", "anna") is None
+    True
+    """
+
+    #: Pairs remembered at once; past it the longest quiet go first.
+    MOST = 100_000
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.free = max(1, limits.log_in_free)
+        self.first = limits.log_in_backoff
+        self.longest = limits.log_in_backoff_max
+        self.clock = clock
+        self._pairs: OrderedDict[tuple[str, str], _Failures] = OrderedDict()
+
+    def attempt(self, address: str, name: str) -> float | None:
+        """Count one attempt of ``name`` from ``address``: None if it may be checked, else
+        the seconds the pair must still wait (the attempt is then not counted)."""
+        now = self.clock()
+        key = (address, name)
+        seen = self._pairs.get(key)
+        # A pair quiet for twice the longest wait starts afresh.
+        if seen is not None and now - seen.last > 2 * self.longest:
+            seen = None
+        if seen is not None and seen.until > now:
+            return max(1.0, round(seen.until - now, 1))
+        count = (seen.count if seen else 0) + 1
+        until = now
+        if count >= self.free:
+            until = now + min(self.longest, self.first * 2 ** (count - self.free))
+        self._pairs[key] = _Failures(count, until, now)
+        self._pairs.move_to_end(key)
+        while len(self._pairs) > self.MOST:
+            self._pairs.popitem(last=False)
+        return None
+
+    def succeeded(self, address: str, name: str) -> None:
+        """The right password: the pair's count starts again."""
+        self._pairs.pop((address, name), None)

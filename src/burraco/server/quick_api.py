@@ -112,9 +112,14 @@ def quick_play(
 
 
 def routes(
-    quick: QuickPlay, room: Room, store: Store, limit: Callable[[Request, str], None]
+    quick: QuickPlay,
+    room: Room,
+    store: Store,
+    limit: Callable[[Request, str], None],
+    guest_name: Callable[[str], None] | None = None,
 ) -> APIRouter:
-    """The quick-play routes; ``limit`` counts a join against its address's rate."""
+    """The quick-play routes; ``limit`` counts a join against its address's rate,
+    ``guest_name`` refuses a guest's name that passes for a registered player's."""
     router = APIRouter()
     setups = quick_setups()
 
@@ -146,6 +151,8 @@ def routes(
         else:
             if body.name is None:
                 raise RoomError("bad_message", "a guest needs a name to play (or logs in)")
+            if guest_name is not None:
+                guest_name(body.name)
             name, registered, rating = body.name, False, NEW_RATING
         entry = Entry(
             ticket=new_ticket(),

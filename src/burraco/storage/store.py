@@ -636,6 +636,16 @@ class Store:
             ).first()
         return None if r is None else UserRow(**r._mapping)
 
+    def user_names(self, after: int = 0) -> list[tuple[int, str, str]]:
+        """The id, name and kind of every account made after account ``after`` (the room
+        keeps their look-alike skeletons: server/names.py)."""
+        t = models.users
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(t.c.id, t.c.name, t.c.kind).where(t.c.id > after).order_by(t.c.id)
+            ).all()
+        return [(int(r.id), str(r.name), str(r.kind)) for r in rows]
+
     def users(self, user_ids: Sequence[int]) -> dict[int, UserRow]:
         if not user_ids:
             return {}
