@@ -416,7 +416,9 @@ async def _ghosts(url: str, until: float, codes: Counter[str]) -> None:
         await asyncio.sleep(min(6.0, max(0.0, until - time.time() - 25)))
         async with client(url, "127.13.1.1") as http:
             body = {"variant": "italian", "players": 4, "name": "Person"}
-            ticket = (await http.post("/api/quick", json=body)).json()["ticket"]
+            while (pressed := await http.post("/api/quick", json=body)).status_code == 503:
+                await asyncio.sleep(1.0)  # busy a moment: the person presses Play again
+            ticket = pressed.json()["ticket"]
             while time.time() < until + 40:
                 status = (await http.get(f"/api/quick/{ticket}")).json()
                 if status.get("status") == "seated":
