@@ -15,7 +15,19 @@ the address 127.0.0.2, an abuser runs each attack of the issue for ``--seconds``
 * ``bodies``: five 200 MB POSTs at once;
 * ``hints``: 30 sockets asking for hints without pause;
 * ``logins``: 5 login attempts a second from 250 addresses (127.0.5.N), four in five
-  with a wrong password, and a sign-up a second (each password hashed with Argon2).
+  with a wrong password, and a sign-up a second (each password hashed with Argon2);
+* ``takeover``: from 64 addresses, tables with a 1 s move clock started and never opened
+  (each address as many as the room lets it hold), which bots would play on alone;
+* ``waiting``: 160 addresses each making 20 waiting tables nobody opens;
+* ``spectators``: 900 spectators' sockets from 60 addresses on two tables (the room's
+  ``max_sockets`` is lowered to 600 to show it, ``--max-sockets``), then a player's seat
+  at one of them reconnects and must be admitted;
+* ``ghosts``: quick-play tickets from one address (30 a minute, its rate) whose pages
+  never ask again, while a person presses Play: the person must sit with bots, not them.
+
+After each attack a newcomer from a fresh address must be admitted (make a table and
+play a move) within 30 s; its row says how long it took. ``bench/sigterm.py`` times a
+SIGTERM with ~300 tables just made.
 
 For each phase it prints the people's action latency (from sending an action to the
 state that shows it: p50, p90, p99), the expert tables' moves, what the abuser got
@@ -45,7 +57,20 @@ import httpx
 import websockets
 
 ABUSER = "127.0.0.2"
-PHASES = ("quiet", "tournaments", "sockets", "tables", "bodies", "hints", "logins", "after")
+PHASES = (
+    "quiet",
+    "tournaments",
+    "sockets",
+    "tables",
+    "bodies",
+    "hints",
+    "takeover",
+    "waiting",
+    "spectators",
+    "ghosts",
+    "logins",
+    "after",
+)
 
 
 def free_port() -> int:
@@ -142,7 +167,9 @@ async def seat_people(url: str, tables: int, clock: Clock) -> list[asyncio.Task[
                 "move_seconds": 0,
                 "bot": "expert" if expert else "greedy",
             }
-            created = (await http.post("/api/tables", json=body)).raise_for_status().json()
+            while (answer := await http.post("/api/tables", json=body)).status_code == 503:
+                await asyncio.sleep(0.5)  # a busy moment of a loaded machine
+            created = answer.raise_for_status().json()
             table = created["table"]
             rng = random.Random(i)
             if expert:
@@ -288,6 +315,123 @@ async def _hints(url: str, until: float, codes: Counter[str]) -> None:
     await asyncio.gather(*(asker(i) for i in range(30)), return_exceptions=True)
 
 
+async def _takeover(url: str, until: float, codes: Counter[str]) -> None:
+    """Tables a bot would play for their absent creator: made, started, never opened."""
+
+    async def address(i: int) -> None:
+        async with client(url, f"127.10.{i // 250}.{i % 250 + 1}") as http:
+            while time.time() < until:
+                body = {"name": "ghost", "move_seconds": 1, "bot": "greedy"}
+                made = await http.post("/api/tables", json=body)
+                codes[f"create {made.status_code}"] += 1
+                if made.status_code != 200:
+                    await asyncio.sleep(1.0)
+                    continue
+                created = made.json()
+                started = await http.post(
+                    f"/api/tables/{created['table']}/start", json={"token": created["token"]}
+                )
+                codes[f"start {started.status_code}"] += 1
+
+    await asyncio.gather(*(address(i) for i in range(64)), return_exceptions=True)
+
+
+async def _waiting(url: str, until: float, codes: Counter[str]) -> None:
+    """Waiting tables nobody opens, 20 from each of 160 addresses."""
+
+    async def address(i: int) -> None:
+        async with client(url, f"127.11.{i // 250}.{i % 250 + 1}") as http:
+            for _ in range(20):
+                if time.time() > until:
+                    return
+                made = await http.post("/api/tables", json={"name": "idle", "players": 4})
+                codes[f"create {made.status_code}"] += 1
+
+    await asyncio.gather(*(address(i) for i in range(160)), return_exceptions=True)
+    await asyncio.sleep(max(0.0, until - time.time()))
+
+
+async def _spectators(url: str, until: float, codes: Counter[str]) -> None:
+    """900 anonymous spectators' sockets from 60 addresses on two tables, then a player's
+    seat at one of them reconnects."""
+    ws_base = url.replace("http", "ws", 1)
+    seats = []
+    for i in range(2):
+        async with client(url, f"127.12.1.{i + 1}") as http:
+            body = {"name": f"Watched{i}", "move_seconds": 0, "watchable": True}
+            while True:  # the room may be busy a moment after the last attack
+                answer = await http.post("/api/tables", json=body)
+                codes[f"create {answer.status_code}"] += 1
+                if answer.status_code == 200 or time.time() > until:
+                    break
+                await asyncio.sleep(1.0)
+            made = answer.json()
+            await http.post(f"/api/tables/{made['table']}/start", json={"token": made["token"]})
+            seats.append(made)
+    held: list[Any] = []
+
+    async def spectator(n: int) -> None:
+        table = seats[n % 2]["table"]
+        address = f"127.12.2.{n % 60 + 1}"
+        try:
+            ws = await connect(f"{ws_base}/ws/{table}?watch=1", address)
+        except (OSError, websockets.WebSocketException) as error:
+            codes[f"spectator refused {type(error).__name__}"] += 1
+            return
+        held.append(ws)
+        first = json.loads(await ws.recv())
+        codes[f"spectator {first.get('code', first['type'])}"] += 1
+        with contextlib.suppress(websockets.WebSocketException):
+            async for _ in ws:
+                pass
+        codes[f"spectator closed {ws.close_code}"] += 1
+
+    watchers = [asyncio.create_task(spectator(n)) for n in range(900)]
+    await asyncio.sleep(min(8.0, max(0.0, until - time.time() - 5)))
+    seat = seats[0]
+    async with connect(f"{ws_base}/ws/{seat['table']}?token={seat['token']}", "127.12.1.1") as ws:
+        said = json.loads(await ws.recv())
+        codes[f"seat {said.get('code', said['type'])}"] += 1
+    await asyncio.sleep(max(0.0, until - time.time()))
+    for ws in held:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    for task in watchers:
+        task.cancel()
+
+
+async def _ghosts(url: str, until: float, codes: Counter[str]) -> None:
+    """Quick-play tickets from one address whose pages never ask again, and a person who
+    presses Play meanwhile: who sits beside the person?"""
+
+    async def ghosts() -> None:
+        async with client(url, "127.13.0.1") as http:
+            while time.time() < until:
+                body = {"variant": "italian", "players": 4, "name": "ghost"}
+                answer = await http.post("/api/quick", json=body)
+                codes[f"ghost ticket {answer.status_code}"] += 1
+                await asyncio.sleep(2.0)  # 30 a minute, the rate of one address
+
+    async def person() -> None:
+        await asyncio.sleep(min(6.0, max(0.0, until - time.time() - 25)))
+        async with client(url, "127.13.1.1") as http:
+            body = {"variant": "italian", "players": 4, "name": "Person"}
+            while (pressed := await http.post("/api/quick", json=body)).status_code == 503:
+                await asyncio.sleep(1.0)  # busy a moment: the person presses Play again
+            ticket = pressed.json()["ticket"]
+            while time.time() < until + 40:
+                status = (await http.get(f"/api/quick/{ticket}")).json()
+                if status.get("status") == "seated":
+                    info = (await http.get(f"/api/tables/{status['table']}")).json()
+                    others = [s["kind"] for s in info["seats"] if s["seat"] != status["seat"]]
+                    codes[f"person seated with {others.count('human')} ghosts"] += 1
+                    return
+                await asyncio.sleep(1.0)  # the page asks every second
+            codes["person never seated"] += 1
+
+    await asyncio.gather(ghosts(), person())
+
+
 async def _logins(url: str, until: float, codes: Counter[str]) -> None:
     rng = random.Random(19)
     password = "cuori e picche"
@@ -339,8 +483,49 @@ ATTACKS: dict[str, Callable[[str, float, Counter[str]], Any]] = {
     "tables": _tables,
     "bodies": _bodies,
     "hints": _hints,
+    "takeover": _takeover,
+    "waiting": _waiting,
+    "spectators": _spectators,
+    "ghosts": _ghosts,
     "logins": _logins,
 }
+
+
+async def newcomer(url: str, address: str, seconds: float = 30.0) -> str:
+    """A newcomer after an attack: makes a table against a bot and plays a move. How long
+    until that worked (it is tried again each second), or why it never did."""
+    began = time.time()
+    why = "never answered"
+    while time.time() < began + seconds:
+        try:
+            async with client(url, address) as http:
+                body = {"name": "Newcomer", "move_seconds": 0}
+                made = await http.post("/api/tables", json=body)
+                if made.status_code != 200:
+                    why = f"create {made.status_code} {made.json().get('code')}"
+                    await asyncio.sleep(1.0)
+                    continue
+                seat = made.json()
+                await http.post(f"/api/tables/{seat['table']}/start", json={"token": seat["token"]})
+            ws_url = url.replace("http", "ws", 1) + f"/ws/{seat['table']}?token={seat['token']}"
+            async with connect(ws_url, address) as ws:
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if message["type"] == "error":
+                        why = f"socket {message['code']}"
+                        break
+                    if message["type"] == "state" and message["legal"]:
+                        version = message["version"]
+                        action = message["legal"][0]
+                        await ws.send(
+                            json.dumps({"type": "action", "action": action, "version": version})
+                        )
+                    elif message["type"] == "state" and message["version"] > 1:
+                        return f"admitted in {time.time() - began:.1f} s"
+        except (OSError, TimeoutError, httpx.HTTPError, websockets.WebSocketException) as error:
+            why = type(error).__name__
+        await asyncio.sleep(1.0)
+    return f"refused ({why})"
 
 
 def abuse(url: str, phase: str, seconds: float, out: Any) -> None:
@@ -393,6 +578,8 @@ async def drive(url: str, server: subprocess.Popen[bytes], tables: int, seconds:
                 peak = max(peak, memory_mb(server.pid))
                 await asyncio.sleep(0.25)
             codes = receiver.recv() if receiver.poll(5) else {"abuser": -1}
+            index = PHASES.index(phase)
+            codes[f"newcomer {await newcomer(url, f'127.0.9.{index}')}"] = 1
         while time.time() < began + seconds:
             peak = max(peak, memory_mb(server.pid))
             await asyncio.sleep(0.25)
@@ -428,13 +615,17 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each phase")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument(
+        "--max-sockets", type=int, default=600, help="the room's max_sockets (lowered: spectators)"
+    )
     args = parser.parse_args()
     port = args.port or free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
         command = [sys.executable, "-m", "burraco.cli", "serve", "--port", str(port)]
         command += ["--database-url", f"sqlite:///{Path(folder) / 'abuse.db'}"]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=_pin(0))
+        env = os.environ | {"BURRACO_MAX_SOCKETS": str(args.max_sockets)}
+        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=_pin(0), env=env)
         try:
             deadline = time.time() + 60
             while True:

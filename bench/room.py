@@ -153,7 +153,8 @@ def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
         "if hasattr(os, 'sched_setaffinity'): os.sched_setaffinity(0, {0})\n"
         # One address makes every table here: no rate limit, and no busy answers.
         "limits = Limits(create_table='100000/minute', join_table='100000/minute')\n"
-        "capacity = Capacity(max_tables=100000, max_sockets=100000, busy_lag=1e9)\n"
+        "capacity = Capacity(max_tables=100000, max_sockets=100000, busy_lag=1e9,\n"
+        "                    tables_per_creator=100000)\n"
         f"app = create_app('sqlite:///{database}', bot_delay=0, limits=limits, capacity=capacity)\n"
         f"uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning', ws_max_queue=1024)\n"
     )

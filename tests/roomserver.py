@@ -48,7 +48,9 @@ class RoomServer:
         )
         # The test process also drives the browser and the clients, so its event loop lags
         # more than a room's would: "busy" for a late loop is tested in test_capacity.py.
-        patient = Capacity(busy_lag=30.0)
+        # Tests make many tables and spectators from one address too: the caps per creator
+        # and per address are tested in test_capacity.py.
+        patient = Capacity(busy_lag=30.0, tables_per_creator=100_000, watchers_per_address=100_000)
         given = options.get("capacity")
         if isinstance(given, Capacity) and given.busy_lag == Capacity().busy_lag:
             # A test's own capacity (a table cap, say) is as patient, unless it sets the lag.

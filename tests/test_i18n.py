@@ -68,6 +68,7 @@ ROOM_CODES = [
     "stale",
     "between_deals",
     "busy",
+    "too_many_tables",
     "unavailable",
     "forbidden",
     "over",
@@ -81,6 +82,7 @@ ROOM_CODES = [
     # Spectators and chat.
     "not_watchable",
     "watchers_full",
+    "watching_too_many",
     "spectator",
     "chat_off",
     "chat_empty",

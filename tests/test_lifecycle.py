@@ -78,7 +78,9 @@ class Served:
         ]  # fmt: skip
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
-        self.process = subprocess.Popen(command, env=os.environ | env)
+        # Tests make many tables from one address (the cap is tested in test_capacity.py).
+        many = {"BURRACO_TABLES_PER_CREATOR": "100000"}
+        self.process = subprocess.Popen(command, env=os.environ | many | env)
         deadline = time.time() + seconds(60)
         while True:
             assert self.process.poll() is None, "the room stopped at start"
@@ -230,7 +232,13 @@ def test_after_kill_9_the_thinking_processes_end_and_the_room_restarts(tmp_path:
 def test_sigterm_under_load_stops_within_5_s(tmp_path: Path) -> None:
     """200 tables of bots playing as fast as they can, and sockets open on some of them."""
     database, port = tmp_path / "room.db", free_port()
-    room = Served(port, database, BURRACO_BUSY_LAG="100", BURRACO_CREATE_TABLE="1000/second")
+    room = Served(
+        port,
+        database,
+        BURRACO_BUSY_LAG="100",
+        BURRACO_CREATE_TABLE="1000/second",
+        BURRACO_MAX_BOT_TABLES="1000",
+    )
     try:
         tables = room.tables(200, bot="greedy", deals=50)
 

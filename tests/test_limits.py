@@ -57,7 +57,7 @@ def test_each_address_has_its_own_rates(tmp_path: Path) -> None:
 
 def test_online_rounds_are_bounded(tmp_path: Path) -> None:
     limits = Limits(round_tables=4, pad_size=16)
-    capacity = Capacity(max_bot_tables=3)
+    capacity = Capacity(max_bot_tables=3, tables_per_creator=100)
     with (
         RoomServer(f"sqlite:///{tmp_path / 'room.db'}", limits=limits, capacity=capacity) as server,
         server.http() as http,

@@ -220,7 +220,9 @@ def test_the_service_seats_and_tells_each_ticket() -> None:
     first = quick.join(entry("anna-ticket", 29.0, user_id=7, registered=True))
     assert first["status"] == "waiting" and first["bots_at"] == 1_005_000
     assert (first["position"], first["queue"]) == (1, 1)
-    clock.now += 6
+    clock.now += 4
+    quick.status("anna-ticket")  # the page asks every second
+    clock.now += 2
     asyncio.run(quick.tick())
     seated = quick.status("anna-ticket")
     assert seated == {
@@ -233,6 +235,32 @@ def test_the_service_seats_and_tells_each_ticket() -> None:
     [table] = made
     assert table["seats"] == [("Anna-Ticket", "human"), ("expert bot 1", "bot")]
     assert table["users"] == {0: 7, 1: 3} and table["rated"] and table["bot"] == "expert"
+
+
+def test_a_ticket_whose_page_stopped_asking_is_not_seated() -> None:
+    """Tickets a script pressed and left (never asked about) wait unseated, and so does a
+    ticket whose page stopped asking: a person is seated with people whose page is
+    waiting, or with bots, never with ghosts."""
+    quick, clock, made = service()
+    for i in range(3):
+        quick.join(entry(f"ghost-{i}", players=4))
+    quick.join(entry("gone", players=4))
+    quick.status("gone")  # its page asked once, then was closed
+    clock.now += 6  # past the 5 s a page may go without asking
+    quick.join(entry("anna", players=4))
+    for _ in range(7):
+        clock.now += 1
+        assert quick.status("anna") is not None  # her page asks every second
+        asyncio.run(quick.tick())
+    [table] = made
+    assert table["seats"][0] == ("Anna", "human")
+    assert [kind for _, kind in table["seats"][1:]] == ["bot"] * 3
+    for ticket in ("ghost-0", "ghost-1", "ghost-2", "gone"):
+        assert quick.status(ticket, asked=False)["status"] == "waiting"  # type: ignore[index]
+    # A ticket whose page asks again is a waiter again: it is seated (here with bots).
+    quick.status("gone")
+    asyncio.run(quick.tick())
+    assert quick.status("gone")["status"] == "seated"  # type: ignore[index]
 
 
 def test_one_ticket_per_account() -> None:
@@ -257,6 +285,7 @@ def test_a_table_that_cannot_be_made_leaves_its_players_waiting() -> None:
     quick, _, _ = service(fail=True)
     quick.join(entry("a"))
     quick.join(entry("b"))
+    quick.status("a"), quick.status("b")  # their pages ask
     asyncio.run(quick.tick())
     assert quick.status("a")["status"] == "waiting"  # type: ignore[index]
     assert len(quick.queue) == 2
@@ -282,12 +311,25 @@ def test_the_lobby_filters_rated_tables() -> None:
 
 
 def wait_seated(http: httpx.Client, ticket: str, seconds: float = 15) -> dict[str, Any]:
+    return wait_all_seated(http, [ticket], seconds)[0]
+
+
+def wait_all_seated(
+    http: httpx.Client, tickets: list[str], seconds: float = 15
+) -> list[dict[str, Any]]:
+    """Ask about every ticket in turn, as each one's page does, until all are seated."""
     deadline = time.time() + seconds
+    seated: dict[str, dict[str, Any]] = {}
     while time.time() < deadline:
-        answer = http.get(f"/api/quick/{ticket}")
-        assert answer.status_code == 200, answer.text
-        if answer.json()["status"] == "seated":
-            return dict(answer.json())
+        for ticket in tickets:
+            if ticket in seated:
+                continue
+            answer = http.get(f"/api/quick/{ticket}")
+            assert answer.status_code == 200, answer.text
+            if answer.json()["status"] == "seated":
+                seated[ticket] = dict(answer.json())
+        if len(seated) == len(tickets):
+            return [seated[t] for t in tickets]
         time.sleep(0.1)
     raise AssertionError("never seated")
 
@@ -306,8 +348,7 @@ def test_two_guests_pressing_play_sit_at_one_table(server: RoomServer) -> None:
         )
         assert anna.status_code == bruno.status_code == 200, anna.text
         assert anna.json()["wait_seconds"] == 1.0
-        a = wait_seated(http, anna.json()["ticket"])
-        b = wait_seated(http, bruno.json()["ticket"])
+        a, b = wait_all_seated(http, [anna.json()["ticket"], bruno.json()["ticket"]])
         assert a["table"] == b["table"] and {a["seat"], b["seat"]} == {0, 1}
         info = http.get(f"/api/tables/{a['table']}").json()
         assert info["quick"] and info["watchable"] and not info["rated"]
@@ -364,7 +405,7 @@ def test_registered_players_sit_at_a_rated_table(server: RoomServer) -> None:
             )
             assert answer.status_code == 200, answer.text
             tickets.append(answer.json()["ticket"])
-        seated = [wait_seated(http, t) for http, t in zip(clients, tickets, strict=True)]
+        seated = wait_all_seated(clients[0], tickets)
         info = clients[0].get(f"/api/tables/{seated[0]['table']}").json()
         assert info["rated"] and {s["name"] for s in info["seats"]} == {"Anna", "Bruno"}
         assert clients[0].get("/api/tables?rated=true").json()["total"] == 1

@@ -264,7 +264,9 @@ def create_app(
             request["name"] = user.name
         else:
             accounts.check_guest_name(body.name)
-        table, seat, token = room.create(request, user.id if user else None)
+        address = request_.client.host if request_.client else "unknown"
+        creator = f"user-{user.id}" if user is not None else f"address-{address}"
+        table, seat, token = room.create(request, user.id if user else None, creator)
         if cluster is not None:
             await cluster.claim(table.id)
         return _seat_answer(table.id, seat, token)
@@ -476,7 +478,10 @@ def create_app(
             await socket.close(code=4403)
             return
 
-        if room.sockets >= room.capacity.max_sockets:
+        try:
+            # A seat is never refused for spectators: the newest are shed to make room.
+            room.admit_seat()
+        except RoomError:
             await socket.send_json({"type": "error", "code": "busy", "message": BUSY, "params": {}})
             await socket.close(code=1013)  # try again later
             return

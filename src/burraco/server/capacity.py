@@ -40,14 +40,23 @@ class Capacity:
 
     #: Sockets open at once on one seat; a new one replaces the oldest (a reload, a phone).
     sockets_per_seat: int = 4
-    #: Sockets open at once in the process; past it, new sockets are told "busy".
+    #: Sockets open at once in the process. A seat's socket is admitted past it (the
+    #: newest spectators are closed to make room); a spectator's is told "busy".
     max_sockets: int = 5000
     #: Tables in memory (waiting or playing); past it, new tables are refused as "busy".
     max_tables: int = 2000
     #: Spectators watching one table at once; past it, a new one is told the table is full.
     max_watchers: int = 500
-    #: Tables where no person sits (a tournament's bot lines) playing at once.
+    #: Spectators' sockets one address holds open at once (a club behind one address
+    #: watches a few tables; a script opening hundreds meets it).
+    watchers_per_address: int = 20
+    #: Tables played by bots alone at once: bot seats, and people's seats a bot took over
+    #: (a tournament's bot lines, a table its people left). Past it no seat is taken over
+    #: by a bot where that would leave bots alone at the table.
     max_bot_tables: int = 100
+    #: Open tables (waiting or playing) one creator holds at once: a registered player's
+    #: account, a guest's address.
+    tables_per_creator: int = 3
     #: Seconds the event loop may fall behind before new visitors are told "busy".
     busy_lag: float = 0.25
     #: Threads hashing passwords (Argon2, off the event loop), and hashes that may wait
@@ -60,6 +69,9 @@ class Capacity:
     finished_linger: float = 300.0
     #: Seconds a table may wait for its players before it leaves the lobby ("expired").
     waiting_expiry: float = 6 * 3600.0
+    #: Seconds a waiting table stays with none of its seats open (since it was created,
+    #: or since its last socket closed) before it expires.
+    waiting_idle: float = 180.0
     #: Tables in one page of the lobby, and the most a page may ask for.
     lobby_page: int = 50
     lobby_page_max: int = 200

@@ -277,21 +277,26 @@ class QuickQueue:
             sizes[game] = sizes.get(game, 0) + len(queue)
         return sizes
 
-    def match(self, now: float) -> list[Group]:
-        """The tables that can be made at ``now``; their players leave the queue."""
+    def match(self, now: float, absent: Iterable[str] = ()) -> list[Group]:
+        """The tables that can be made at ``now``; their players leave the queue. The
+        ``absent`` tickets (their page has stopped asking) wait in the queue unseated."""
         groups: list[Group] = []
+        skipped = frozenset(absent)
         for key in list(self._queues):
-            groups += self._match_queue(key, now)
+            groups += self._match_queue(key, now, skipped)
         return groups
 
-    def _match_queue(self, key: tuple[str, bool], now: float) -> list[Group]:
+    def _match_queue(
+        self, key: tuple[str, bool], now: float, absent: frozenset[str] = frozenset()
+    ) -> list[Group]:
         queue = self._queues[key]
         first = next(iter(queue.values())).entry
         size, registered = first.players, key[1]
         by_rating = sorted(queue.values(), key=lambda w: (w.entry.rating, w.since))
         place = {w.entry.ticket: i for i, w in enumerate(by_rating)}
         widest = max(self.rules.window(now - w.since) for w in by_rating)
-        taken: set[str] = set()
+        # The absent are passed over as if already taken: nobody sits beside a ghost.
+        taken: set[str] = set(absent)
         groups = []
         for anchor in sorted(queue.values(), key=lambda w: w.since):
             if anchor.entry.ticket in taken:
@@ -306,7 +311,7 @@ class QuickQueue:
             chosen = [anchor, *found]
             taken.update(w.entry.ticket for w in chosen)
             groups.append(self._group(chosen, bots, registered))
-        for ticket in taken:
+        for ticket in taken - absent:
             self.leave(ticket)
         return groups
 
@@ -398,7 +403,10 @@ class QuickPlay:
     """The room's quick play: a queue, a task that matches it, and each ticket's outcome.
 
     Tickets are secrets: only their holder learns the seat's token. A ticket nobody asks
-    about for ``expiry`` seconds is dropped (the page polls every second or so)."""
+    about for ``expiry`` seconds is dropped (the page polls every second or so). A ticket
+    is seated only while its page asks: once asked about after "Play", and within the
+    last ``alive`` seconds. A table is made of people whose page is waiting, never of
+    tickets a script pressed and left."""
 
     def __init__(
         self,
@@ -407,6 +415,7 @@ class QuickPlay:
         rules: QuickRules | None = None,
         interval: float = 0.5,
         expiry: float = 60.0,
+        alive: float = 5.0,
         clock: Callable[[], float] = time.time,
         bot_accounts: Callable[[str], Mapping[str, tuple[int, float | None]]] | None = None,
         may_seat: Callable[[], bool] = lambda: True,
@@ -415,6 +424,7 @@ class QuickPlay:
         self.seat_table = seat_table
         self.interval = interval
         self.expiry = expiry
+        self.alive = alive
         self.clock = clock
         #: A game's bot accounts, by level: (account id, rating; None if not rated yet).
         self.bot_accounts = bot_accounts or (lambda game: {})
@@ -422,6 +432,8 @@ class QuickPlay:
         self.may_seat = may_seat
         self.seated: dict[str, Seated] = {}
         self.touched: dict[str, float] = {}
+        #: The tickets asked about since "Play" (the page is waiting on them).
+        self.asked: set[str] = set()
         self.accounts: dict[int, str] = {}
         self._task: asyncio.Task[None] | None = None
 
@@ -439,13 +451,14 @@ class QuickPlay:
             self.accounts[entry.user_id] = entry.ticket
         self.queue.join(entry, now)
         self.touched[entry.ticket] = now
-        answer = self.status(entry.ticket)
+        answer = self.status(entry.ticket, asked=False)
         assert answer is not None
         return {"ticket": entry.ticket} | answer
 
-    def status(self, ticket: str) -> dict[str, Any] | None:
+    def status(self, ticket: str, *, asked: bool = True) -> dict[str, Any] | None:
         """A ticket's news: seated (where, with the seat's token) or waiting (for how
-        long, until when bots may come, its place in the queue); None if unknown."""
+        long, until when bots may come, its place in the queue); None if unknown.
+        ``asked``: its page asks (not the answer to "Play" itself)."""
         now = self.clock()
         if ticket in self.seated:
             self.touched[ticket] = now
@@ -454,6 +467,8 @@ class QuickPlay:
         if waiter is None:
             return None
         self.touched[ticket] = now
+        if asked:
+            self.asked.add(ticket)
         position, size = self.queue.position(ticket)
         bots_at = waiter.since + self.rules.wait_seconds if waiter.entry.bots else None
         return {
@@ -471,6 +486,7 @@ class QuickPlay:
         """Give up a ticket (waiting or seated); False if it was unknown."""
         known = self.queue.leave(ticket) | (self.seated.pop(ticket, None) is not None)
         self.touched.pop(ticket, None)
+        self.asked.discard(ticket)
         for user_id, mine in list(self.accounts.items()):
             if mine == ticket:
                 del self.accounts[user_id]
@@ -494,7 +510,10 @@ class QuickPlay:
             game: {level: r for level, (_, r) in self.bot_accounts(game).items() if r is not None}
             for game in games
         }
-        groups = self.queue.match(now)
+        absent = [
+            t for t, seen in self.touched.items() if t not in self.asked or now - seen > self.alive
+        ]
+        groups = self.queue.match(now, absent)
         for group in groups:
             await self._seat(group)
         return groups
@@ -530,6 +549,7 @@ class QuickPlay:
         for i, entry in enumerate(group.seats):
             if entry is not None and entry.ticket in self.touched:
                 self.seated[entry.ticket] = Seated(table, i, tokens[i])
+                self.asked.discard(entry.ticket)
 
     def start(self) -> None:
         """Match every ``interval`` seconds until :meth:`stop`."""

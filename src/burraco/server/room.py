@@ -16,7 +16,7 @@ import json
 import logging
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -83,6 +83,12 @@ REPLACED = 4409
 #: Seconds the score of a deal stays up before the next deal begins by itself, unless
 #: every person at the table presses "next deal" sooner.
 NEXT_DEAL_SECONDS = 30.0
+
+#: How many times slower than ``bot_delay`` bots play at a table of bots alone that
+#: nobody has open (no seat's socket, no spectator): nobody follows its moves, and each
+#: such table (a tournament's bot lines, a table its people left) would otherwise cost
+#: the room's one loop as much as a table of people.
+UNSEEN_PACE = 5.0
 
 #: Seconds between two states that only tell the players how many watch (200 spectators
 #: arriving make one state a second, not 200).
@@ -189,6 +195,8 @@ class LiveTable:
     watchers_task: asyncio.Task[None] | None = None
     #: Each seat's turns, and those a bot played (absence.py: who is rated on what).
     turns: Tally = field(default_factory=Tally)
+    #: When a seat's socket last opened or closed (a waiting table nobody has open goes).
+    seen: float = 0.0
 
     def next_backoff(self) -> float:
         """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
@@ -263,6 +271,14 @@ class Room:
         self.capacity = capacity or Capacity()
         self.lag = LoopLag()
         self.sockets = 0
+        #: Every spectator's socket, oldest first, with its table and address: they count
+        #: per address, and the newest are shed when the players need the sockets.
+        self.spectators: dict[Watcher, tuple[LiveTable, str]] = {}
+        self.watching_from: Counter[str] = Counter()
+        #: The tables each creator ("user-7", "address-1.2.3.4") made, while they may be
+        #: open: a creator's open tables are capped (tables loaded from the database, a
+        #: tournament's and quick play's have no creator here).
+        self.created: dict[str, set[str]] = {}
         #: The lobby's tables in their order with what the filters read (game, players,
         #: rated), and when they were listed (0: list again).
         self._lobby: tuple[float, list[Listed[LiveTable]]] = (0.0, [])
@@ -384,8 +400,12 @@ class Room:
                 gone.append(table.id)
             elif (
                 table.status == "waiting"
-                and now - table.row.created_at >= self.capacity.waiting_expiry
                 and not table.row.tournament
+                and (
+                    now - table.row.created_at >= self.capacity.waiting_expiry
+                    # Nobody has it open: a visitor who made it and left, or a script.
+                    or now - max(table.row.created_at, table.seen) >= self.capacity.waiting_idle
+                )
             ):
                 with contextlib.suppress(StorageUnavailable):
                     self.store.set_status(table.id, "expired")
@@ -406,12 +426,32 @@ class Room:
         return None
 
     def bot_tables(self) -> int:
-        """Tables in play where no person sits."""
-        return sum(
-            1
-            for t in self.tables.values()
-            if t.status == "playing" and all(s.kind == "bot" for s in t.seats)
-        )
+        """Tables in play where bots alone play: a seat a bot took over counts as a bot's
+        (its person is not playing), so a table its people left counts as one."""
+        return sum(1 for t in self.tables.values() if t.status == "playing" and _bots_alone(t))
+
+    def may_take_over(self, table: LiveTable, seat: int) -> bool:
+        """Whether a bot may take over ``seat`` when its clock runs out: yes while a person
+        still plays another seat, else only while the room plays fewer than
+        ``max_bot_tables`` tables of bots alone (each costs the loop as much as a table of
+        people, and nobody may be watching it)."""
+        if any(not s.bot_plays for i, s in enumerate(table.seats) if i != seat):
+            return True
+        return self.bot_tables() < self.capacity.max_bot_tables
+
+    def open_by(self, creator: str) -> int:
+        """The open tables (waiting or playing) ``creator`` made; those no longer open are
+        forgotten (a look at the creator's few tables, not at the room's)."""
+        mine = self.created.get(creator)
+        if mine is None:
+            return 0
+        for table_id in list(mine):
+            table = self.tables.get(table_id)
+            if table is None or table.status not in ("waiting", "playing"):
+                mine.discard(table_id)
+        if not mine:
+            del self.created[creator]
+        return len(mine)
 
     def admit(self) -> None:
         """Raise a "busy" :class:`RoomError` (503) when :meth:`busy` says so."""
@@ -483,7 +523,8 @@ class Room:
         seats = [
             SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in self.store.seats(row.id)
         ]
-        table = LiveTable(row=row, variant=v, seats=seats)
+        # Loaded (after a restart, say): its people's pages have the idle wait to come back.
+        table = LiveTable(row=row, variant=v, seats=seats, seen=time.time())
         last_time = row.updated_at
         #: When the deal that follows a finished one began (the pause is not logged: it
         #: ended at its time, or sooner at the next deal's first action).
@@ -550,11 +591,21 @@ class Room:
     # --- the lobby ------------------------------------------------------------------------
 
     def create(
-        self, request: dict[str, Any], user_id: int | None = None
+        self, request: dict[str, Any], user_id: int | None = None, creator: str = ""
     ) -> tuple[LiveTable, int, str]:
         """A new table, its creator in seat 0 (``user_id``: a registered player's account).
-        A rated table is for registered players only."""
+        A rated table is for registered players only. ``creator`` (an account's or an
+        address's key) may hold ``capacity.tables_per_creator`` open tables at once."""
         self.admit()
+        most = self.capacity.tables_per_creator
+        if creator and self.open_by(creator) >= most:
+            raise RoomError(
+                "too_many_tables",
+                f"you have {most} open tables already, the most one player may hold: "
+                "play or leave one (a waiting table nobody has open goes by itself)",
+                429,
+                params={"n": most},
+            )
         name = _name(request.get("name"))
         kind = str(request.get("variant", "italian"))
         options = {k: request[k] for k in TABLE_OPTIONS if request.get(k) is not None}
@@ -596,6 +647,8 @@ class Room:
             seats=[SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in seats],
         )
         self.tables[table_id] = table
+        if creator:
+            self.created.setdefault(creator, set()).add(table_id)
         self._lobby = (0.0, [])
         return table, 0, token
 
@@ -815,6 +868,7 @@ class Room:
                 with contextlib.suppress(Exception):
                     await closer(REPLACED, "replaced by a newer connection")
         came_online = not state.connections
+        table.seen = time.time()
         state.connections.append(send)
         if close is not None:
             state.closers[send] = close
@@ -834,6 +888,7 @@ class Room:
         state.connections.remove(send)
         state.closers.pop(send, None)
         self.sockets -= 1
+        table.seen = time.time()
         if not state.connections:
             if table.pause_until is not None and table.ready and not self._waiting_for(table):
                 await self._next_deal(table)
@@ -1193,7 +1248,7 @@ class Room:
     async def _bot_turn(self, table: LiveTable, version: int) -> None:
         try:
             if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
+                await asyncio.sleep(self.bot_delay * (UNSEEN_PACE if _nobody_sees(table) else 1.0))
             match = table.match
             if match is None or match.is_over:
                 return
@@ -1259,7 +1314,9 @@ class Room:
         if match is None or match.is_over or table.version != version:
             return
         seat = match.deal.turn
-        if table.row.takeover:
+        # Past max_bot_tables a table its people left is not played on by bots alone: the
+        # clock's end is then what it is without takeover (002's abandonment).
+        if table.row.takeover and self.may_take_over(table, seat):
             table.seats[seat].taken_over = True
             table.bot_task = asyncio.create_task(self._bot_turn(table, version))
             await self._broadcast(table)
@@ -1490,10 +1547,16 @@ class Room:
     # --- spectators -----------------------------------------------------------------------
 
     async def watch(
-        self, table: LiveTable, name: str, send_text: SendText, close: CloseSocket | None = None
+        self,
+        table: LiveTable,
+        name: str,
+        send_text: SendText,
+        close: CloseSocket | None = None,
+        address: str = "",
     ) -> Watcher:
         """A spectator's socket opens: it hears the watchers' chat and the table as it was
-        ``watch_delay`` moves ago, public information only (docs/protocol.md, watching)."""
+        ``watch_delay`` moves ago, public information only (docs/protocol.md, watching).
+        Spectators are capped per table, per ``address`` and by the room's sockets."""
         if not table.row.watchable:
             raise RoomError(
                 "not_watchable",
@@ -1509,6 +1572,17 @@ class Room:
                 503,
                 params={"n": most},
             )
+        if self.sockets >= self.capacity.max_sockets:
+            raise RoomError("busy", BUSY, 503)
+        mine = self.capacity.watchers_per_address
+        if address and self.watching_from[address] >= mine:
+            raise RoomError(
+                "watching_too_many",
+                f"your address has {mine} spectators' sockets open already, the most one "
+                "address may: close one to watch another",
+                429,
+                params={"n": mine},
+            )
         watcher = Watcher(name, send_text, close, pacer=self.pacer)
         if not table.watchers:
             # Nobody was watching: the frames may be old, and nobody waits for events.
@@ -1516,6 +1590,8 @@ class Room:
             frame = self._shown_frame(table)
             table.shown = frame.version if frame is not None else table.version
         table.watchers.append(watcher)
+        self.spectators[watcher] = (table, address)
+        self.watching_from[address] += 1
         self.sockets += 1
         history = self._chat_history(table, "watchers")
         if history is not None:
@@ -1527,11 +1603,46 @@ class Room:
 
     async def unwatch(self, table: LiveTable, watcher: Watcher) -> None:
         """A spectator's socket has closed."""
+        self._forget_spectator(watcher)
         if watcher in table.watchers:
             table.watchers.remove(watcher)
             self.sockets -= 1
             self._watchers_changed(table)
         await watcher.stop()
+
+    def admit_seat(self) -> None:
+        """Make room for a seat's socket: a seat is never refused for spectators. Past
+        ``max_sockets`` the newest spectators are closed (1013, try again later), as many
+        as the seat needs; a seat is refused only when the seats alone fill the room."""
+        over = self.sockets + 1 - self.capacity.max_sockets
+        if over > 0 and len(self.spectators) < over:
+            raise RoomError("busy", BUSY, 503)
+        for _ in range(max(0, over)):
+            watcher, (table, _) = next(reversed(self.spectators.items()))
+            self._forget_spectator(watcher)
+            table.watchers.remove(watcher)
+            self.sockets -= 1
+            self._watchers_changed(table)
+            task = asyncio.get_running_loop().create_task(self._shed(watcher))
+            self._retrying.add(task)
+            task.add_done_callback(self._retrying.discard)
+
+    def _forget_spectator(self, watcher: Watcher) -> None:
+        known = self.spectators.pop(watcher, None)
+        if known is not None:
+            self.watching_from[known[1]] -= 1
+            if not self.watching_from[known[1]]:
+                del self.watching_from[known[1]]
+
+    @staticmethod
+    async def _shed(watcher: Watcher) -> None:
+        """Tell a spectator shed for the players why, and close its socket."""
+        with contextlib.suppress(Exception):
+            await watcher.send_text(json.dumps(error_message("busy", BUSY)))
+        await watcher.stop()
+        if watcher.close is not None:
+            with contextlib.suppress(Exception):
+                await watcher.close(1013, "the players need the room: watch again later")
 
     async def watch_message(self, table: LiveTable, watcher: Watcher, raw: str) -> None:
         """Handle one message from a spectator: a sync, a chat message, a ping. Answers go
@@ -1851,6 +1962,16 @@ def _chosen(listed: list[Listed[T]], query: LobbyQuery, free: Callable[[T], bool
         and (q.rated is None or rated == q.rated)
         and (q.free is None or free(table) == q.free)
     ]
+
+
+def _bots_alone(table: LiveTable) -> bool:
+    """Bots play every seat of the table (bot seats, or people's seats taken over)."""
+    return all(s.bot_plays for s in table.seats)
+
+
+def _nobody_sees(table: LiveTable) -> bool:
+    """Bots alone play the table and nobody has it open: no seat's socket, no spectator."""
+    return _bots_alone(table) and not table.watchers and not any(s.connections for s in table.seats)
 
 
 def _has_free_seat(table: LiveTable) -> bool:

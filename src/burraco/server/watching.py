@@ -194,21 +194,20 @@ async def serve(
     """A spectator's socket on this process, from its first state to its close."""
     from fastapi import WebSocketDisconnect
 
-    from burraco.server.capacity import BUSY
     from burraco.server.room import RoomError, error_message
 
     async def close(code: int, reason: str) -> None:
         await socket.close(code=code, reason=reason)
 
+    address = socket.client.host if socket.client else "unknown"
     try:
         table = room.table(table_id)
-        if room.sockets >= room.capacity.max_sockets:
-            raise RoomError("busy", BUSY, 503)
-        watcher = await room.watch(table, spectator_name(name), socket.send_text, close)
+        watcher = await room.watch(table, spectator_name(name), socket.send_text, close, address)
     except RoomError as error:
         await socket.send_json(error_message(error.code, error.message, error.params))
-        # 1013: try again later; 4403: this table is not to be watched.
-        await socket.close(code=1013 if error.status == 503 else 4403)
+        # 1013: try again later (the room or this address watches as much as it may);
+        # 4403: this table is not to be watched.
+        await socket.close(code=1013 if error.status in (429, 503) else 4403)
         return
     try:
         while True:
