@@ -891,7 +891,9 @@ def serve(
         f"[bold green]Burraco room[/] at [bold]http://{host}:{port}/[/] "
         f"(database {database_url}); Ctrl+C stops it."
     )
-    uvicorn.run(
+    from burraco.server.stopping import BoundedServer
+
+    config = uvicorn.Config(
         application,
         host=host,
         port=port,
@@ -905,6 +907,8 @@ def serve(
         ws_max_size=256 * 1024,
         forwarded_allow_ips=forwarded_allow_ips,
     )
+    # The stop holds its 5 s bound whatever the load: past it the process ends itself.
+    BoundedServer(config).run()
 
 
 # --- the arena --------------------------------------------------------------------------------
