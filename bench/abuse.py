@@ -610,6 +610,19 @@ async def drive(url: str, server: subprocess.Popen[bytes], tables: int, seconds:
     print(f"\nworst phase p99: {worst:.1f} ms (goal: under 100 ms)")
 
 
+def wait_listening(url: str, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
+    """Wait until the room at ``url`` answers (it started as ``server``), for at most
+    ``seconds``."""
+    deadline = time.time() + seconds
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.get(f"{url}/api/variants", timeout=1)
+            return
+        if time.time() > deadline or server.poll() is not None:
+            raise SystemExit("the room did not start")
+        time.sleep(0.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50)
@@ -627,14 +640,7 @@ def main() -> None:
         env = os.environ | {"BURRACO_MAX_SOCKETS": str(args.max_sockets)}
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=_pin(0), env=env)
         try:
-            deadline = time.time() + 60
-            while True:
-                with contextlib.suppress(httpx.HTTPError):
-                    httpx.get(f"{url}/api/variants", timeout=1)
-                    break
-                if time.time() > deadline or server.poll() is not None:
-                    raise SystemExit("the room did not start")
-                time.sleep(0.2)
+            wait_listening(url, server)
             _pin(1)()
             asyncio.run(drive(url, server, args.tables, args.seconds))
         finally:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import signal
 import subprocess
 import sys
@@ -22,8 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
-from abuse import _pin, client, free_port
+from abuse import _pin, client, free_port, wait_listening
 
 #: Tables one address holds (the room's default ``tables_per_creator``).
 PER_ADDRESS = 3
@@ -65,14 +63,7 @@ def run(tables: int) -> tuple[int, float]:
         command += ["--database-url", f"sqlite:///{Path(folder) / 'sigterm.db'}"]
         server = subprocess.Popen(command, stdout=subprocess.DEVNULL, preexec_fn=_pin(0))
         try:
-            deadline = time.time() + 60
-            while True:
-                with contextlib.suppress(httpx.HTTPError):
-                    httpx.get(f"{url}/api/variants", timeout=1)
-                    break
-                if time.time() > deadline or server.poll() is not None:
-                    raise SystemExit("the room did not start")
-                time.sleep(0.2)
+            wait_listening(url, server)
             made = asyncio.run(make_tables(url, tables))
             began = time.perf_counter()
             server.send_signal(signal.SIGTERM)
