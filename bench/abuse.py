@@ -560,12 +560,18 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
 
 
-async def drive(url: str, server: subprocess.Popen[bytes], tables: int, seconds: float) -> None:
+async def drive(
+    url: str,
+    server: subprocess.Popen[bytes],
+    tables: int,
+    seconds: float,
+    phases: tuple[str, ...] = PHASES,
+) -> None:
     clock = Clock()
     people = await seat_people(url, tables, clock)
     await asyncio.sleep(5)  # everyone seated and playing
     rows = []
-    for phase in PHASES:
+    for phase in phases:
         clock.phase = phase
         began = time.time()
         peak = memory_mb(server.pid)
@@ -631,7 +637,15 @@ def main() -> None:
     parser.add_argument(
         "--max-sockets", type=int, default=600, help="the room's max_sockets (lowered: spectators)"
     )
+    parser.add_argument(
+        "--phases",
+        default=",".join(PHASES),
+        help=f"the phases to run, in order (default: all of {','.join(PHASES)})",
+    )
     args = parser.parse_args()
+    phases = tuple(args.phases.split(","))
+    if unknown := set(phases) - set(PHASES):
+        parser.error(f"no such phase: {', '.join(sorted(unknown))}")
     port = args.port or free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
@@ -642,7 +656,7 @@ def main() -> None:
         try:
             wait_listening(url, server)
             _pin(1)()
-            asyncio.run(drive(url, server, args.tables, args.seconds))
+            asyncio.run(drive(url, server, args.tables, args.seconds, phases))
         finally:
             server.terminate()
             try:

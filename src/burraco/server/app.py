@@ -49,6 +49,7 @@ from burraco.server.room import (
     presets,
 )
 from burraco.server.thinking import ThinkingSettings
+from burraco.server.turnstile import Turnstile
 from burraco.server.watching import serve as watching_serve
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
@@ -218,6 +219,10 @@ def create_app(
         body_bytes=limits.body_bytes,
         open_paths=("/docs", "/redoc") if api_docs else (),
         public_url=public_url,
+    )
+    # Outermost: a crowd waits at the door before any work is done for it.
+    app.add_middleware(
+        Turnstile, inside=room.capacity.requests_inside, queue=room.capacity.requests_waiting
     )
 
     @app.exception_handler(RoomError)

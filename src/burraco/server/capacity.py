@@ -57,6 +57,12 @@ class Capacity:
     #: Open tables (waiting or playing) one creator holds at once: a registered player's
     #: account, a guest's address.
     tables_per_creator: int = 3
+    #: HTTP requests (and spectators' sockets until their first message) in the room at
+    #: once, and how many more may wait their turn at the door before the newest is told
+    #: "busy": a flood waits outside instead of standing between the players and their
+    #: moves (burraco.server.turnstile). A seat's socket never waits.
+    requests_inside: int = 6
+    requests_waiting: int = 1000
     #: Seconds the event loop may fall behind before new visitors are told "busy".
     busy_lag: float = 0.25
     #: Threads hashing passwords (Argon2, off the event loop), and hashes that may wait
