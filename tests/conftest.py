@@ -12,7 +12,9 @@ from waits import ms
 
 # Hypothesis fails an example that takes over 200 ms by default: a measure of the machine's
 # load, not of the code, on two workers beside other work. No test here is about speed.
-settings.register_profile("burraco", deadline=None)
+# Built on the profile in force, so that under CI Hypothesis's own "ci" profile (derandomized,
+# no example database) still holds.
+settings.register_profile("burraco", parent=settings.default, deadline=None)
 settings.load_profile("burraco")
 
 #: Debian's Chromium (``scripts/test.sh`` installs it); never a browser downloaded at run time.

@@ -1110,3 +1110,19 @@ def test_option_vulnerable_refuse_forbids_a_meld_that_cannot_reach_the_minimum()
     legal(deal, "draw")
     illegal(deal, "meld 3S 4S 5S", "75")
     legal(deal, "discard 7H")
+
+
+def test_option_vulnerable_refuse_forbids_a_lay_down_that_reaches_75_only_by_a_dead_end():
+    """RULES.md: «Option: the engine simply refuses the short lay-down.» and RULES.md: «the
+    line must have a canastra to go out (then emptying the hand without one is illegal).» Here
+    75 is reached only by laying 11 of the 12 cards (4S-8S, 3H 4H 2C, 5D 6D 7D): the last
+    card could then leave only by going out, which needs a canastra. So no meld may start
+    the lay-down, or the turn would have no legal end (found by the property tests: a
+    resampled deal stuck with no action legal).
+    """
+    v = variant("buraco", vulnerable_refuse=True)
+    deal = new(["3S 4S 5S 6S 7S 8S 3H 4H 2C 5D 6D"], "7D", v=v, minimum=[75, 0])
+    legal(deal, "draw")
+    assert not [a for a in texts(deal) if a.startswith("meld")], texts(deal)
+    illegal(deal, "meld 4S 5S 6S 7S 8S", "75")
+    legal(deal, "discard 3S")

@@ -1913,8 +1913,9 @@ def _wild_lay(
 
 def _can_lay(hand: Sequence[int], pending: Sequence[Meld], need: int, v: Variant) -> bool:
     """Whether a hand can still lay down ``need`` card points this turn, by new melds and
-    extensions of the melds laid this turn, keeping a card to discard (buraco's refused
-    short lay-down). An exact search over lay-downs, remembering the positions it has seen.
+    extensions of the melds laid this turn, and still end the turn: keeping a card to
+    discard, or going out as the line may (buraco's refused short lay-down). An exact
+    search over lay-downs, remembering the positions it has seen.
     """
     values = v.values
     seen: set[tuple[tuple[int, ...], tuple[Meld, ...]]] = set()
@@ -1922,9 +1923,22 @@ def _can_lay(hand: Sequence[int], pending: Sequence[Meld], need: int, v: Variant
     def value(c: int) -> int:
         return values[0 if c == JOKER else c % 13 + 1]
 
+    def ends_well(counts: list[int], melds: tuple[Meld, ...]) -> bool:
+        # The minimum reached, the turn must still end: two cards or more keep one to
+        # discard; one last card, or none, leaves the hand empty, which a line that needs
+        # a canastra to go out may do only with one (the last card may make it).
+        left = [c for c in range(KINDS) for _ in range(counts[c])]
+        if len(left) >= 2 or not v.go_out_needs_canastra:
+            return True
+        if any(grade_of(m, v) for m in melds):
+            return True
+        return len(left) == 1 and any(
+            isinstance(grown := extended(m, left[0], v), Meld) and grade_of(grown, v) for m in melds
+        )
+
     def search(counts: list[int], melds: tuple[Meld, ...], need: int) -> bool:
         if need <= 0:
-            return True
+            return ends_well(counts, melds)
         cards = [c for c in range(KINDS) for _ in range(counts[c])]
         if len(cards) <= 1 or sum(map(value, cards)) - min(map(value, cards)) < need:
             return False
