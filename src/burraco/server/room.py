@@ -1603,11 +1603,7 @@ class Room:
 
     async def unwatch(self, table: LiveTable, watcher: Watcher) -> None:
         """A spectator's socket has closed."""
-        self._forget_spectator(watcher)
-        if watcher in table.watchers:
-            table.watchers.remove(watcher)
-            self.sockets -= 1
-            self._watchers_changed(table)
+        self._drop_watcher(table, watcher)
         await watcher.stop()
 
     def admit_seat(self) -> None:
@@ -1619,20 +1615,22 @@ class Room:
             raise RoomError("busy", BUSY, 503)
         for _ in range(max(0, over)):
             watcher, (table, _) = next(reversed(self.spectators.items()))
-            self._forget_spectator(watcher)
-            table.watchers.remove(watcher)
-            self.sockets -= 1
-            self._watchers_changed(table)
+            self._drop_watcher(table, watcher)
             task = asyncio.get_running_loop().create_task(self._shed(watcher))
             self._retrying.add(task)
             task.add_done_callback(self._retrying.discard)
 
-    def _forget_spectator(self, watcher: Watcher) -> None:
+    def _drop_watcher(self, table: LiveTable, watcher: Watcher) -> None:
+        """A spectator leaves the table and the room's counts (its socket closes after)."""
         known = self.spectators.pop(watcher, None)
         if known is not None:
             self.watching_from[known[1]] -= 1
             if not self.watching_from[known[1]]:
                 del self.watching_from[known[1]]
+        if watcher in table.watchers:
+            table.watchers.remove(watcher)
+            self.sockets -= 1
+            self._watchers_changed(table)
 
     @staticmethod
     async def _shed(watcher: Watcher) -> None:
