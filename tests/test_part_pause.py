@@ -88,3 +88,15 @@ def test_a_person_who_sees_the_deal_begin_on_turn_gets_a_whole_clock(tmp_path: P
         await room.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_the_pause_waits_only_for_the_people_online_who_have_not_pressed() -> None:
+    table = dealt(("human", "human"))
+    assert waiting_for(table) == []  # nobody online: nobody is waited for
+    table.seats[1].connections.append(Socket().send)
+    assert waiting_for(table) == [1]
+    table.ready = {1}
+    assert waiting_for(table) == []
+    bots = dealt(("bot", "bot"))
+    bots.seats[0].connections.append(Socket().send)  # a bot's seat is never waited for
+    assert waiting_for(bots) == []
