@@ -1,5 +1,7 @@
-"""The bots' turns: which bot plays a seat, at what pace, the expert in the thinking pool,
-and whether a bot may take over a seat whose clock ran out."""
+"""The bots' turns: which bot plays a seat, its pace, when it may take a seat over.
+
+The expert searches in the thinking pool; while the pool is busy the greedy bot plays.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""A table's chat: a message checked, counted against its rate and stored, and the last
-messages of a channel for a socket that connects (the text rules: server/chat.py)."""
+"""A table's chat: a message checked, rated and stored; a channel's last messages.
+
+The text rules (cleaning, the quick messages, the JSON): server/chat.py.
+"""
 
 from __future__ import annotations
 

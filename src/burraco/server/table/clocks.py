@@ -1,5 +1,8 @@
-"""The turn's clock and the deal's clock, and what wakes after any change: the bot on
-turn, the clock of a person on turn, the deal's clock, the pause's countdown."""
+"""The move clock and the deal clock, and what wakes after any change at a table.
+
+After a change :meth:`Clocks.schedule` starts what the table waits on: the bot on turn,
+the clock of a person on turn, the deal's clock, the pause's countdown.
+"""
 
 from __future__ import annotations
 

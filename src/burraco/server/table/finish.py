@@ -1,5 +1,8 @@
-"""The end of a match: its record and status stored, the players told, the finish
-listeners (results, ratings, tournaments) told; retried while the database refuses."""
+"""The end of a match: its record and status stored, the players and listeners told.
+
+Listeners are results, ratings and tournaments; while the database refuses writes the
+end is retried, as it follows from the log.
+"""
 
 from __future__ import annotations
 

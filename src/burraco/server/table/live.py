@@ -1,5 +1,8 @@
-"""The state of one table in play (its seats, its match, its timers) and what the room's
-parts share (whether it closes, its open sockets, its background tasks)."""
+"""The state of one table in play, and what the room's parts share.
+
+A :class:`LiveTable` holds its seats, its match and its timers' tasks; :class:`Shared`
+holds whether the room closes, its open sockets and its background tasks.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The lobby: the room's open tables (and those to watch) in their order, filtered and cut
-into pages; what the database alone says of a table another process holds."""
+"""The lobby: the room's open tables and those to watch, filtered and cut into pages.
+
+Also what the database alone says of a table another process holds.
+"""
 
 from __future__ import annotations
 

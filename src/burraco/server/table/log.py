@@ -1,5 +1,8 @@
-"""The table's event log and its storage: each action stored before anyone hears of it,
-and a table rebuilt from its log (after a restart) as it was live."""
+"""The event log and its storage: each event stored first; a table rebuilt from its log.
+
+Every action is committed before anyone hears of it; after a restart a table is its log
+replayed into a match dealt from the same seed, as it was live.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""The pause between two deals (the score stays up until every person has pressed "next
-deal" or its countdown ends) and the absence wait of a person's first turn in a deal."""
+"""The pause between two deals, and the absence wait of a person's first turn in a deal.
+
+The score stays up until every person online has pressed "next deal" or its countdown
+ends; a person away when a deal begins is waited for before their first clock runs.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""A finished match's record (the text of record.py), the deals that have ended, and the
-replay: every position of the match, all hands open."""
+"""What a table leaves behind: its record, its finished deals, its replay.
+
+The record is the text of record.py, published once the match is over; the replay is
+every position of the match, all hands open.
+"""
 
 from __future__ import annotations
 

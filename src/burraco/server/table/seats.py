@@ -1,6 +1,8 @@
-"""Seats and tokens: a new table and its creator's seat, joining a free seat, starting the
-match (bots in the empty seats), a tournament's tables seated at once, and the seat a
-token (or an account) opens."""
+"""Seats and tokens: making a table, joining it, starting it, the seat a token opens.
+
+A tournament's tables are seated and started at once; a seat of an account opens only
+for that account's session.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""A seat's sockets: one opens (the oldest goes past the cap), one closes, and each message
-a seat sends (an action, a sync, next deal, a hint, chat...) goes to its part."""
+"""A seat's sockets: opening, closing, and each message a seat sends, to its part.
+
+Past the cap of sockets a seat may hold, the oldest is told why and closed.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""The spectators of the room's tables: admitting them (and shedding them for the
-players), the public frames they see ``watch_delay`` moves behind, their messages.
-Each spectator's own socket and outbox: server/watching.py."""
+"""The spectators: admitting and shedding them, their delayed frames, their messages.
+
+They see a table ``watch_delay`` moves behind; each spectator's own socket and outbox
+are server/watching.py.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The turn: one action checked by the engine, stored, applied and told; a seat taken back
-from its bot; an abandonment; a hint for the player on turn."""
+"""The turn: an action checked, stored, applied and told; take back, abandon, hint.
+
+Every move goes through here, whoever makes it: a person, a bot, a clock.
+"""
 
 from __future__ import annotations
 

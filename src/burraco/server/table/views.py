@@ -1,5 +1,8 @@
-"""What each seat and each spectator receives of a table: its state, its events, the
-scores of its deals and of its match; and the broadcast of them after a change."""
+"""What each seat and each spectator receives of a table, and the broadcast of it.
+
+A seat's state (its own view), a spectator's (the public view), the events, the scores
+of a deal and of the match.
+"""
 
 from __future__ import annotations
 
