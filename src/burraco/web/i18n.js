@@ -522,7 +522,6 @@ const TEXTS = {
     'desk.rule.field_too_large': 'The field already has {lines} lines, more than {size}.',
     'desk.rule.bot_name_taken': 'A player is already called {name}.',
     'desk.rule.round_not_closed': 'Round {round} is not closed yet (tables without a result: {missing}): close it first.',
-    'desk.rule.round_not_closed_all_in': 'Round {round} is not closed yet (every table has its result): close it first.',
     'desk.rule.tournament_finished': 'The tournament is finished.',
     'desk.rule.too_few_lines': 'A tournament needs at least two lines, not {lines}.',
     'desk.rule.knockout_rounds.one': 'A knock-out of {lines} lines has {whole} round, not {rounds}.',
@@ -540,12 +539,14 @@ const TEXTS = {
     'desk.rule.tables_without_result': 'Round {round} has tables without a result: {missing}.',
     'desk.rule.finish_after_closed': 'A tournament ends after a closed round ({phase}).',
     'desk.rule.knockout_ends_with_final': 'A knock-out ends with its final.',
-    'desk.rule.mp_first_not_whole': 'Table {table} of round {round}: the first line’s MP must be a whole number of points, not {value}.',
-    'desk.rule.mp_second_not_whole': 'Table {table} of round {round}: the second line’s MP must be a whole number of points, not {value}.',
-    'desk.rule.mp_first_step': 'Table {table} of round {round}: the first line’s MP are {value}, but points move in steps of {step} (every card and premium is a multiple of 5).',
-    'desk.rule.mp_second_step': 'Table {table} of round {round}: the second line’s MP are {value}, but points move in steps of {step} (every card and premium is a multiple of 5).',
-    'desk.rule.leaver_not_at_table': 'Table {table} of round {round}: line {line}, said to have abandoned, does not sit at this table (lines {first} and {second}).',
-    'desk.rule.last_mover_not_at_table': 'Table {table} of round {round}: line {line}, said to have made the last move, does not sit at this table (lines {first} and {second}).',
+    'desk.rule.mp_not_whole': 'Table {table} of round {round}: {field} must be a whole number of points, not {value}.',
+    'desk.rule.mp_step': 'Table {table} of round {round}: {field} are {value}, but points move in steps of {step} (every card and premium is a multiple of 5).',
+    'desk.rule.not_at_table': 'Table {table} of round {round}: line {line}, {field}, does not sit at this table (lines {first} and {second}).',
+    'desk.word.mp_first': 'the first line’s MP',
+    'desk.word.mp_second': 'the second line’s MP',
+    'desk.word.abandoned_by': 'said to have abandoned',
+    'desk.word.last_mover': 'said to have made the last move',
+    'desk.word.none': 'none',
     'desk.rule.knockout_tie': 'Table {table} of round {round}: a knock-out tie ({mp_first} to {mp_second}) is lost by the line that made the last move of the last deal: say which line it was.',
     'desk.rule.round_needs_two_lines': 'A round needs at least two lines, not {lines}.',
     'desk.rule.line_repeated': 'A line sits at one table only: the field repeats a line.',
@@ -1535,7 +1536,6 @@ const TEXTS = {
     'desk.rule.field_too_large': 'Gli iscritti sono già {lines} linee, più di {size}.',
     'desk.rule.bot_name_taken': 'Un giocatore si chiama già {name}.',
     'desk.rule.round_not_closed': 'Il turno {round} non è ancora chiuso (tavoli senza risultato: {missing}): chiudilo prima.',
-    'desk.rule.round_not_closed_all_in': 'Il turno {round} non è ancora chiuso (ogni tavolo ha il suo risultato): chiudilo prima.',
     'desk.rule.tournament_finished': 'Il torneo è concluso.',
     'desk.rule.too_few_lines': 'Un torneo ha bisogno di almeno due linee, non {lines}.',
     'desk.rule.knockout_rounds.one': 'Un’eliminazione diretta di {lines} linee ha {whole} turno, non {rounds}.',
@@ -1553,12 +1553,14 @@ const TEXTS = {
     'desk.rule.tables_without_result': 'Il turno {round} ha tavoli senza risultato: {missing}.',
     'desk.rule.finish_after_closed': 'Un torneo termina dopo un turno chiuso ({phase}).',
     'desk.rule.knockout_ends_with_final': 'Un’eliminazione diretta termina con la sua finale.',
-    'desk.rule.mp_first_not_whole': 'Tavolo {table} del turno {round}: gli MP della prima linea devono essere un numero intero di punti, non {value}.',
-    'desk.rule.mp_second_not_whole': 'Tavolo {table} del turno {round}: gli MP della seconda linea devono essere un numero intero di punti, non {value}.',
-    'desk.rule.mp_first_step': 'Tavolo {table} del turno {round}: gli MP della prima linea sono {value}, ma i punti vanno di {step} in {step} (ogni carta e ogni premio è un multiplo di 5).',
-    'desk.rule.mp_second_step': 'Tavolo {table} del turno {round}: gli MP della seconda linea sono {value}, ma i punti vanno di {step} in {step} (ogni carta e ogni premio è un multiplo di 5).',
-    'desk.rule.leaver_not_at_table': 'Tavolo {table} del turno {round}: la linea {line}, indicata come ritirata, non siede a questo tavolo (linee {first} e {second}).',
-    'desk.rule.last_mover_not_at_table': 'Tavolo {table} del turno {round}: la linea {line}, indicata per l’ultima mossa, non siede a questo tavolo (linee {first} e {second}).',
+    'desk.rule.mp_not_whole': 'Tavolo {table} del turno {round}: {field} devono essere un numero intero di punti, non {value}.',
+    'desk.rule.mp_step': 'Tavolo {table} del turno {round}: {field} sono {value}, ma i punti vanno di {step} in {step} (ogni carta e ogni premio è un multiplo di 5).',
+    'desk.rule.not_at_table': 'Tavolo {table} del turno {round}: la linea {line}, {field}, non siede a questo tavolo (linee {first} e {second}).',
+    'desk.word.mp_first': 'gli MP della prima linea',
+    'desk.word.mp_second': 'gli MP della seconda linea',
+    'desk.word.abandoned_by': 'indicata come ritirata',
+    'desk.word.last_mover': 'indicata per l’ultima mossa',
+    'desk.word.none': 'nessuno',
     'desk.rule.knockout_tie': 'Tavolo {table} del turno {round}: nell’eliminazione diretta il pareggio ({mp_first} a {mp_second}) lo perde la linea che ha fatto l’ultima mossa dell’ultima smazzata: indica quale.',
     'desk.rule.round_needs_two_lines': 'Un turno ha bisogno di almeno due linee, non {lines}.',
     'desk.rule.line_repeated': 'Una linea siede a un solo tavolo: gli iscritti ripetono una linea.',
@@ -2548,7 +2550,6 @@ const TEXTS = {
     'desk.rule.field_too_large': 'O torneio já tem {lines} equipes, mais de {size}.',
     'desk.rule.bot_name_taken': 'Um jogador já se chama {name}.',
     'desk.rule.round_not_closed': 'A rodada {round} ainda não foi encerrada (mesas sem resultado: {missing}): encerre-a antes.',
-    'desk.rule.round_not_closed_all_in': 'A rodada {round} ainda não foi encerrada (todas as mesas têm resultado): encerre-a antes.',
     'desk.rule.tournament_finished': 'O torneio está encerrado.',
     'desk.rule.too_few_lines': 'Um torneio precisa de pelo menos duas equipes, não {lines}.',
     'desk.rule.knockout_rounds.one': 'Um mata-mata de {lines} equipes tem {whole} rodada, não {rounds}.',
@@ -2566,12 +2567,14 @@ const TEXTS = {
     'desk.rule.tables_without_result': 'A rodada {round} tem mesas sem resultado: {missing}.',
     'desk.rule.finish_after_closed': 'Um torneio termina depois de uma rodada encerrada ({phase}).',
     'desk.rule.knockout_ends_with_final': 'Um mata-mata termina com a sua final.',
-    'desk.rule.mp_first_not_whole': 'Mesa {table} da rodada {round}: os pontos da primeira equipe devem ser um número inteiro, não {value}.',
-    'desk.rule.mp_second_not_whole': 'Mesa {table} da rodada {round}: os pontos da segunda equipe devem ser um número inteiro, não {value}.',
-    'desk.rule.mp_first_step': 'Mesa {table} da rodada {round}: os pontos da primeira equipe são {value}, mas os pontos andam de {step} em {step} (toda carta e todo prêmio é múltiplo de 5).',
-    'desk.rule.mp_second_step': 'Mesa {table} da rodada {round}: os pontos da segunda equipe são {value}, mas os pontos andam de {step} em {step} (toda carta e todo prêmio é múltiplo de 5).',
-    'desk.rule.leaver_not_at_table': 'Mesa {table} da rodada {round}: a equipe {line}, indicada como a que abandonou, não joga nesta mesa (equipes {first} e {second}).',
-    'desk.rule.last_mover_not_at_table': 'Mesa {table} da rodada {round}: a equipe {line}, indicada como a da última jogada, não joga nesta mesa (equipes {first} e {second}).',
+    'desk.rule.mp_not_whole': 'Mesa {table} da rodada {round}: {field} devem ser um número inteiro, não {value}.',
+    'desk.rule.mp_step': 'Mesa {table} da rodada {round}: {field} são {value}, mas os pontos andam de {step} em {step} (toda carta e todo prêmio é múltiplo de 5).',
+    'desk.rule.not_at_table': 'Mesa {table} da rodada {round}: a equipe {line}, {field}, não joga nesta mesa (equipes {first} e {second}).',
+    'desk.word.mp_first': 'os pontos da primeira equipe',
+    'desk.word.mp_second': 'os pontos da segunda equipe',
+    'desk.word.abandoned_by': 'indicada como a que abandonou',
+    'desk.word.last_mover': 'indicada como a da última jogada',
+    'desk.word.none': 'nenhuma',
     'desk.rule.knockout_tie': 'Mesa {table} da rodada {round}: no mata-mata o empate ({mp_first} a {mp_second}) é perdido pela equipe que fez a última jogada da última mão: indique qual.',
     'desk.rule.round_needs_two_lines': 'Uma rodada precisa de pelo menos duas equipes, não {lines}.',
     'desk.rule.line_repeated': 'Uma equipe joga numa só mesa: os inscritos repetem uma equipe.',
@@ -3186,11 +3189,14 @@ function ruleText(code, params = {}) {
  */
 // The param that counts a tournament's counted refusal ("has 1 round").
 const DESK_COUNTED_BY = { knockout_rounds: 'whole', movement_rounds: 'whole' };
+// The params that hold a word (burraco.tournament.errors.WORDS: a result's field, "none"), said in the page's words.
+const DESK_WORDS = ['field', 'missing'];
 
 function deskRuleText(rule, params = {}) {
   if (!hasText(`desk.rule.${rule}`)) return null;
   const p = { ...params };
   if (`desk.where.${params.phase}` in TEXTS.en) p.phase = t(`desk.where.${params.phase}`, params);
+  for (const k of DESK_WORDS) if (`desk.word.${params[k]}` in TEXTS.en) p[k] = t(`desk.word.${params[k]}`);
   const movement = `format.${String(params.format ?? '').toLowerCase()}`;
   if (movement in TEXTS.en) p.format = t(movement);
   if (rule in DESK_COUNTED_BY) return tn(`desk.rule.${rule}`, params[DESK_COUNTED_BY[rule]], p);
