@@ -33,7 +33,7 @@ from burraco.tournament import (
     standings_of,
 )
 from burraco.tournament.errors import PHASES, TEXTS, WORDS
-from burraco.tournament.tables import TableAssignment
+from burraco.tournament.tables import TableAssignment, TableResult
 from burraco.variants import VP_TABLE_3, VP_TABLE_4
 
 
@@ -504,6 +504,47 @@ def test_save_keeps_a_loaded_vp_table_the_bye_rule_and_a_round_in_play() -> None
     assert back.phase is Phase.PLAYING
     assert back.to_dict() == t.to_dict()
     assert back.standings() == t.standings()
+
+
+def test_a_table_a_result_and_a_standing_are_saved_field_by_field_in_order() -> None:
+    """The saved file's and the desk's shapes: every field of each record under its own
+    name, in the order of the record's fields."""
+    seat = TableAssignment(2, 1, 7, 9)
+    result = score_table(seat, 900, 400, VP_TABLE_3, abandoned_by=9)
+    t = duel()
+    _ = t.enter_result(1, 1250, 400)
+    saved = [seat.to_dict(), result.to_dict(), t.standings()[1].to_dict()]
+    assert [list(d.items()) for d in saved] == [
+        [("round", 2), ("table", 1), ("first", 7), ("second", 9)],
+        [
+            ("round", 2),
+            ("table", 1),
+            ("first", 7),
+            ("second", 9),
+            ("mp_first", 900),
+            ("mp_second", 400),
+            ("vp_first", 17),
+            ("vp_second", 0),
+            ("mp_difference", 805),
+            ("winner", 7),
+            ("abandoned_by", 9),
+            ("last_mover", None),
+        ],
+        [
+            ("rank", 2),
+            ("entrant", 2),
+            ("name", "P2"),
+            ("vp", 3),
+            ("mp", -850),
+            ("played", 1),
+            ("byes", 0),
+            ("wins", 0),
+            ("draws", 0),
+            ("losses", 1),
+            ("stage", 0),
+        ],
+    ]
+    assert TableResult.from_dict(result.to_dict()) == result
 
 
 def test_loading_refuses_other_files() -> None:

@@ -333,14 +333,14 @@ def posterior(
     return _rejuvenate(public, rules, starts, moves, rng)
 
 
-def _follow(
-    public: _Public, rules: _Rules, placed: Sequence[int], upto: int
-) -> tuple[int, tuple[int, ...]]:
-    """How many of the opponent's decisions up to event ``upto`` (included) the guess
-    ``placed`` fails to explain, and the opponent's hand just before that event."""
+def _misfits_and_hand(
+    events: Sequence[tuple[int, int]], rules: _Rules, placed: Sequence[int]
+) -> tuple[int, list[int]]:
+    """How many of the opponent's decisions among ``events`` (from the deal's first) the
+    guess ``placed`` fails to explain, and the opponent's hand after them."""
     hand: list[int] = []
     slot = wrong = 0
-    for kind, card in public.events[:upto]:
+    for kind, card in events:
         if kind == SLOT:
             hand.append(placed[slot])
             slot += 1
@@ -350,6 +350,15 @@ def _follow(
             hand.append(card)
         elif kind == DISCARD:
             hand.remove(card)
+    return wrong, hand
+
+
+def _follow(
+    public: _Public, rules: _Rules, placed: Sequence[int], upto: int
+) -> tuple[int, tuple[int, ...]]:
+    """How many of the opponent's decisions up to event ``upto`` (included) the guess
+    ``placed`` fails to explain, and the opponent's hand just before that event."""
+    wrong, hand = _misfits_and_hand(public.events[:upto], rules, placed)
     kind, card = public.events[upto]
     return wrong + (not rules.explains(hand, kind, card)), tuple(hand)
 
@@ -389,19 +398,7 @@ def _repair(
 
 def _misfits(public: _Public, rules: _Rules, placed: Sequence[int]) -> int:
     """How many of the opponent's decisions the guess ``placed`` fails to explain."""
-    hand: list[int] = []
-    slot = wrong = 0
-    for kind, card in public.events:
-        if kind == SLOT:
-            hand.append(placed[slot])
-            slot += 1
-            continue
-        wrong += not rules.explains(hand, kind, card)
-        if kind == TAKE:
-            hand.append(card)
-        elif kind == DISCARD:
-            hand.remove(card)
-    return wrong
+    return _misfits_and_hand(public.events, rules, placed)[0]
 
 
 def _rejuvenate(

@@ -67,6 +67,11 @@ SeedingOption = Annotated[
     str, typer.Option(help="Order of the field: 'draw' (random from the seed) or 'registration'.")
 ]
 
+CsvOption = Annotated[Path | None, typer.Option("--csv", help="Write the standings as CSV.")]
+HtmlOption = Annotated[
+    Path | None, typer.Option("--html", help="Write the standings as an HTML page.")
+]
+
 
 def _fail(console: Console, error: Exception) -> typer.Exit:
     console.print(Text(str(error), style="red"), soft_wrap=True)
@@ -161,12 +166,8 @@ def run_command(
     ] = 2,
     name: Annotated[str | None, typer.Option(help="The tournament's name.")] = None,
     save: Annotated[Path | None, typer.Option(help="Save the tournament as JSON.")] = None,
-    csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="Write the standings as CSV.")
-    ] = None,
-    html_path: Annotated[
-        Path | None, typer.Option("--html", help="Write the standings as an HTML page.")
-    ] = None,
+    csv_path: CsvOption = None,
+    html_path: HtmlOption = None,
 ) -> None:
     """Play a whole tournament with bots and print the final standings."""
     from burraco.terminal import progress_bar
@@ -279,12 +280,8 @@ def show_command(
     cards_html: Annotated[
         Path | None, typer.Option(help="Write the table cards of --cards (or the last round).")
     ] = None,
-    csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="Write the standings as CSV.")
-    ] = None,
-    html_path: Annotated[
-        Path | None, typer.Option("--html", help="Write the standings as an HTML page.")
-    ] = None,
+    csv_path: CsvOption = None,
+    html_path: HtmlOption = None,
 ) -> None:
     """Show a saved tournament's standings; export them or its table cards."""
     console = Console(highlight=False)

@@ -21,7 +21,7 @@ entered are the totals of the completed deals, the other line gets at least
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal
 
 from burraco.tournament.errors import TournamentError
@@ -102,12 +102,7 @@ class TableAssignment:
         return (self.first, self.second)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "table": self.table,
-            "first": self.first,
-            "second": self.second,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableAssignment:
@@ -149,20 +144,8 @@ class TableResult:
         return self.second if line == self.first else self.first
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "table": self.table,
-            "first": self.first,
-            "second": self.second,
-            "mp_first": self.mp_first,
-            "mp_second": self.mp_second,
-            "vp_first": self.vp_first,
-            "vp_second": self.vp_second,
-            "mp_difference": self.mp_difference,
-            "winner": self.winner,
-            "abandoned_by": self.abandoned_by,
-            "last_mover": self.last_mover,
-        }
+        # Every field, in order: what from_dict takes back.
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableResult:
