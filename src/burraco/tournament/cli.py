@@ -17,8 +17,8 @@ from typing import Annotated, cast
 import typer
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
+from burraco.terminal import refusal
 from burraco.tournament.botplay import BotOptions, BotTableResult, bot_levels, play_tournament
 from burraco.tournament.errors import TournamentError
 from burraco.tournament.printing import (
@@ -71,11 +71,6 @@ CsvOption = Annotated[Path | None, typer.Option("--csv", help="Write the standin
 HtmlOption = Annotated[
     Path | None, typer.Option("--html", help="Write the standings as an HTML page.")
 ]
-
-
-def _fail(console: Console, error: Exception) -> typer.Exit:
-    console.print(Text(str(error), style="red"), soft_wrap=True)
-    return typer.Exit(2)
 
 
 def _field(pairs: int | None, players: int | None) -> tuple[str, int]:
@@ -183,7 +178,7 @@ def run_command(
         t = Tournament(settings)
         t.pad_with_bots(size, levels)
     except (TournamentError, ValueError) as error:
-        raise _fail(console, error) from None
+        raise refusal(console, error) from None
     start = time.perf_counter()
     deals_played = 0
     time_outs = 0
@@ -204,7 +199,7 @@ def run_command(
         try:
             play_tournament(t, options=options, workers=workers, on_round=seated, on_table=played)
         except TournamentError as error:
-            raise _fail(console, error) from None
+            raise refusal(console, error) from None
     seconds = time.perf_counter() - start
     console.print(standings_table(t))
     tables = sum(len(r.tables) for r in t.rounds)
@@ -258,7 +253,7 @@ def pairings_command(
         for i in range(1, size + 1):
             t.register((f"{prefix} {i}N", f"{prefix} {i}S") if kind == "pairs" else f"Player {i}")
     except TournamentError as error:
-        raise _fail(console, error) from None
+        raise refusal(console, error) from None
     if fmt in ("danish", "knockout"):
         console.print("(results drawn at random, since this movement follows them)\n")
     rng = random.Random(seed)
@@ -293,6 +288,6 @@ def show_command(
             cards_html.write_text(table_cards_html(t, cards), encoding="utf-8")
             console.print(f"Table cards written to {cards_html}")
     except (TournamentError, OSError, ValueError, KeyError) as error:
-        raise _fail(console, error) from None
+        raise refusal(console, error) from None
     console.print(standings_table(t))
     _write_outputs(console, t, None, csv_path, html_path)
