@@ -551,17 +551,23 @@ class SimplePolicy:
         return MELD_BASE + int(self.utils.meld_to_int(melds[0]))
 
 
+def _play_out(state: Any, cards: Sequence[int], choose: Callable[[Any], int]) -> None:
+    """Play ``state`` to the end in place: ``choose(state)`` plays each decision, chance
+    deals ``cards`` in order."""
+    drawn = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(cards[drawn])
+            drawn += 1
+        else:
+            state.apply_action(choose(state))
+
+
 def _finish(state: Any, stock: Sequence[int], policies: Sequence[SimplePolicy]) -> None:
     """Play ``state`` to the end in place: the policies choose, the stock comes in order."""
     for policy in policies:
         policy.restart()
-    drawn = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(stock[drawn])
-            drawn += 1
-        else:
-            state.apply_action(policies[state.current_player()].act(state))
+    _play_out(state, stock, lambda s: policies[s.current_player()].act(s))
 
 
 class GinSearchBot:
@@ -725,11 +731,5 @@ def play_game(game: Any, players: Sequence[Any], deck: Sequence[int]) -> list[fl
     """Play one game; ``players[p]`` has ``step(state) -> action`` (an OpenSpiel bot or
     a :class:`GinSearchBot`); chance deals ``deck`` in order. Returns the returns."""
     state = game.new_initial_state()
-    drawn = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(deck[drawn])
-            drawn += 1
-        else:
-            state.apply_action(players[state.current_player()].step(state))
+    _play_out(state, deck, lambda s: players[s.current_player()].step(s))
     return [float(r) for r in state.returns()]
