@@ -73,3 +73,30 @@ def test_the_reads_give_back_the_rows_written_in_their_order() -> None:
     assert store.results(table_id="t3") == [results[1], results[0]]
     assert store.results(user_id=anna.id) == [results[1], older]
     assert store.results(user_id=anna.id, limit=1, offset=1) == [older]
+
+
+def test_a_rating_is_replaced_or_added_by_results_and_by_the_bots_matches() -> None:
+    """put_ratings and save_results write a rating the same way: the account's rating in
+    that game replaced, else added; a match's results stored twice change nothing."""
+    store = Store("sqlite://")
+    anna = store.create_user("Anna", "hash")
+    bruno = store.create_user("Bruno", "hash")
+    old = RatingRow(anna.id, "italian-2", 25.0, 8.0, 3, 1.0)
+    store.put_ratings([old, RatingRow(anna.id, "buraco-2", 20.0, 8.0, 1, 1.0)])
+    newer = replace(old, mu=26.0, matches=4, updated_at=2.0)
+    store.put_ratings([newer])
+    assert store.ratings_for("italian-2", [anna.id]) == {anna.id: newer}
+    after = [
+        replace(newer, mu=27.0, matches=5),
+        RatingRow(bruno.id, "italian-2", 23.0, 8.2, 1, 3.0),
+    ]
+    results = [_result("t1", 0, anna.id, 3.0), _result("t1", 1, bruno.id, 3.0)]
+    store.create_table(_table("t1", "over", 3.0))
+    assert store.save_results(results, after)
+    assert store.ratings_for("italian-2", [anna.id, bruno.id]) == {
+        anna.id: after[0],
+        bruno.id: after[1],
+    }
+    assert not store.save_results(results, [replace(after[0], mu=99.0)])
+    assert store.ratings(anna.id)[1] == after[0]
+    assert [r.game for r in store.ratings(anna.id)] == ["buraco-2", "italian-2"]

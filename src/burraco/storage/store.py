@@ -735,24 +735,16 @@ class Store:
                 for row in rows:
                     c.execute(insert(models.results).values(**_fields(row)))
                 for rating in ratings:
-                    r_ = models.ratings
-                    where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
-                    done = c.execute(update(r_).where(where).values(**_fields(rating)))
-                    if done.rowcount == 0:
-                        c.execute(insert(r_).values(**_fields(rating)))
+                    _put_rating(c, rating)
         except IntegrityError:
             return False
         return True
 
     def put_ratings(self, ratings: Sequence[RatingRow]) -> None:
         """Insert or replace ratings (the bots' rating matches)."""
-        r_ = models.ratings
         with self._write() as c:
             for rating in ratings:
-                where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
-                done = c.execute(update(r_).where(where).values(**_fields(rating)))
-                if done.rowcount == 0:
-                    c.execute(insert(r_).values(**_fields(rating)))
+                _put_rating(c, rating)
 
     def results(
         self,
@@ -839,6 +831,15 @@ def _update_seat(c: Connection, seat: SeatRow) -> None:
         .where((models.seats.c.table_id == seat.table_id) & (models.seats.c.seat == seat.seat))
         .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash, user_id=seat.user_id)
     )
+
+
+def _put_rating(c: Connection, rating: RatingRow) -> None:
+    """Replace the rating of its account and game, or insert it if there is none."""
+    r_ = models.ratings
+    where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
+    done = c.execute(update(r_).where(where).values(**_fields(rating)))
+    if done.rowcount == 0:
+        c.execute(insert(r_).values(**_fields(rating)))
 
 
 def _fields(row: object) -> dict[str, object]:
