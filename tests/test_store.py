@@ -36,7 +36,7 @@ def test_the_reads_give_back_the_rows_written_in_their_order() -> None:
     assert store.table("t2") == late and store.table("nope") is None
     assert store.tables() == [early, late]
     assert store.tables(("over",)) == [over]
-    assert store.finished_tables() == [over] and store.finished_tables(variant="buraco") == []
+    assert [f.table for f in store.finished_page()] == [over]
     assert store.seats("t2") == sorted(seats, key=lambda s: s.seat) and store.seats("t1") == []
 
     first = TournamentRow("u2", "Tuesday", "{}", "d", "{}", 2.0, 2.0)

@@ -24,7 +24,8 @@ from burraco.server.accounts import (
 )
 from burraco.server.limits import Rates
 from burraco.server.room import Room, RoomError
-from burraco.storage import Store, TableRow
+from burraco.storage import Store
+from burraco.storage.store import FinishedTable
 from burraco.variants import variant
 
 __all__ = ["routes"]
@@ -141,15 +142,12 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
     ) -> dict[str, Any]:
         """Finished matches, the latest first: every table's, or (``mine``) this account's."""
         size = 20
-        if mine:
-            user, _ = logged_in(request)
-            results = store.results(user_id=user.id, limit=size + 1, offset=(page - 1) * size)
-            rows = [r for r in (store.table(x.table_id) for x in results[:size]) if r]
-            more = len(results) > size
-        else:
-            found = store.finished_tables(size + 1, (page - 1) * size, variant)
-            rows, more = found[:size], len(found) > size
-        return {"matches": [finished(store, row) for row in rows], "page": page, "more": more}
+        user_id = logged_in(request)[0].id if mine else None
+        found = store.finished_page(
+            size + 1, (page - 1) * size, variant=None if mine else variant, user_id=user_id
+        )
+        matches = [finished(table) for table in found[:size]]
+        return {"matches": matches, "page": page, "more": len(found) > size}
 
     @router.get("/account", include_in_schema=False)
     async def account_page() -> FileResponse:
@@ -162,13 +160,13 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
     return router
 
 
-def finished(store: Store, row: TableRow) -> dict[str, Any]:
+def finished(table: FinishedTable) -> dict[str, Any]:
     """A finished table as the history lists it: its game, players, result and links."""
+    row = table.table
     v = variant(row.variant, **json.loads(row.options))
-    results = {r.seat: r for r in store.results(table_id=row.id)}
     seats = []
-    for seat in store.seats(row.id):
-        result = results.get(seat.seat)
+    for seat in table.seats:
+        result = table.results.get(seat.seat)
         seats.append(
             {
                 "seat": seat.seat,

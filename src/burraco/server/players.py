@@ -98,7 +98,9 @@ def routes(room: Room, store: Store) -> APIRouter:
         if user is None:
             raise RoomError("no_player", f"no player named {name!r}", 404, params={"name": name})
         recent = store.results(user_id=user.id, limit=LAST_MATCHES)
-        tables = {r.table_id: store.results(table_id=r.table_id) for r in recent}
+        tables: dict[str, list[ResultRow]] = {r.table_id: [] for r in recent}
+        for seat in store.results(table_ids=list(tables)):
+            tables[seat.table_id].append(seat)
         ids = {s.user_id for seats in tables.values() for s in seats if s.user_id is not None}
         names = {i: u.name for i, u in store.users(sorted(ids)).items()}
         return player_json(

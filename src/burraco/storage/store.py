@@ -42,6 +42,7 @@ from burraco.storage import models
 __all__ = [
     "ChatRow",
     "EventRow",
+    "FinishedTable",
     "NameTaken",
     "RatingRow",
     "ResultRow",
@@ -169,6 +170,16 @@ class ResultRow:
     #: The seat's turns in the match, and how many of them a bot played (absence.py).
     turns: int = 0
     bot_turns: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedTable:
+    """A finished table as the history lists it: its row, its seats and their results."""
+
+    table: TableRow
+    seats: tuple[SeatRow, ...]
+    #: By seat; a seat with no result (a match stored before results were) has none.
+    results: dict[int, ResultRow]
 
 
 @dataclass(frozen=True, slots=True)
@@ -588,16 +599,67 @@ class Store:
             ).first()
         return None if r is None else str(r[0])
 
-    def finished_tables(
-        self, limit: int = 50, offset: int = 0, variant: str | None = None
-    ) -> list[TableRow]:
-        """Tables whose match is over, the latest first (tournament tables included)."""
-        t = models.tables
-        query = select(t).where(t.c.status == "over")
-        if variant is not None:
-            query = query.where(t.c.variant == variant)
-        query = query.order_by(t.c.updated_at.desc()).limit(limit).offset(offset)
-        return self._all(query, TableRow)
+    def finished_page(
+        self,
+        limit: int = 20,
+        offset: int = 0,
+        *,
+        variant: str | None = None,
+        user_id: int | None = None,
+    ) -> list[FinishedTable]:
+        """A page of finished tables with their seats and results, in one query: every
+        table whose match is over, the latest first (``variant`` filters), or those of
+        one account's results (``user_id``), its latest match first.
+
+        A page is read by a join on a subquery of the page's tables, so it costs one
+        round trip however many tables it lists (the history page asked three a table).
+        """
+        t, s, r_ = models.tables, models.seats, models.results
+        if user_id is None:
+            key: Any = t.c.updated_at
+            page = select(t.c.id.label("id"), key.label("key")).where(t.c.status == "over")
+            if variant is not None:
+                page = page.where(t.c.variant == variant)
+            page = page.order_by(key.desc(), t.c.id)
+        else:
+            key = func.max(r_.c.finished_at)
+            page = (
+                select(r_.c.table_id.label("id"), key.label("key"))
+                .where(r_.c.user_id == user_id)
+                .group_by(r_.c.table_id)
+                .order_by(key.desc(), r_.c.table_id)
+            )
+        listed = page.limit(limit).offset(offset).subquery()
+        columns = [
+            *(c.label(f"t_{c.name}") for c in t.c),
+            *(c.label(f"s_{c.name}") for c in s.c),
+            *(c.label(f"r_{c.name}") for c in r_.c),
+        ]
+        query = (
+            select(*columns)
+            .select_from(
+                listed.join(t, t.c.id == listed.c.id)
+                .outerjoin(s, s.c.table_id == t.c.id)
+                .outerjoin(r_, (r_.c.table_id == s.c.table_id) & (r_.c.seat == s.c.seat))
+            )
+            .order_by(listed.c.key.desc(), listed.c.id, s.c.seat)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(query).all()
+        found: dict[str, tuple[TableRow, list[SeatRow], dict[int, ResultRow]]] = {}
+        for row in rows:
+            m = row._mapping
+            table_id = m["t_id"]
+            if table_id not in found:
+                table = TableRow(**{k: m[f"t_{k}"] for k in TableRow.__slots__})
+                found[table_id] = (table, [], {})
+            _, seats, results = found[table_id]
+            if m["s_seat"] is None:
+                continue
+            seats.append(SeatRow(**{k: m[f"s_{k}"] for k in SeatRow.__slots__}))
+            if m["r_seat"] is not None:
+                results[m["r_seat"]] = ResultRow(**{k: m[f"r_{k}"] for k in ResultRow.__slots__})
+        return [FinishedTable(row, tuple(seats), results) for row, seats, results in found.values()]
 
     # --- accounts and sessions ------------------------------------------------------------
 
@@ -751,16 +813,20 @@ class Store:
         *,
         user_id: int | None = None,
         table_id: str | None = None,
+        table_ids: Sequence[str] | None = None,
         limit: int = 1000,
         offset: int = 0,
     ) -> list[ResultRow]:
-        """Results of one player (the latest first) or of one table (by seat)."""
+        """Results of one player (the latest first), of one table or of several (by table
+        and seat: a page of matches reads its tables' results in one query)."""
         r_ = models.results
         query = select(r_)
         if user_id is not None:
             query = query.where(r_.c.user_id == user_id).order_by(r_.c.finished_at.desc())
         if table_id is not None:
             query = query.where(r_.c.table_id == table_id).order_by(r_.c.seat)
+        if table_ids is not None:
+            query = query.where(r_.c.table_id.in_(table_ids)).order_by(r_.c.table_id, r_.c.seat)
         return self._all(query.limit(limit).offset(offset), ResultRow)
 
     def result_totals(self, user_id: int) -> dict[str, dict[str, int]]:
