@@ -30,6 +30,7 @@ from waits import ms
 from burraco.bots.hints import WHY
 from burraco.refusals import TEXTS as RULES
 from burraco.server.chat import QUICK
+from burraco.server.pages import page as served_page
 from burraco.server.ratings import BOT_LEVELS
 from burraco.tournament.errors import PHASES
 from burraco.tournament.errors import TEXTS as DESK_RULES
@@ -211,7 +212,8 @@ def js_sources() -> dict[str, str]:
 
 
 def html_sources() -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(WEB.glob("*.html"))}
+    """The pages as the room serves them, their shared parts filled in."""
+    return {p.name: served_page(p).body.decode("utf-8") for p in sorted(WEB.glob("*.html"))}
 
 
 def first_argument(source: str, start: int) -> str:
