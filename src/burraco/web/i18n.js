@@ -3,8 +3,8 @@
 // The texts are data: one catalogue per language, web/i18n/<lang>.json, a flat
 // object key -> text (docs/translating.md). This module fetches English (every
 // key falls back to it) and the page's language before any page script runs
-// (a top-level await), so t() stays synchronous; another language is fetched
-// when the #lang button first asks for it.
+// (a top-level await), so t() stays synchronous; the language the #lang button
+// switches to is fetched ahead, and any other when setLang() asks for it.
 //
 // The language comes from localStorage ("burraco.lang") if the player chose
 // one with the #lang button (it cycles en → it → pt), else from the
