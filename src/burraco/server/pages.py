@@ -36,16 +36,17 @@ MAX_DEPTH: Final = 4
 @dataclass(frozen=True)
 class Page:
     """A page filled in: its bytes, their ETag, and the files it was made of with their
-    modification times (to know when it must be made again)."""
+    modification times and sizes (to know when it must be made again; the size tells an
+    edit within the file system's tick of time)."""
 
     body: bytes
     etag: str
-    made_of: tuple[tuple[Path, int], ...]
+    made_of: tuple[tuple[Path, tuple[int, int]], ...]
 
     def fresh(self) -> bool:
         """Whether no file the page was made of has changed since."""
         try:
-            return all(path.stat().st_mtime_ns == mtime for path, mtime in self.made_of)
+            return all(_stamp(path) == stamp for path, stamp in self.made_of)
         except OSError:
             return False
 
@@ -66,14 +67,19 @@ def assemble(text: str, parts: Path, used: list[Path] | None = None, depth: int 
             used.append(path)
         inner = assemble(path.read_text(encoding="utf-8"), parts, used, depth + 1)
         # The part's later lines are indented as the line that names it.
-        line_start = text.rfind("\n", 0, match.start()) + 1
-        indent = re.match(r"[ \t]*", text[line_start:]).group(0)  # type: ignore[union-attr]
+        before = text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
+        indent = before[: len(before) - len(before.lstrip(" \t"))]
         return inner.rstrip("\n").replace("\n", "\n" + indent)
 
     return INCLUDE.sub(fill, text)
 
 
 _made: dict[Path, Page] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    found = path.stat()
+    return found.st_mtime_ns, found.st_size
 
 
 def page(path: Path) -> Page:
@@ -84,7 +90,7 @@ def page(path: Path) -> Page:
     parts = path.parent / "parts"
     used = [path]
     body = assemble(path.read_text(encoding="utf-8"), parts, used).encode("utf-8")
-    made_of = tuple((p, p.stat().st_mtime_ns) for p in dict.fromkeys(used))
+    made_of = tuple((p, _stamp(p)) for p in dict.fromkeys(used))
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     found = _made[path] = Page(body, etag, made_of)
     return found
