@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from roomserver import RoomServer
+from test_browser import switch_language
+from waits import seconds
 
 from burraco.server.pages import WEB, assemble, page
 
@@ -122,3 +126,37 @@ def test_the_package_ships_the_catalogues_and_the_parts() -> None:
     shipped = {p for pattern in patterns for p in package.glob(pattern) if p.is_file()}
     for needed in [*PAGES, *PARTS.glob("*.html"), *(WEB / "i18n").glob("*.json")]:
         assert needed in shipped, f"{needed.relative_to(package)} is not in the package data"
+
+
+def test_a_page_whose_texts_do_not_arrive_speaks_english_then_fetches_them_again(
+    browser: Any, tmp_path: Path
+) -> None:
+    """An Italian reader whose catalogue fails to arrive reads the page in English, with
+    no error; the language button then fetches it again and the page speaks Italian."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        context = browser.new_context()
+        context.add_init_script("localStorage.setItem('burraco.lang', 'it')")
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        refused: list[str] = []
+
+        def refuse(route: Any) -> None:
+            refused.append(route.request.url)
+            route.abort()
+
+        page.route("**/static/i18n/it.json", refuse)
+        page.goto(f"{server.url}/rules")
+        page.wait_for_selector("body[data-ready] .rules-list li")
+        assert page.evaluate("() => document.documentElement.lang") == "en"
+        assert "Rules of the games" in page.inner_text("body")
+        # The page's language at the start, then the button's next one fetched ahead.
+        deadline = time.monotonic() + seconds(10)
+        while len(refused) < 2 and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        assert len(refused) == 2, refused
+        page.unroute("**/static/i18n/it.json")
+        assert switch_language(page) == "it"
+        page.wait_for_function("() => document.body.innerText.includes('Le regole dei giochi')")
+        assert not errors, errors
+        context.close()
