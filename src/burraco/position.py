@@ -45,9 +45,8 @@ from burraco.cards import CARDS, JOKER, KINDS, cards_from_counts, deck, format_c
 from burraco.deal import DRAW_PHASE, OVER, PLAY_PHASE, Deal, pozzetto_sizes
 from burraco.errors import RuleError, SetupError
 from burraco.melds import SEQUENCE, Meld, is_wild, meld_or_refusal
-from burraco.record import options_of, parse_option
 from burraco.refusals import Refusal
-from burraco.variants import Variant, variant
+from burraco.variants import Variant, options_of, parse_option, variant
 from burraco.view import DealView, view_of
 
 __all__ = [
