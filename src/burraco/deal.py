@@ -312,8 +312,6 @@ class Deal:
         """
         order = deck(v.decks, v.jokers)
         random.Random(seed).shuffle(order)
-        if not 0 <= dealer < v.players:
-            raise RuleError(f"no seat {dealer} at a table of {v.players}")
         return cls._dealt(v, order, dealer, phase, minimum)
 
     @classmethod
@@ -337,8 +335,6 @@ class Deal:
                 f"a deck order for {v.name} must hold its {len(expected)} cards exactly once "
                 f"each (got {len(cards)} cards)"
             )
-        if not 0 <= dealer < v.players:
-            raise RuleError(f"no seat {dealer} at a table of {v.players}")
         return cls._dealt(v, cards, dealer, phase, minimum)
 
     @classmethod
@@ -351,6 +347,8 @@ class Deal:
         minimum: Sequence[int] | None,
     ) -> Deal:
         # The deal from a deck order known to be whole (checked, or shuffled from the deck).
+        if not 0 <= dealer < v.players:
+            raise RuleError(f"no seat {dealer} at a table of {v.players}")
         self = cls.__new__(cls)
         self.v = v
         self.dealer = dealer
