@@ -5,6 +5,11 @@ A :class:`Variant` names a family of rules (``italian``, ``online``, ``buraco``,
 with the table setup: how many players and how many lines (a line is one
 player, or the partners who share melds and score together).
 
+Each game is one :class:`Preset`, as data: its rules, its tables, what a table size or a
+convenience keyword brings. The options as text, as records and positions write them
+(:func:`options_of`, :func:`parse_option`), live here too, below every module that
+writes them.
+
 >>> v = variant("italian", players=4)
 >>> v.name, v.players, v.lines, v.decks, v.jokers, v.hand_size
 ('italian', 4, 2, 2, 4, 11)
