@@ -1648,6 +1648,7 @@ class Deal:
     def position(self, seat: int | None = None) -> str:
         """The deal as one line of text (docs/position.md): its whole state, or with
         ``seat`` what that seat knows (load that with ``DealView.from_position``)."""
+        # position stands a floor above the deal (it builds deals): a convenience, imported here.
         from burraco.position import position_of, view_position
 
         return position_of(self) if seat is None else view_position(self.view(seat))
@@ -1656,6 +1657,7 @@ class Deal:
     def from_position(cls, text: str) -> Deal:
         """The deal a position describes; raise :class:`~burraco.position.PositionError`
         naming the field and what is wrong. It has no history and no deck order."""
+        # A convenience, as position() is (tests/test_floors.py names both).
         from burraco.position import deal_from_position
 
         return deal_from_position(text)

@@ -100,6 +100,7 @@ class DealView:
 
     def position(self) -> str:
         """This view as a seat's position (docs/position.md): hidden cards as counts."""
+        # position stands floors above the view (it builds deals): a convenience, imported here.
         from burraco.position import view_position
 
         return view_position(self)
@@ -107,6 +108,7 @@ class DealView:
     @classmethod
     def from_position(cls, text: str) -> DealView:
         """The view a seat's position describes (its history is empty)."""
+        # A convenience, as position() is (tests/test_floors.py names both).
         from burraco.position import view_from_position
 
         return view_from_position(text)
