@@ -217,12 +217,12 @@ def test_the_desk_says_a_folded_rule_by_the_field_it_names(browser: Any, tmp_pat
               const m = await import('/static/i18n.js');
               const out = cases.map(() => ({}));
               for (const l of m.LANGS) {
-                m.setLang(l);
+                await m.setLang(l);
                 cases.forEach(([rule, params], i) => {
                   out[i][l] = m.refusalText({ code: 'forbidden', rule, params, message: 'x' });
                 });
               }
-              m.setLang('en');
+              await m.setLang('en');
               return out;
             }""",
             [[rule, params] for rule, params, _ in FOLDED],

@@ -44,7 +44,7 @@ from burraco.melds import grade_of
 from burraco.record import TIME_OUT, load, parse_option, replay_steps, save
 from burraco.scoring import DealScore
 from burraco.terminal import refusal
-from burraco.variants import PRESETS, Variant, variant
+from burraco.variants import PRESETS, SETUPS, Variant, variant
 from burraco.view import DealView
 
 __all__ = ["app", "card_text", "cards_text", "hand_order"]
@@ -705,21 +705,15 @@ def replay_command(
 
 
 def _setups(name: str) -> list[str]:
-    """The tables a preset is played at, found by asking :func:`variant`."""
+    """The tables a preset (or an alias of one) is played at, by players and then lines."""
+    game = variant(name).name
     found = []
-    for players in range(2, 7):
-        for lines in range(2, players + 1):
-            try:
-                variant(name, players=players, lines=lines)
-            except RuleError:
-                continue
-            if lines == players:
-                found.append(f"{players} alone")
-            else:
-                team = {2: "pairs", 3: "trios"}.get(
-                    players // lines, f"teams of {players // lines}"
-                )
-                found.append(f"{players} in {team}")
+    for players, lines in sorted((p, ln) for g, p, ln in SETUPS if g == game):
+        if lines == players:
+            found.append(f"{players} alone")
+        else:
+            team = {2: "pairs", 3: "trios"}.get(players // lines, f"teams of {players // lines}")
+            found.append(f"{players} in {team}")
     return found
 
 

@@ -70,7 +70,7 @@ import numpy.typing as npt
 from burraco.bots.arena import check_bots, make_bot
 from burraco.encoding import Decisions, action_space, observation_layout, observe, returns
 from burraco.match import Match
-from burraco.variants import Variant, variant
+from burraco.variants import Variant, options_of, variant
 
 __all__ = [
     "FORMATS",
@@ -471,12 +471,7 @@ def _tuples(value: Any) -> Any:
 
 def _variant_settings(v: Variant) -> dict[str, Any]:
     """The variant as its preset, table and the options that differ from the preset's."""
-    base = variant(v.name, players=v.players, lines=v.lines)
-    options = {
-        f.name: _jsonable(getattr(v, f.name))
-        for f in dataclasses.fields(v)
-        if f.name != "line_of" and getattr(v, f.name) != getattr(base, f.name)
-    }
+    options = {name: _jsonable(value) for name, value in options_of(v)}
     return {"name": v.name, "players": v.players, "lines": v.lines, "options": options}
 
 

@@ -5,11 +5,9 @@ player's own tables; and the history of finished matches (docs/protocol.md).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
-from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from burraco.server.accounts import (
@@ -23,14 +21,13 @@ from burraco.server.accounts import (
     user_of,
 )
 from burraco.server.limits import Rates
+from burraco.server.pages import page_response
 from burraco.server.room import Room, RoomError
 from burraco.storage import Store
 from burraco.storage.store import FinishedTable
 from burraco.variants import variant
 
 __all__ = ["routes"]
-
-WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 class SignUp(BaseModel):
@@ -150,12 +147,12 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
         return {"matches": matches, "page": page, "more": len(found) > size}
 
     @router.get("/account", include_in_schema=False)
-    async def account_page() -> FileResponse:
-        return FileResponse(WEB / "account.html")
+    async def account_page() -> Response:
+        return page_response("account.html")
 
     @router.get("/history", include_in_schema=False)
-    async def history_page() -> FileResponse:
-        return FileResponse(WEB / "history.html")
+    async def history_page() -> Response:
+        return page_response("history.html")
 
     return router
 
