@@ -32,12 +32,14 @@ from burraco.refusals import TEXTS as RULES
 from burraco.server.chat import QUICK
 from burraco.server.pages import page as served_page
 from burraco.server.ratings import BOT_LEVELS
-from burraco.tournament.errors import PHASES
+from burraco.tournament.errors import PHASES, WORDS
 from burraco.tournament.errors import TEXTS as DESK_RULES
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "burraco" / "web"
 CATALOGUES = WEB / "i18n"
 LANGS = ("en", "it", "pt")
+# The words the desk's params hold (a result's field, "none"), each said as a text of its own.
+DESK_WORDS = {word: word for words in WORDS.values() for word in words}
 
 PLACEHOLDER = re.compile(r"\{([\w ]+)\}")
 KEY_SHAPE = re.compile(r"^[a-z_]+(\.[\w\- ]+)+$")
@@ -129,6 +131,7 @@ DYNAMIC_KEYS = {
     "rule.": list(RULES),
     "desk.rule.": list(DESK_RULES),
     "desk.where.": list(PHASES),
+    "desk.word.": list(DESK_WORDS),
     "hint.why.": list(WHY),
     "error.": ROOM_CODES,
     "chat.quick.": list(QUICK),
@@ -413,7 +416,11 @@ def test_every_tournament_error_has_its_text_in_every_language() -> None:
     and no language keeps a key for a code the tournament no longer has."""
     found = texts()
     for lang in LANGS:
-        for prefix, catalogue in (("desk.rule.", DESK_RULES), ("desk.where.", PHASES)):
+        for prefix, catalogue in (
+            ("desk.rule.", DESK_RULES),
+            ("desk.where.", PHASES),
+            ("desk.word.", DESK_WORDS),
+        ):
             for code, template in catalogue.items():
                 key = prefix + code
                 assert says(found[lang], key), f"{lang} lacks {key}"

@@ -67,7 +67,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from burraco.bots.arena import BOT_NAMES, make_bot
+from burraco.bots.arena import check_bots, make_bot
 from burraco.encoding import Decisions, action_space, observation_layout, observe, returns
 from burraco.match import Match
 from burraco.variants import Variant, options_of, variant
@@ -174,9 +174,7 @@ class Plan:
         players = self.v.players
         if not self.bots:
             raise ValueError("no bots: give at least one bot level")
-        for name in self.bots:
-            if name not in BOT_NAMES:
-                raise ValueError(f"no bot {name!r} ({', '.join(BOT_NAMES)})")
+        check_bots(self.bots)
         if len(self.bots) > players:
             raise ValueError(f"{len(self.bots)} bots for a table of {players} seats")
         if self.games < 1:

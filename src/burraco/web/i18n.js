@@ -175,11 +175,14 @@ function ruleText(code, params = {}) {
  */
 // The param that counts a tournament's counted refusal ("has 1 round").
 const DESK_COUNTED_BY = { knockout_rounds: 'whole', movement_rounds: 'whole' };
+// The params that hold a word (burraco.tournament.errors.WORDS: a result's field, "none"), said in the page's words.
+const DESK_WORDS = ['field', 'missing'];
 
 function deskRuleText(rule, params = {}) {
   if (!hasText(`desk.rule.${rule}`)) return null;
   const p = { ...params };
   if (`desk.where.${params.phase}` in TEXTS.en) p.phase = t(`desk.where.${params.phase}`, params);
+  for (const k of DESK_WORDS) if (`desk.word.${params[k]}` in TEXTS.en) p[k] = t(`desk.word.${params[k]}`);
   const movement = `format.${String(params.format ?? '').toLowerCase()}`;
   if (movement in TEXTS.en) p.format = t(movement);
   if (rule in DESK_COUNTED_BY) return tn(`desk.rule.${rule}`, params[DESK_COUNTED_BY[rule]], p);
