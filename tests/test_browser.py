@@ -37,6 +37,15 @@ def state(page: Any) -> dict[str, Any]:
     return found
 
 
+def switch_language(page: Any) -> str:
+    """Click the #lang button and wait until the page speaks the next language (its
+    catalogue may first have to arrive); the page's new <html lang>."""
+    before = page.evaluate("() => document.documentElement.lang")
+    page.click("#lang")
+    page.wait_for_function("(l) => document.documentElement.lang !== l", arg=before)
+    return str(page.evaluate("() => document.documentElement.lang"))
+
+
 def wait_my_turn(page: Any, timeout: float = ms(30)) -> dict[str, Any]:
     page.wait_for_function(
         """() => { const s = window.burracoTable && window.burracoTable.state;

@@ -102,3 +102,130 @@ def test_a_director_runs_a_round_and_a_player_finds_the_table(browser: Any, tmp_
             timeout=ms(30),
         )
         assert not errors, errors
+
+
+# Issue 20: each rule of either field of a result is one code whose params.field names the
+# field, and "none" fills a round's missing tables; the desk says them, word for word, as
+# it said the twin codes before (mp_first_step, leaver_not_at_table...).
+ROUND_2 = {"table": 1, "round": 2}
+LINE_8 = {**ROUND_2, "line": 8, "first": 7, "second": 9}
+FOLDED: list[tuple[str, dict[str, str | int], dict[str, str]]] = [
+    (
+        "mp_not_whole",
+        {**ROUND_2, "field": "mp_first", "value": "12.5"},
+        {
+            "en": "Table 1 of round 2: the first line’s MP must be a whole number of points, "
+            "not 12.5.",
+            "it": "Tavolo 1 del turno 2: gli MP della prima linea devono essere un numero "
+            "intero di punti, non 12.5.",
+            "pt": "Mesa 1 da rodada 2: os pontos da primeira equipe devem ser um número "
+            "inteiro, não 12.5.",
+        },
+    ),
+    (
+        "mp_not_whole",
+        {**ROUND_2, "field": "mp_second", "value": "12.5"},
+        {
+            "en": "Table 1 of round 2: the second line’s MP must be a whole number of points, "
+            "not 12.5.",
+            "it": "Tavolo 1 del turno 2: gli MP della seconda linea devono essere un numero "
+            "intero di punti, non 12.5.",
+            "pt": "Mesa 1 da rodada 2: os pontos da segunda equipe devem ser um número "
+            "inteiro, não 12.5.",
+        },
+    ),
+    (
+        "mp_step",
+        {**ROUND_2, "field": "mp_first", "value": 902, "step": 5},
+        {
+            "en": "Table 1 of round 2: the first line’s MP are 902, but points move in steps "
+            "of 5 (every card and premium is a multiple of 5).",
+            "it": "Tavolo 1 del turno 2: gli MP della prima linea sono 902, ma i punti vanno "
+            "di 5 in 5 (ogni carta e ogni premio è un multiplo di 5).",
+            "pt": "Mesa 1 da rodada 2: os pontos da primeira equipe são 902, mas os pontos "
+            "andam de 5 em 5 (toda carta e todo prêmio é múltiplo de 5).",
+        },
+    ),
+    (
+        "mp_step",
+        {**ROUND_2, "field": "mp_second", "value": 403, "step": 5},
+        {
+            "en": "Table 1 of round 2: the second line’s MP are 403, but points move in steps "
+            "of 5 (every card and premium is a multiple of 5).",
+            "it": "Tavolo 1 del turno 2: gli MP della seconda linea sono 403, ma i punti vanno "
+            "di 5 in 5 (ogni carta e ogni premio è un multiplo di 5).",
+            "pt": "Mesa 1 da rodada 2: os pontos da segunda equipe são 403, mas os pontos "
+            "andam de 5 em 5 (toda carta e todo prêmio é múltiplo de 5).",
+        },
+    ),
+    (
+        "not_at_table",
+        {**LINE_8, "field": "abandoned_by"},
+        {
+            "en": "Table 1 of round 2: line 8, said to have abandoned, does not sit at this "
+            "table (lines 7 and 9).",
+            "it": "Tavolo 1 del turno 2: la linea 8, indicata come ritirata, non siede a "
+            "questo tavolo (linee 7 e 9).",
+            "pt": "Mesa 1 da rodada 2: a equipe 8, indicada como a que abandonou, não joga "
+            "nesta mesa (equipes 7 e 9).",
+        },
+    ),
+    (
+        "not_at_table",
+        {**LINE_8, "field": "last_mover"},
+        {
+            "en": "Table 1 of round 2: line 8, said to have made the last move, does not sit "
+            "at this table (lines 7 and 9).",
+            "it": "Tavolo 1 del turno 2: la linea 8, indicata per l’ultima mossa, non siede a "
+            "questo tavolo (linee 7 e 9).",
+            "pt": "Mesa 1 da rodada 2: a equipe 8, indicada como a da última jogada, não "
+            "joga nesta mesa (equipes 7 e 9).",
+        },
+    ),
+    (
+        "round_not_closed",
+        {"round": 2, "missing": "3, 4"},
+        {
+            "en": "Round 2 is not closed yet (tables without a result: 3, 4): close it first.",
+            "it": "Il turno 2 non è ancora chiuso (tavoli senza risultato: 3, 4): chiudilo prima.",
+            "pt": "A rodada 2 ainda não foi encerrada (mesas sem resultado: 3, 4): encerre-a "
+            "antes.",
+        },
+    ),
+    (
+        "round_not_closed",
+        {"round": 2, "missing": "none"},
+        {
+            "en": "Round 2 is not closed yet (tables without a result: none): close it first.",
+            "it": "Il turno 2 non è ancora chiuso (tavoli senza risultato: nessuno): chiudilo "
+            "prima.",
+            "pt": "A rodada 2 ainda não foi encerrada (mesas sem resultado: nenhuma): "
+            "encerre-a antes.",
+        },
+    ),
+]
+
+
+def test_the_desk_says_a_folded_rule_by_the_field_it_names(browser: Any, tmp_path: Path) -> None:
+    """Each folded code, with each value of the param that tells its cases apart, is said
+    by the desk's own i18n module in English, Italian and Portuguese."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        page = browser.new_page()
+        page.goto(f"{server.url}/desk")
+        said: list[dict[str, str]] = page.evaluate(
+            """async (cases) => {
+              const m = await import('/static/i18n.js');
+              const out = cases.map(() => ({}));
+              for (const l of m.LANGS) {
+                await m.setLang(l);
+                cases.forEach(([rule, params], i) => {
+                  out[i][l] = m.refusalText({ code: 'forbidden', rule, params, message: 'x' });
+                });
+              }
+              await m.setLang('en');
+              return out;
+            }""",
+            [[rule, params] for rule, params, _ in FOLDED],
+        )
+        page.close()
+    assert said == [texts for _, _, texts in FOLDED]

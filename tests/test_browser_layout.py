@@ -274,7 +274,7 @@ def test_counted_words_agree_in_the_browser(browser: Any, server: RoomServer) ->
           const m = await import('/static/i18n.js');
           const out = {};
           for (const l of m.LANGS) {
-            m.setLang(l);
+            await m.setLang(l);
             out[l] = [
               m.t('desk.n_rounds', { n: 1 }), m.t('desk.n_rounds', { n: 2 }),
               m.hintText('take', '', 'take_fits', { fit: 1, size: 3, margin: 1 }),
@@ -284,7 +284,7 @@ def test_counted_words_agree_in_the_browser(browser: Any, server: RoomServer) ->
               m.tn('table.seat_aria', 1, { name: 'Anna' }),
             ];
           }
-          m.setLang('en');
+          await m.setLang('en');
           return out;
         }"""
     )

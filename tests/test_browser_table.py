@@ -18,6 +18,7 @@ from test_browser import (
     play_one_turn,
     play_turn_by_socket,
     shot,
+    switch_language,
     wait_my_turn,
 )
 from waits import ms
@@ -57,7 +58,7 @@ def test_settings_sounds_and_motion(browser: Any, tmp_path: Path) -> None:
                 "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)",
             )
             assert not cut, cut
-            page.click("#lang")
+            switch_language(page)
 
         # Card size and the four-colour deck, kept across a reload.
         medium = _width(page, "#hand .card")

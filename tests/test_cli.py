@@ -156,3 +156,30 @@ def test_replay_of_a_tampered_record_names_the_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 1
     assert "line 2:" in result.output
+
+
+def test_the_bot_commands_read_their_bots_alike(tmp_path: Path) -> None:
+    """arena, simulate and ratings take bots comma separated and refuse one that is not a
+    bot by its name, with the bots there are, in red on one line, status 2."""
+    for command in (
+        ["arena", "--bots", "greedy, wizard"],
+        ["simulate", "--out", str(tmp_path), "--bots", "greedy,wizard"],
+        ["ratings", "--levels", "greedy,wizard,", "--no-database"],
+    ):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2, command
+        assert result.output == "no bot 'wizard' (random, greedy, expert, learned)\n", command
+    result = runner.invoke(app, ["ratings", "--levels", "greedy, greedy", "--no-database"])
+    assert result.exit_code == 2
+    assert result.output == "rating matches need at least two different bot levels\n"
+
+
+def test_arena_counts_its_boards_then_reports_each_bot() -> None:
+    result = runner.invoke(
+        app, ["arena", "--bots", "greedy,random", "--deals", "2", "--workers", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    bar, rest = result.output.split("\n", 1)
+    assert re.match(r"^boards\b.* 1/1 ", bar), bar
+    assert "italian, 2 players: 1 boards" in rest
+    assert re.search(r"│ greedy │ .* 2/2 \(100\.0%\) │", rest), rest

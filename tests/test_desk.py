@@ -269,8 +269,8 @@ def test_a_refused_request_answers_with_the_tournament_rule_and_its_params(
         )
         assert odd.status_code == 409
         assert (odd.json()["rule"], odd.json()["params"]) == (
-            "mp_first_step",
-            {"table": 1, "round": 1, "value": 902, "step": 5},
+            "mp_step",
+            {"table": 1, "round": 1, "field": "mp_first", "value": 902, "step": 5},
         )
         unclosed = http.post(f"{path}/rounds", json={"token": token})
         assert (unclosed.json()["rule"], unclosed.json()["params"]) == (

@@ -11,7 +11,13 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from burraco.bots.gin import (  # noqa: E402
+    SLOT,
     GinSearchBot,
+    _follow,
+    _misfits,
+    _misfits_and_hand,
+    _Public,
+    _Rules,
     determinize,
     load_game,
     play_game,
@@ -39,6 +45,24 @@ def _midgame(seed: int, searcher: int, turns: int) -> Any:
                 return state
         state.apply_action(bots[player].step(state))
     pytest.skip("that game ended too soon")
+
+
+@pytest.mark.parametrize(("seed", "searcher"), [(1, 0), (2, 1), (3, 0)])
+def test_the_opponents_real_cards_explain_its_every_decision(seed: int, searcher: int) -> None:
+    """The guess that is the truth (the cards the simple opponent really got unseen),
+    followed through what the searcher saw: the simple bot's rules explain each of its
+    decisions, counted whole (_misfits) or up to any event (_follow), and the hand it
+    ends with is the one it holds."""
+    state = _midgame(seed, searcher, turns=4)
+    public = _Public(state, searcher)
+    rules = _Rules(int(state.get_game().get_parameters()["knock_card"]))
+    history = state.full_history()
+    placed = [history[index].action for index in public.slots]
+    assert _misfits(public, rules, placed) == 0
+    decisions = [e for e, (kind, _) in enumerate(public.events) if kind != SLOT]
+    assert decisions and all(_follow(public, rules, placed, e)[0] == 0 for e in decisions)
+    wrong, hand = _misfits_and_hand(public.events, rules, placed)
+    assert (wrong, sorted(hand)) == (0, sorted(state.hands()[1 - searcher]))
 
 
 @pytest.mark.parametrize(("seed", "searcher"), [(1, 0), (2, 1), (3, 0)])

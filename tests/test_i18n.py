@@ -1,8 +1,9 @@
 """Every word of every page in English, Italian and Brazilian Portuguese.
 
-Static checks read ``src/burraco/web/``: every language of ``i18n.js`` has every
-key with the same ``{param}`` placeholders, every key the pages use exists, and
-no page writes literal English past ``t()``. The browser tests open the lobby
+Static checks read ``src/burraco/web/``: the catalogues ``i18n/<lang>.json`` are
+flat maps of key to text, every language has every key and every ``{param}`` of
+the English text, every key the pages use exists, and no page writes literal
+English past ``t()``. The browser tests open the lobby
 and a table against a bot with Chromium set to Portuguese and to Italian (on a
 phone's screen), play a turn, read the last move as a sentence, cycle the
 language button and keep screenshots in ``artifacts/screenshots/``.
@@ -20,6 +21,7 @@ from test_browser import (
     create_table,
     play_one_turn,
     shot,
+    switch_language,
     wait_my_turn,
     wait_version_above,
 )
@@ -28,14 +30,17 @@ from waits import ms
 from burraco.bots.hints import WHY
 from burraco.refusals import TEXTS as RULES
 from burraco.server.chat import QUICK
+from burraco.server.pages import page as served_page
 from burraco.server.ratings import BOT_LEVELS
-from burraco.tournament.errors import PHASES
+from burraco.tournament.errors import PHASES, WORDS
 from burraco.tournament.errors import TEXTS as DESK_RULES
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "burraco" / "web"
+CATALOGUES = WEB / "i18n"
 LANGS = ("en", "it", "pt")
+# The words the desk's params hold (a result's field, "none"), each said as a text of its own.
+DESK_WORDS = {word: word for words in WORDS.values() for word in words}
 
-ENTRY = re.compile(r"^    '((?:[^'\\]|\\.)+)': '((?:[^'\\]|\\.)*)',$")
 PLACEHOLDER = re.compile(r"\{([\w ]+)\}")
 KEY_SHAPE = re.compile(r"^[a-z_]+(\.[\w\- ]+)+$")
 # The forms of a counted message: key.one, key.other… (the categories of Intl.PluralRules).
@@ -126,6 +131,7 @@ DYNAMIC_KEYS = {
     "rule.": list(RULES),
     "desk.rule.": list(DESK_RULES),
     "desk.where.": list(PHASES),
+    "desk.word.": list(DESK_WORDS),
     "hint.why.": list(WHY),
     "error.": ROOM_CODES,
     "chat.quick.": list(QUICK),
@@ -161,25 +167,25 @@ def bot_levels(page: Any, rated: str) -> list[str]:
     return [m.group(1) for m in found if m]
 
 
-def texts() -> dict[str, dict[str, str]]:
-    """The TEXTS object of i18n.js: language -> key -> text (every line must be an entry)."""
-    source = (WEB / "i18n.js").read_text(encoding="utf-8")
-    body = source[source.index("const TEXTS = {\n") : source.index("\n};\n")]
-    found: dict[str, dict[str, str]] = {}
-    current: dict[str, str] | None = None
-    for line in body.splitlines()[1:]:
-        head = re.fullmatch(r"  (\w+): \{", line)
-        if head:
-            current = found.setdefault(head.group(1), {})
-            continue
-        if line == "  }," or not line.strip() or line.strip().startswith("//"):
-            continue
-        entry = ENTRY.match(line)
-        assert entry and current is not None, f"not a one-line entry of i18n.js: {line!r}"
-        key, value = entry.groups()
-        assert key not in current, f"{key} twice"
-        current[key] = value
+def catalogue(path: Path) -> dict[str, str]:
+    """One language's catalogue: a JSON object of key -> text, flat, each key once."""
+
+    def no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in pairs]
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        assert not twice, f"{path.name}: {twice} twice"
+        return dict(pairs)
+
+    found = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=no_twice)
+    assert isinstance(found, dict), f"{path.name} is not an object"
+    for key, text in found.items():
+        assert isinstance(text, str), f"{path.name} {key}: not a text but {text!r}"
     return found
+
+
+def texts() -> dict[str, dict[str, str]]:
+    """The catalogues of web/i18n/: language -> key -> text."""
+    return {path.stem: catalogue(path) for path in sorted(CATALOGUES.glob("*.json"))}
 
 
 def counted(catalogue: dict[str, str]) -> dict[str, dict[str, str]]:
@@ -209,7 +215,8 @@ def js_sources() -> dict[str, str]:
 
 
 def html_sources() -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in sorted(WEB.glob("*.html"))}
+    """The pages as the room serves them, their shared parts filled in."""
+    return {p.name: served_page(p).body.decode("utf-8") for p in sorted(WEB.glob("*.html"))}
 
 
 def first_argument(source: str, start: int) -> str:
@@ -267,18 +274,89 @@ def used_keys() -> tuple[dict[str, set[str]], set[str]]:
     return used, prefixes
 
 
-def test_every_language_has_every_key_with_the_same_placeholders() -> None:
+def missing_in_translation(found: dict[str, dict[str, str]]) -> list[str]:
+    """What a translation lacks or adds against English: keys, and {placeholders}.
+
+    Every key of English is in every language, and a language has no other key but the
+    forms its plural rules add to a counted message (Polish's key.few). Every placeholder
+    of an English text is in the translation of its key, and the translation fills no
+    other: t() would show "{other}" as it stands. A counted message's forms are measured
+    against English's key.other; a form for one (or few…) may leave out {n}, as "a card"
+    does, and any form may say {n}, which tn() always gives.
+    """
+    english = found["en"]
+    english_counted = counted(english)
+    wrong: list[str] = []
+    for lang, texts_ in sorted(found.items()):
+        if lang == "en":
+            continue
+        wrong += [f"{lang} lacks {key}" for key in english if key not in texts_]
+        for key, text in texts_.items():
+            form = PLURAL_FORM.match(key)
+            message = form.group(1) if form and form.group(1) in english_counted else None
+            if message is not None:
+                wanted = set(PLACEHOLDER.findall(english[f"{message}.other"]))
+                allowed = placeholders(english, message) | {"n"}
+                if form and form.group(2) != "other":
+                    wanted.discard("n")
+            elif key in english:
+                wanted = allowed = set(PLACEHOLDER.findall(english[key]))
+            else:
+                wrong.append(f"{lang} has {key}, which English has not")
+                continue
+            said = set(PLACEHOLDER.findall(text))
+            wrong += [f"{lang} {key} lacks {{{p}}}" for p in sorted(wanted - said)]
+            wrong += [
+                f"{lang} {key} fills {{{p}}}, unknown in English" for p in sorted(said - allowed)
+            ]
+    return wrong
+
+
+def test_the_catalogues_are_flat_maps_of_every_language() -> None:
+    """One catalogue per language of i18n.js's LANGS, each a JSON object of non-empty texts."""
     found = texts()
-    assert set(found) == set(LANGS)
-    every = set().union(*(set(v) for v in found.values()))
-    for lang in LANGS:
-        missing = sorted(every - set(found[lang]))
-        assert not missing, f"{lang} lacks {missing}"
-    for key in sorted(every):
-        shapes = {lang: sorted(set(PLACEHOLDER.findall(found[lang][key]))) for lang in LANGS}
-        assert len({tuple(s) for s in shapes.values()}) == 1, f"{key}: {shapes}"
-        for lang in LANGS:
-            assert found[lang][key].strip(), f"{lang} {key} is empty"
+    assert tuple(found) == tuple(sorted(LANGS))
+    langs = re.search(r"export const LANGS = \[([^\]]*)\]", js_sources()["i18n.js"])
+    assert langs and re.findall(r"'(\w+)'", langs.group(1)) == list(LANGS)
+    assert len(found["en"]) >= 900, len(found["en"])
+    for lang, texts_ in found.items():
+        empty = [key for key, text in texts_.items() if not text.strip()]
+        assert not empty, f"{lang}: empty {empty}"
+        bad = [key for key in texts_ if not KEY_SHAPE.match(key)]
+        assert not bad, f"{lang}: keys not shaped area.name: {bad}"
+
+
+def test_every_language_has_every_key_and_every_placeholder_of_english() -> None:
+    wrong = missing_in_translation(texts())
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_check_of_translations_finds_what_is_missing() -> None:
+    """A key left out, a placeholder dropped or invented, a stray key: each is named; a form
+    for one may leave out {n}, and a language may add the forms its plural rules need."""
+    en = {"a.b": "{name} left", "c.n.one": "{n} card", "c.n.other": "{n} cards of {name}"}
+    good = {
+        "a.b": "{name} è uscito",
+        "c.n.one": "una carta di {name}",
+        "c.n.other": "{n} carte di {name}",
+        "c.n.few": "{n} karty {name}",
+    }
+    assert missing_in_translation({"en": en, "it": good}) == []
+    assert missing_in_translation({"en": en, "it": {**good, "a.b": "è uscito"}}) == [
+        "it a.b lacks {name}"
+    ]
+    assert missing_in_translation(
+        {"en": en, "it": {k: v for k, v in good.items() if k != "a.b"}}
+    ) == ["it lacks a.b"]
+    assert missing_in_translation({"en": en, "it": {**good, "c.n.other": "carte di {name}"}}) == [
+        "it c.n.other lacks {n}"
+    ]
+    assert missing_in_translation({"en": en, "it": {**good, "a.b": "{nome} è uscito {name}"}}) == [
+        "it a.b fills {nome}, unknown in English"
+    ]
+    assert missing_in_translation({"en": en, "it": {**good, "x.y": "in più"}}) == [
+        "it has x.y, which English has not"
+    ]
 
 
 def test_every_key_the_pages_use_exists_in_english() -> None:
@@ -338,7 +416,11 @@ def test_every_tournament_error_has_its_text_in_every_language() -> None:
     and no language keeps a key for a code the tournament no longer has."""
     found = texts()
     for lang in LANGS:
-        for prefix, catalogue in (("desk.rule.", DESK_RULES), ("desk.where.", PHASES)):
+        for prefix, catalogue in (
+            ("desk.rule.", DESK_RULES),
+            ("desk.where.", PHASES),
+            ("desk.word.", DESK_WORDS),
+        ):
             for code, template in catalogue.items():
                 key = prefix + code
                 assert says(found[lang], key), f"{lang} lacks {key}"
@@ -558,13 +640,13 @@ def moves_in_every_language(page: Any) -> dict[str, list[str]]:
                            'discard 9S', 'discard JK', 'pass', 'time-out', 'abandon', 'start'];
           const out = {};
           for (const l of m.LANGS) {
-            m.setLang(l);
+            await m.setLang(l);
             out[l] = actions.map((a) => m.moveText(a, 'Anna'));
             out[l].push(m.moveText('time-out', ''));
             out[l].push(m.moveText('discard 10C', 'Anna', { pozzetto: true }));
             out[l].push(m.hintText('extend 2 QH', ''));
           }
-          m.setLang(before);
+          await m.setLang(before);
           return out;
         }"""
     )
@@ -616,16 +698,16 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
         shot(page, "table-pt")
 
         # en → it → pt: the button names the language it switches to, in that language.
-        page.click("#lang")
+        switch_language(page)
         assert lang_button(page) == ("Italiano", "Switch to Italian", "en")
         assert re.search(
             r"\b(drew|took|laid down|added|discarded|passed)\b", page.inner_text("#last-move")
         )
-        page.click("#lang")
+        switch_language(page)
         assert lang_button(page) == ("Português", "Passa al portoghese", "it")
         assert any(v in page.inner_text("#last-move") for v in IT_VERBS)
         assert "Consiglio" in visible_text(page)
-        page.click("#lang")
+        switch_language(page)
         assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
         assert page.evaluate("() => localStorage.getItem('burraco.lang')") == "pt"
 
@@ -686,7 +768,7 @@ def test_an_italian_player_on_a_phone_reads_the_table_in_italian(
         )
         assert overflow <= 0, f"the page is {overflow}px wider than the phone"
         shot(page, "table-it")
-        page.click("#lang")
+        switch_language(page)
         assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
         assert any(v in page.inner_text("#last-move") for v in PT_VERBS)
         shot(page, "table-pt-phone")
@@ -755,7 +837,7 @@ def refusals_and_hints_in_every_language(page: Any) -> dict[str, dict[str, str]]
           const before = m.getLang();
           const out = {};
           for (const l of m.LANGS) {
-            m.setLang(l);
+            await m.setLang(l);
             const said = {};
             for (const rule of rules) {
               const params = { ...sample, reason: 'meld_too_short' };
@@ -767,7 +849,7 @@ def refusals_and_hints_in_every_language(page: Any) -> dict[str, dict[str, str]]
             }
             out[l] = said;
           }
-          m.setLang(before);
+          await m.setLang(before);
           return out;
         }""",
         [list(RULES), list(WHY), SAMPLE_PARAMS],

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_browser import switch_language
 from test_i18n import LANGS, texts
 from waits import ms
 
@@ -389,7 +390,7 @@ def test_the_list_of_games_and_the_links_to_the_rules(browser: Any, tmp_path: Pa
         page.wait_for_selector("body[data-ready] #rules section")
         assert page.url.endswith("/rules/buraco")
         # A change of language in the page says the same rules in the other words.
-        page.click("#lang")
+        switch_language(page)
         assert "Going out (batida)" in page.inner_text("#rules")
         # The table's settings open the rules of that table's game.
         table = create_table(server, variant="buraco", name="Ana")

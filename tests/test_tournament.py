@@ -32,8 +32,8 @@ from burraco.tournament import (
     score_table,
     standings_of,
 )
-from burraco.tournament.errors import PHASES, TEXTS
-from burraco.tournament.tables import TableAssignment
+from burraco.tournament.errors import PHASES, TEXTS, WORDS
+from burraco.tournament.tables import TableAssignment, TableResult
 from burraco.variants import VP_TABLE_3, VP_TABLE_4
 
 
@@ -506,6 +506,47 @@ def test_save_keeps_a_loaded_vp_table_the_bye_rule_and_a_round_in_play() -> None
     assert back.standings() == t.standings()
 
 
+def test_a_table_a_result_and_a_standing_are_saved_field_by_field_in_order() -> None:
+    """The saved file's and the desk's shapes: every field of each record under its own
+    name, in the order of the record's fields."""
+    seat = TableAssignment(2, 1, 7, 9)
+    result = score_table(seat, 900, 400, VP_TABLE_3, abandoned_by=9)
+    t = duel()
+    _ = t.enter_result(1, 1250, 400)
+    saved = [seat.to_dict(), result.to_dict(), t.standings()[1].to_dict()]
+    assert [list(d.items()) for d in saved] == [
+        [("round", 2), ("table", 1), ("first", 7), ("second", 9)],
+        [
+            ("round", 2),
+            ("table", 1),
+            ("first", 7),
+            ("second", 9),
+            ("mp_first", 900),
+            ("mp_second", 400),
+            ("vp_first", 17),
+            ("vp_second", 0),
+            ("mp_difference", 805),
+            ("winner", 7),
+            ("abandoned_by", 9),
+            ("last_mover", None),
+        ],
+        [
+            ("rank", 2),
+            ("entrant", 2),
+            ("name", "P2"),
+            ("vp", 3),
+            ("mp", -850),
+            ("played", 1),
+            ("byes", 0),
+            ("wins", 0),
+            ("draws", 0),
+            ("losses", 1),
+            ("stage", 0),
+        ],
+    ]
+    assert TableResult.from_dict(result.to_dict()) == result
+
+
 def test_loading_refuses_other_files() -> None:
     with pytest.raises(TournamentError, match="not a saved tournament"):
         Tournament.from_dict({"format": "something else"})
@@ -580,8 +621,8 @@ def test_every_error_says_its_code_and_params_and_the_english_as_before() -> Non
         ),
         (
             _caught(lambda: t.enter_result(1, 900, 12.5)),  # type: ignore[arg-type]
-            "mp_second_not_whole",
-            {"table": 1, "round": 1, "value": "12.5"},
+            "mp_not_whole",
+            {"table": 1, "round": 1, "field": "mp_second", "value": "12.5"},
             "table 1 of round 1: mp_second must be a whole number of points, not 12.5",
         ),
     ]
@@ -590,8 +631,8 @@ def test_every_error_says_its_code_and_params_and_the_english_as_before() -> Non
     cases.append(
         (
             _caught(lambda: t.start_round()),
-            "round_not_closed_all_in",
-            {"round": 1},
+            "round_not_closed",
+            {"round": 1, "missing": "none"},
             "start_round: round 1 is not closed yet (tables without a result: none); "
             "close it first",
         )
@@ -602,6 +643,63 @@ def test_every_error_says_its_code_and_params_and_the_english_as_before() -> Non
         assert set(error.params) == (names | {"round"} if "phase" in names else names), code
         for value in error.params.values():
             assert isinstance(value, str | int) and not isinstance(value, bool), (code, value)
+
+
+def test_one_rule_of_either_field_is_one_code_that_names_the_field() -> None:
+    """Issue 20: a result's two MP and its two named lines were refused by twin codes
+    (mp_first_step, mp_second_step...); each rule is now one code whose params.field names
+    the field refused, a word the pages say in their own (WORDS), and whose English says
+    the field as the director gave it."""
+    seat = TableAssignment(2, 1, 7, 9)
+    lines = {"line": 8, "first": 7, "second": 9}
+    cases: list[tuple[Callable[[], object], str, dict[str, str | int], str]] = [
+        (
+            lambda: score_table(seat, 12.5, 400, VP_TABLE_3),  # type: ignore[arg-type]
+            "mp_not_whole",
+            {"field": "mp_first", "value": "12.5"},
+            "mp_first must be a whole number of points, not 12.5",
+        ),
+        (
+            lambda: score_table(seat, 900, True, VP_TABLE_3),
+            "mp_not_whole",
+            {"field": "mp_second", "value": "True"},
+            "mp_second must be a whole number of points, not True",
+        ),
+        (
+            lambda: score_table(seat, 902, 400, VP_TABLE_3),
+            "mp_step",
+            {"field": "mp_first", "value": 902, "step": 5},
+            "mp_first = 902: points move in steps of 5 (every card and premium is a multiple of 5)",
+        ),
+        (
+            lambda: score_table(seat, 900, -3, VP_TABLE_3),
+            "mp_step",
+            {"field": "mp_second", "value": -3, "step": 5},
+            "mp_second = -3: points move in steps of 5 (every card and premium is a multiple of 5)",
+        ),
+        (
+            lambda: score_table(seat, 900, 400, VP_TABLE_3, abandoned_by=8),
+            "not_at_table",
+            {"field": "abandoned_by", **lines},
+            "abandoned_by 8 does not sit at this table (lines 7 and 9)",
+        ),
+        (
+            lambda: score_table(seat, 900, 900, VP_TABLE_3, knockout=True, last_mover=8),
+            "not_at_table",
+            {"field": "last_mover", **lines},
+            "last_mover 8 does not sit at this table (lines 7 and 9)",
+        ),
+    ]
+    for call, code, params, text in cases:
+        error = _caught(call)
+        assert (error.code, dict(error.params), str(error)) == (
+            code,
+            {"table": 1, "round": 2, **params},
+            f"table 1 of round 2: {text}",
+        )
+        assert error.params["field"] in WORDS["field"]
+    fields = {case[2]["field"] for case in cases}
+    assert fields == set(WORDS["field"])
 
 
 def test_an_error_keeps_its_code_through_pickling() -> None:

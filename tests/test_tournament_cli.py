@@ -193,6 +193,13 @@ def test_run_plays_a_bot_tournament_and_prints_the_standings(tmp_path: Path) -> 
     shown = runner.invoke(app, ["tournament", "show", str(save), "--cards", "2"])
     assert shown.exit_code == 0, shown.output
     assert "round 2: 3 tables" in shown.output and "final standings" in shown.output
+    # show writes the saved tournament's standings as run wrote them (the same options).
+    again = tmp_path / "again.csv", tmp_path / "again.html"
+    options = ["--csv", str(again[0]), "--html", str(again[1])]
+    shown = runner.invoke(app, ["tournament", "show", str(save), *options])
+    assert shown.exit_code == 0, shown.output
+    assert again[0].read_text() == csv_path.read_text()
+    assert again[1].read_text() == html_path.read_text()
 
 
 def test_run_individual_with_a_clock_and_an_average_bye() -> None:

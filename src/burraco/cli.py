@@ -36,14 +36,15 @@ from rich.text import Text
 
 from burraco.actions import DISCARD, Action
 from burraco.bots import Bot
-from burraco.bots.arena import BOT_NAMES, make_bot, run_arena
+from burraco.bots.arena import bot_names, make_bot, run_arena
 from burraco.cards import JOKER, Card
 from burraco.errors import IllegalMove, RuleError
 from burraco.match import Match
 from burraco.melds import grade_of
 from burraco.record import TIME_OUT, load, parse_option, replay_steps, save
 from burraco.scoring import DealScore
-from burraco.variants import PRESETS, Variant, variant
+from burraco.terminal import refusal
+from burraco.variants import PRESETS, SETUPS, Variant, variant
 from burraco.view import DealView
 
 __all__ = ["app", "card_text", "cards_text", "hand_order"]
@@ -52,6 +53,10 @@ __all__ = ["app", "card_text", "cards_text", "hand_order"]
 VariantName = Annotated[str, typer.Option("--variant", help="italian, online, buraco or canasta.")]
 Players = Annotated[int, typer.Option(help="Players at the table.")]
 Lines = Annotated[int | None, typer.Option(help="Lines (teams).")]
+VariantOptions = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A variant option NAME=VALUE (repeatable)."),
+]
 
 app = typer.Typer(
     name="burraco",
@@ -546,10 +551,7 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed of the shuffles and the bots.")] = None,
     deals: Annotated[int | None, typer.Option(help="Play this many deals.")] = None,
     target: Annotated[int | None, typer.Option(help="Play to this many points.")] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A variant option NAME=VALUE (repeatable)."),
-    ] = None,
+    option: VariantOptions = None,
     save_path: Annotated[
         Path | None, typer.Option("--save", help="Write the game record to this file.")
     ] = None,
@@ -566,17 +568,11 @@ def play(
     try:
         v = _build_variant(variant_name, players, lines, deals, target, option or [])
     except ValueError as error:
-        console.print(Text(str(error), style="red"), soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise refusal(console, error) from None
     if not 0 <= seat < v.players:
-        console.print(
-            Text(
-                f"no seat {seat} at a table of {v.players} (seats 0 to {v.players - 1})",
-                style="red",
-            ),
-            soft_wrap=True,
+        raise refusal(
+            console, f"no seat {seat} at a table of {v.players} (seats 0 to {v.players - 1})"
         )
-        raise typer.Exit(2)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     names = [name if s == seat else f"Bot {s}" for s in range(v.players)]
@@ -585,8 +581,7 @@ def play(
             s: make_bot(bot, seed=seed * 10 + s) for s in range(v.players) if s != seat
         }
     except ValueError as error:
-        console.print(Text(str(error), style="red"), soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise refusal(console, error) from None
     match = Match(v, seed=seed)
     console.print(
         f"[bold]{v.name}[/], {v.players} players in {v.lines} lines; "
@@ -621,8 +616,7 @@ def replay_command(
     try:
         record = load(file)
     except (OSError, ValueError) as error:
-        console.print(Text(f"{file}: {error}", style="red"), soft_wrap=True)
-        raise typer.Exit(1) from None
+        raise refusal(console, f"{file}: {error}", status=1) from None
     names = list(record.names) or [f"Seat {s}" for s in range(record.players)]
     head = f"{record.variant}, {record.players} players in {record.lines} lines"
     if record.event:
@@ -711,21 +705,15 @@ def replay_command(
 
 
 def _setups(name: str) -> list[str]:
-    """The tables a preset is played at, found by asking :func:`variant`."""
+    """The tables a preset (or an alias of one) is played at, by players and then lines."""
+    game = variant(name).name
     found = []
-    for players in range(2, 7):
-        for lines in range(2, players + 1):
-            try:
-                variant(name, players=players, lines=lines)
-            except RuleError:
-                continue
-            if lines == players:
-                found.append(f"{players} alone")
-            else:
-                team = {2: "pairs", 3: "trios"}.get(
-                    players // lines, f"teams of {players // lines}"
-                )
-                found.append(f"{players} in {team}")
+    for players, lines in sorted((p, ln) for g, p, ln in SETUPS if g == game):
+        if lines == players:
+            found.append(f"{players} alone")
+        else:
+            team = {2: "pairs", 3: "trios"}.get(players // lines, f"teams of {players // lines}")
+            found.append(f"{players} in {team}")
     return found
 
 
@@ -740,8 +728,7 @@ def variants_command(
         try:
             chosen = variant(name)
         except RuleError as error:
-            console.print(Text(str(error), style="red"), soft_wrap=True)
-            raise typer.Exit(2) from None
+            raise refusal(console, error) from None
         presets = {chosen.name: PRESETS[chosen.name]}
     summary = Table(title="Presets", title_justify="left")
     summary.add_column("Preset", style="bold")
@@ -935,30 +922,18 @@ def arena(
     save_dir: Annotated[
         Path | None, typer.Option("--save", help="Write every match's record to this folder.")
     ] = None,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A variant option NAME=VALUE (repeatable)."),
-    ] = None,
+    option: VariantOptions = None,
 ) -> None:
     """Pit bots against each other on duplicate deals and report their strength."""
-    from burraco.terminal import progress_bar
+    from burraco.terminal import progress_of
 
     console = Console(highlight=False)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
     try:
-        for n in names:
-            if n not in BOT_NAMES:
-                raise ValueError(f"no bot {n!r} ({', '.join(BOT_NAMES)})")
+        names = bot_names(bots)
         v = _build_variant(variant_name, players, lines, match_deals, None, option or [])
     except ValueError as error:
-        console.print(Text(str(error), style="red"), soft_wrap=True)
-        raise typer.Exit(2) from None
-    with progress_bar(console) as progress:
-        task = progress.add_task("boards", total=None)
-
-        def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
+        raise refusal(console, error) from None
+    with progress_of(console, "boards") as advance:
         report = run_arena(
             v,
             names,
@@ -1032,15 +1007,12 @@ def simulate_command(
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Replace the trajectories already in --out.")
     ] = False,
-    option: Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help="A variant option NAME=VALUE (repeatable)."),
-    ] = None,
+    option: VariantOptions = None,
 ) -> None:
     """Bots play games against each other and every decision is written for learning:
     observations, legal-action masks, actions and rewards (see burraco.research.simulate)."""
     from burraco.research.simulate import Plan, simulate
-    from burraco.terminal import progress_bar
+    from burraco.terminal import progress_of
 
     console = Console(highlight=False)
     try:
@@ -1057,7 +1029,7 @@ def simulate_command(
             ) from None
         plan = Plan(
             v,
-            tuple(b.strip() for b in bots.split(",") if b.strip()),
+            tuple(bot_names(bots)),
             games=games,
             seed=seed,
             match=match,
@@ -1067,12 +1039,7 @@ def simulate_command(
             seconds=seconds,
             worlds=worlds,
         )
-        with progress_bar(console) as bar:
-            task = bar.add_task("games", total=games)
-
-            def advance(done: int, total: int) -> None:
-                bar.update(task, completed=done, total=total)
-
+        with progress_of(console, "games", total=games) as advance:
             summary = simulate(
                 plan,
                 out,
@@ -1082,8 +1049,7 @@ def simulate_command(
                 progress=advance,
             )
     except (ValueError, ImportError) as error:
-        console.print(Text(str(error), style="red"), soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise refusal(console, error) from None
     unit = "matches" if match else "deals"
     table = Table(title=f"{v.name}, {v.players} players: {summary.games} {unit}")
     for column in ("games", "deals", "steps", "recorded", "seconds", "steps/s", "files", "MB"):
@@ -1158,29 +1124,20 @@ def ratings_command(
 
     from burraco.server import ladder, results
     from burraco.server.ratings import GAMES, game_variant
-    from burraco.terminal import progress_bar
+    from burraco.terminal import progress_of
 
     console = Console(highlight=False)
-    names = [b.strip() for b in levels.split(",") if b.strip()]
     v = game_variant(game)
     try:
         if v is None:
             raise ValueError(f"no game {game!r} ({', '.join(GAMES)})")
-        for n in names:
-            if n not in BOT_NAMES:
-                raise ValueError(f"no bot {n!r} ({', '.join(BOT_NAMES)})")
+        names = bot_names(levels)
         if len(set(names)) < 2:
             raise ValueError("rating matches need at least two different bot levels")
     except ValueError as error:
-        console.print(Text(str(error), style="red"), soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise refusal(console, error) from None
     assert v is not None
-    with progress_bar(console) as progress:
-        task = progress.add_task("matches", total=matches)
-
-        def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
+    with progress_of(console, "matches", total=matches) as advance:
         played = ladder.play_matches(
             v,
             list(dict.fromkeys(names)),

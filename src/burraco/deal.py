@@ -312,8 +312,6 @@ class Deal:
         """
         order = deck(v.decks, v.jokers)
         random.Random(seed).shuffle(order)
-        if not 0 <= dealer < v.players:
-            raise RuleError(f"no seat {dealer} at a table of {v.players}")
         return cls._dealt(v, order, dealer, phase, minimum)
 
     @classmethod
@@ -337,8 +335,6 @@ class Deal:
                 f"a deck order for {v.name} must hold its {len(expected)} cards exactly once "
                 f"each (got {len(cards)} cards)"
             )
-        if not 0 <= dealer < v.players:
-            raise RuleError(f"no seat {dealer} at a table of {v.players}")
         return cls._dealt(v, cards, dealer, phase, minimum)
 
     @classmethod
@@ -351,6 +347,8 @@ class Deal:
         minimum: Sequence[int] | None,
     ) -> Deal:
         # The deal from a deck order known to be whole (checked, or shuffled from the deck).
+        if not 0 <= dealer < v.players:
+            raise RuleError(f"no seat {dealer} at a table of {v.players}")
         self = cls.__new__(cls)
         self.v = v
         self.dealer = dealer
@@ -1650,6 +1648,7 @@ class Deal:
     def position(self, seat: int | None = None) -> str:
         """The deal as one line of text (docs/position.md): its whole state, or with
         ``seat`` what that seat knows (load that with ``DealView.from_position``)."""
+        # position stands a floor above the deal (it builds deals): a convenience, imported here.
         from burraco.position import position_of, view_position
 
         return position_of(self) if seat is None else view_position(self.view(seat))
@@ -1658,6 +1657,7 @@ class Deal:
     def from_position(cls, text: str) -> Deal:
         """The deal a position describes; raise :class:`~burraco.position.PositionError`
         naming the field and what is wrong. It has no history and no deck order."""
+        # A convenience, as position() is (tests/test_floors.py names both).
         from burraco.position import deal_from_position
 
         return deal_from_position(text)

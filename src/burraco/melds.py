@@ -667,6 +667,11 @@ _AT: Final = tuple(
 )
 
 
+def _held_places(counts: Sequence[int], at: Sequence[int]) -> list[bool]:
+    """Whether the hand holds the natural card of each position of a suit's sequence."""
+    return [p not in (0, 15) and counts[at[p]] > 0 for p in range(16)]
+
+
 def _sequences_of_suit(
     counts: Sequence[int],
     suit: int,
@@ -675,7 +680,7 @@ def _sequences_of_suit(
     found: dict[tuple[int, ...], int],
 ) -> None:
     at = _AT[suit]
-    have = [p not in (0, 15) and counts[at[p]] > 0 for p in range(16)]
+    have = _held_places(counts, at)
     if sum(have) < 2:
         return
     own_two = at[2]
@@ -721,7 +726,7 @@ def _sequences_with_many_wilds(
 ) -> None:
     """Sequences of two wildcards or more (buraco's option), checked by reading them."""
     at = _AT[suit]
-    have = [p not in (0, 15) and counts[at[p]] > 0 for p in range(16)]
+    have = _held_places(counts, at)
     most = min(v.max_wildcards, sum(counts[w] for w in wild_kinds))
     for lo in range(1, 14):
         if not have[lo]:

@@ -45,9 +45,8 @@ from burraco.cards import CARDS, JOKER, KINDS, cards_from_counts, deck, format_c
 from burraco.deal import DRAW_PHASE, OVER, PLAY_PHASE, Deal, pozzetto_sizes
 from burraco.errors import RuleError, SetupError
 from burraco.melds import SEQUENCE, Meld, is_wild, meld_or_refusal
-from burraco.record import options_of, parse_option
 from burraco.refusals import Refusal
-from burraco.variants import Variant, variant
+from burraco.variants import Variant, options_of, parse_option, variant
 from burraco.view import DealView, view_of
 
 __all__ = [
@@ -248,15 +247,7 @@ def _parts_of_deal(deal: Deal) -> _Parts:
         pozzetti=[list(p) for p in deal.pozzetti],
         taken=[None if p is None else list(p) for p in deal.pending_pozzetto],
         melds=[list(m) for m in deal.melds],
-        lines=_lines_of(
-            deal.opened,
-            deal.has_pozzetto,
-            deal.minimum_raised,
-            deal.minimum,
-            deal.pending_value,
-            deal.red_threes,
-            deal.relancinhos,
-        ),
+        lines=_lines_of(deal),
         line_of=list(deal.line_of),
         melded=[deal._melded_seat[s] for s in range(players)],
         known=[_kinds(k) for k in deal.known],
@@ -298,15 +289,7 @@ def _parts_of_view(view: DealView) -> _Parts:
         pozzetti=list(view.pozzetti),
         taken=[n or None for n in view.pozzetto_face_down],
         melds=[list(m) for m in view.melds],
-        lines=_lines_of(
-            view.opened,
-            view.has_pozzetto,
-            view.minimum_raised,
-            view.minimum,
-            view.pending_value,
-            view.red_threes,
-            view.relancinhos,
-        ),
+        lines=_lines_of(view),
         line_of=list(view.line_of),
         melded=list(view.melded_seats),
         known=[_ints(k) for k in view.known],
@@ -344,16 +327,18 @@ def _card_or_none(card: object) -> int:
     return int(card) if isinstance(card, int) and card >= 0 else -1
 
 
-def _lines_of(
-    opened: Sequence[bool],
-    pozzetto: Sequence[bool],
-    raised: Sequence[bool],
-    minimum: Sequence[int],
-    pending: Sequence[int],
-    red_threes: Sequence[int],
-    relancinhos: Sequence[int],
-) -> list[_Line]:
-    rows = zip(opened, pozzetto, raised, minimum, pending, red_threes, relancinhos, strict=True)
+def _lines_of(table: Deal | DealView) -> list[_Line]:
+    """Each line's state, read alike from a deal and from a view (the same names, all public)."""
+    rows = zip(
+        table.opened,
+        table.has_pozzetto,
+        table.minimum_raised,
+        table.minimum,
+        table.pending_value,
+        table.red_threes,
+        table.relancinhos,
+        strict=True,
+    )
     return [_Line(*row) for row in rows]
 
 

@@ -50,7 +50,7 @@ from burraco.actions import Action
 from burraco.cards import Card, deck, format_cards, parse_cards
 from burraco.errors import RuleError
 from burraco.match import Match
-from burraco.variants import Variant, variant
+from burraco.variants import Variant, options_of, parse_option, variant
 
 __all__ = [
     "TIME_OUT",
@@ -79,11 +79,6 @@ NORMAL: Final = "normal"
 UNTERMINATED: Final = "unterminated"
 ABANDONED: Final = "abandoned"
 
-# Variant fields that are not options: the name, the family it implies, the table.
-_SETUP_FIELDS: Final = frozenset({"name", "family", "players", "lines", "line_of"})
-_OPTION_NAMES: Final = tuple(
-    f.name for f in dataclasses.fields(Variant) if f.name not in _SETUP_FIELDS
-)
 # Header tags the format defines (written in a fixed order by format_record).
 _HEADER_TAGS: Final = frozenset(
     {
@@ -208,22 +203,6 @@ class MatchRecord:
 
 
 # --- from a match -----------------------------------------------------------------------------
-
-
-def options_of(v: Variant) -> tuple[tuple[str, Any], ...]:
-    """The options of a variant that differ from its preset for the same table.
-
-    >>> options_of(variant("italian", semi_clean=False, deals=3))
-    (('semi_clean', False), ('target', None), ('deals', 3))
-    >>> options_of(variant("italian", players=6))
-    ()
-    """
-    base = variant(v.name, players=v.players, lines=v.lines)
-    return tuple(
-        (name, getattr(v, name))
-        for name in _OPTION_NAMES
-        if getattr(v, name) != getattr(base, name)
-    )
 
 
 def record_of(
@@ -434,30 +413,6 @@ def _ints(text: str, what: str, count: int, line: int) -> tuple[int, ...]:
     if len(values) != count:
         raise RecordError(line, f"{what} needs {count} numbers, one per match line, not {text!r}")
     return tuple(values)
-
-
-def parse_option(text: str) -> tuple[str, Any]:
-    """Parse ``NAME=VALUE``: an option of :class:`~burraco.variants.Variant` and a Python
-    literal, read with ``ast.literal_eval``.
-
-    >>> parse_option("semi_clean=False"), parse_option("vp_table=((50, 10),)")
-    (('semi_clean', False), ('vp_table', ((50, 10),)))
-    >>> parse_option("colour=1")
-    Traceback (most recent call last):
-    ...
-    ValueError: no option 'colour'
-    """
-    name, sep, literal = text.partition("=")
-    name = name.strip()
-    if not sep:
-        raise ValueError(f"an option is NAME=VALUE, not {text!r}")
-    if name not in _OPTION_NAMES:
-        raise ValueError(f"no option {name!r}")
-    try:
-        value = ast.literal_eval(literal.strip())
-    except (ValueError, SyntaxError):
-        raise ValueError(f"option {name}: {literal.strip()!r} is not a literal") from None
-    return name, value
 
 
 def _option(text: str, line: int) -> tuple[str, Any]:

@@ -28,7 +28,7 @@ from typing import Final, TypedDict
 
 from burraco.cards import RANK_NAMES
 from burraco.deal import pozzetto_sizes
-from burraco.variants import SETUPS, Family, Variant, variant
+from burraco.variants import Family, Variant, preset, variant
 from burraco.vp import (
     ABANDON_MIN_VP,
     MP_STEP,
@@ -356,10 +356,8 @@ def setups(v: Variant) -> list[Setup]:
     (5, 3, [18, 11, 11], [11, 11, 11, 11, 11])
     """
     found: list[Setup] = []
-    for name, players, lines in SETUPS:
-        if name != v.name:
-            continue
-        table = variant(name, players=players, lines=lines)
+    for players, lines in preset(v.name).tables:
+        table = variant(v.name, players=players, lines=lines)
         phased = table.pozzetti and table.players in (3, 5)
         found.append(
             {

@@ -5,6 +5,11 @@ A :class:`Variant` names a family of rules (``italian``, ``online``, ``buraco``,
 with the table setup: how many players and how many lines (a line is one
 player, or the partners who share melds and score together).
 
+Each game is one :class:`Preset`, as data: its rules, its tables, what a table size or a
+convenience keyword brings. The options as text, as records and positions write them
+(:func:`options_of`, :func:`parse_option`), live here too, below every module that
+writes them.
+
 >>> v = variant("italian", players=4)
 >>> v.name, v.players, v.lines, v.decks, v.jokers, v.hand_size
 ('italian', 4, 2, 2, 4, 11)
@@ -20,20 +25,28 @@ burraco.errors.SetupError: canasta is played by 2 players alone or 4 in pairs, n
 
 from __future__ import annotations
 
+import ast
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, Literal, TypeVar
 
 from burraco.errors import SetupError
 
 __all__ = [
+    "BURACO_CLASSIC_VALUES",
     "BURACO_VALUES",
     "BURRACO_VALUES",
     "CANASTA_VALUES",
+    "OPTION_NAMES",
     "PRESETS",
     "SETUPS",
+    "Preset",
     "Variant",
+    "options_of",
+    "parse_option",
+    "preset",
+    "preset_of",
     "variant",
 ]
 
@@ -193,98 +206,171 @@ def _line_of(players: int, lines: int) -> tuple[int, ...]:
     return tuple(seat % lines for seat in range(players))
 
 
-_SETUPS: Final[dict[str, tuple[tuple[int, int], ...]]] = {
-    "italian": ((2, 2), (3, 3), (4, 2), (5, 5), (6, 3), (6, 2)),
-    "online": ((2, 2), (4, 2)),
-    "buraco": ((2, 2), (3, 3), (4, 4), (4, 2), (6, 2)),
-    "canasta": ((2, 2), (4, 2)),
+#: Buraco's ``classic_values``: 8-K count 10, as most Brazilian tables count them.
+BURACO_CLASSIC_VALUES: Final = (10, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """One game we ship, as data: its rules, the tables it is played at, and what a table
+    or a named bundle of options changes. :func:`variant` knows nothing else of a game."""
+
+    rules: Variant
+    #: Every table, as (players, lines); the first is the preset's own.
+    tables: tuple[tuple[int, int], ...]
+    #: The tables in words, for the error that refuses another.
+    tables_text: str
+    #: Other names the game goes by.
+    aliases: tuple[str, ...] = ()
+    #: Options a number of players brings, unless the caller sets them.
+    by_players: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    #: Convenience keywords (not options: a record writes what they set): ``NAME=True``
+    #: sets these options, over the caller's own.
+    bundles: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: A target given without ``vulnerable_at`` puts the vulnerability at half of it (buraco).
+    vulnerable_at_half_target: bool = False
+
+
+def _usual_lines(players: int) -> int:
+    # Alone at 3 and 5, in pairs at 4, in two teams at 6 (italian's three pairs are its own).
+    return players if players in (3, 5) else 2
+
+
+_GAMES: Final[dict[str, Preset]] = {
+    "italian": Preset(
+        Variant(name="italian", family="burraco", phase_limit=1000),
+        ((2, 2), (3, 3), (4, 2), (5, 5), (6, 3), (6, 2)),
+        "2 alone, 3 alone, 4 in pairs, 5 alone, 6 in three pairs or two teams of three",
+        aliases=("burraco",),
+        # 5 and 6 players need a third deck and its jokers.
+        by_players={
+            5: {"decks": 3, "jokers": 6, "phase_limit": 1005},
+            6: {"lines": 3, "decks": 3, "jokers": 6, "burraco_before_pozzetto": True},
+        },
+    ),
+    "online": Preset(
+        Variant(name="online", family="burraco", target=None, deals=3),
+        ((2, 2), (4, 2)),
+        "2 alone or 4 in pairs",
+        aliases=("sisal",),
+    ),
+    "buraco": Preset(
+        Variant(
+            name="buraco",
+            family="buraco",
+            jokers=0,
+            values=BURACO_VALUES,
+            set_max=8,
+            sets_of_twos=True,
+            wildcard_displacement=False,
+            semi_clean=False,
+            semi_clean_bonus=100,
+            relancinho_bonus=100,
+            pozzetti=False,
+            up_card=False,
+            dealer_redraw=True,
+            dealer_plays_first=True,
+            dead_stock=0,
+            discard_back_rule=False,
+            single_card_no_single_pile=True,
+            closing_bonus=50,
+            no_pozzetto_penalty=0,
+            close_needs_burraco=False,
+            close_by_discard=False,
+            close_no_wild_discard=False,
+            go_out_needs_canastra=True,
+            vulnerable_at=750,
+            target=1500,
+        ),
+        ((2, 2), (3, 3), (4, 4), (4, 2), (6, 2)),
+        "2, 3 or 4 alone, 4 in pairs or 6 in two trios",
+        aliases=("brazilian",),
+        bundles={
+            "classic_values": {"values": BURACO_CLASSIC_VALUES},
+            "scoring_500": {
+                "clean_bonus": 500,
+                "dirty_bonus": 250,
+                "semi_clean_bonus": 250,
+                "relancinho_bonus": 200,
+                "closing_bonus": 100,
+            },
+        },
+        vulnerable_at_half_target=True,
+    ),
+    "canasta": Preset(
+        Variant(
+            name="canasta",
+            family="canasta",
+            decks=3,
+            jokers=6,
+            hand_size=15,
+            values=CANASTA_VALUES,
+            sequences=False,
+            max_wildcards=2,
+            wild_melds=True,
+            canasta_wild_limit=True,
+            black_threes_only_out=True,
+            clean_bonus=500,
+            semi_clean=False,
+            semi_clean_bonus=300,
+            dirty_bonus=300,
+            twos_bonus=3000,
+            jokers_bonus=5000,
+            wild_mix_bonus=2000,
+            pozzetti=False,
+            up_card=False,
+            draw_count=2,
+            dead_stock=0,
+            discard_back_rule=False,
+            pile_needs_pair=True,
+            red_threes=True,
+            opening_minimum=50,
+            closing_bonus=300,
+            no_pozzetto_penalty=0,
+            close_needs_burraco=False,
+            close_no_wild_discard=False,
+            go_out_needs_two_canastas=True,
+            double_unmelded_hand=True,
+            target=15000,
+        ),
+        ((2, 2), (4, 2)),
+        "2 players alone or 4 in pairs",
+    ),
 }
+
+PRESETS: Final[dict[str, Variant]] = {name: game.rules for name, game in _GAMES.items()}
 #: Every table of every preset, as (preset, players, lines).
 SETUPS: Final[tuple[tuple[str, int, int], ...]] = tuple(
-    (name, players, lines) for name, tables in _SETUPS.items() for players, lines in tables
+    (name, players, lines) for name, game in _GAMES.items() for players, lines in game.tables
 )
+# The tables by preset (server.room's presets() reads this name).
+_SETUPS: Final = {name: game.tables for name, game in _GAMES.items()}
+_ALIASES: Final = {alias: name for name, game in _GAMES.items() for alias in game.aliases}
 
-_SETUP_TEXT: Final[dict[str, str]] = {
-    "italian": "2 alone, 3 alone, 4 in pairs, 5 alone, 6 in three pairs or two teams of three",
-    "online": "2 alone or 4 in pairs",
-    "buraco": "2, 3 or 4 alone, 4 in pairs or 6 in two trios",
-    "canasta": "2 players alone or 4 in pairs",
-}
 
-PRESETS: Final[dict[str, Variant]] = {
-    "italian": Variant(name="italian", family="burraco", phase_limit=1000),
-    "online": Variant(name="online", family="burraco", target=None, deals=3),
-    "buraco": Variant(
-        name="buraco",
-        family="buraco",
-        jokers=0,
-        values=BURACO_VALUES,
-        set_max=8,
-        sets_of_twos=True,
-        wildcard_displacement=False,
-        semi_clean=False,
-        semi_clean_bonus=100,
-        relancinho_bonus=100,
-        pozzetti=False,
-        up_card=False,
-        dealer_redraw=True,
-        dealer_plays_first=True,
-        dead_stock=0,
-        discard_back_rule=False,
-        single_card_no_single_pile=True,
-        closing_bonus=50,
-        no_pozzetto_penalty=0,
-        close_needs_burraco=False,
-        close_by_discard=False,
-        close_no_wild_discard=False,
-        go_out_needs_canastra=True,
-        vulnerable_at=750,
-        target=1500,
-    ),
-    "canasta": Variant(
-        name="canasta",
-        family="canasta",
-        decks=3,
-        jokers=6,
-        hand_size=15,
-        values=CANASTA_VALUES,
-        sequences=False,
-        max_wildcards=2,
-        wild_melds=True,
-        canasta_wild_limit=True,
-        black_threes_only_out=True,
-        clean_bonus=500,
-        semi_clean=False,
-        semi_clean_bonus=300,
-        dirty_bonus=300,
-        twos_bonus=3000,
-        jokers_bonus=5000,
-        wild_mix_bonus=2000,
-        pozzetti=False,
-        up_card=False,
-        draw_count=2,
-        dead_stock=0,
-        discard_back_rule=False,
-        pile_needs_pair=True,
-        red_threes=True,
-        opening_minimum=50,
-        closing_bonus=300,
-        no_pozzetto_penalty=0,
-        close_needs_burraco=False,
-        close_no_wild_discard=False,
-        go_out_needs_two_canastas=True,
-        double_unmelded_hand=True,
-        target=15000,
-    ),
-}
-_ALIASES: Final = {"burraco": "italian", "sisal": "online", "brazilian": "buraco"}
+def preset(name: str) -> Preset:
+    """A game by its name or one of its aliases (any case).
+
+    >>> preset("Brazilian").rules.name, preset("online").tables
+    ('buraco', ((2, 2), (4, 2)))
+    >>> preset("tresette")
+    Traceback (most recent call last):
+    ...
+    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta)
+    """
+    key = _ALIASES.get(name.lower(), name.lower())
+    found = _GAMES.get(key)
+    if found is None:
+        raise SetupError(f"no variant {name!r} ({', '.join(_GAMES)})")
+    return found
 
 
 def _checked(v: Variant) -> Variant:
     setup = (v.players, v.lines)
-    if setup not in _SETUPS[v.name]:
+    game = _GAMES[v.name]
+    if setup not in game.tables:
         raise SetupError(
-            f"{v.name} is played by {_SETUP_TEXT[v.name]}, "
+            f"{v.name} is played by {game.tables_text}, "
             f"not by {v.players} players in {v.lines} lines"
         )
     if v.target is None and v.deals is None:
@@ -321,32 +407,16 @@ def variant(name: str, **options: Any) -> Variant:
     ...
     burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta)
     """
-    key = _ALIASES.get(name.lower(), name.lower())
-    base = PRESETS.get(key)
-    if base is None:
-        raise SetupError(f"no variant {name!r} ({', '.join(PRESETS)})")
-    players = int(options.pop("players", base.players))
-    if "lines" not in options:
-        if players in (3, 5):
-            options["lines"] = players
-        elif players == 6:
-            options["lines"] = 3 if key == "italian" else 2
-        else:
-            options["lines"] = 2
-    if key == "italian" and players in (5, 6):
-        options.setdefault("decks", 3)
-        options.setdefault("jokers", 6)
-        if players == 5:
-            options.setdefault("phase_limit", 1005)
-        if players == 6:
-            options.setdefault("burraco_before_pozzetto", True)
-    if key == "buraco" and options.get("classic_values"):
-        options["values"] = (10, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
-    options.pop("classic_values", None)
-    if key == "buraco" and options.pop("scoring_500", False):
-        options.update(clean_bonus=500, dirty_bonus=250, semi_clean_bonus=250)
-        options.update(relancinho_bonus=200, closing_bonus=100)
-    if key == "buraco" and "target" in options and "vulnerable_at" not in options:
+    game = preset(name)
+    key = game.rules.name
+    players = int(options.pop("players", game.rules.players))
+    for option, value in game.by_players.get(players, {}).items():
+        options.setdefault(option, value)
+    options.setdefault("lines", _usual_lines(players))
+    for keyword, bundle in game.bundles.items():
+        if options.pop(keyword, False):
+            options.update(bundle)
+    if game.vulnerable_at_half_target and "target" in options and "vulnerable_at" not in options:
         options["vulnerable_at"] = (options["target"] or 0) // 2
     if options.get("vp_table") == 4 or options.get("vp_table") == "4":
         options["vp_table"] = VP_TABLE_4
@@ -358,7 +428,64 @@ def variant(name: str, **options: Any) -> Variant:
         raise SetupError(f"no option {', '.join(map(repr, unknown))} in {key}")
     if "deals" in options and "target" not in options:
         options["target"] = None
-    return _checked(dataclasses.replace(base, players=players, **options))
+    return _checked(dataclasses.replace(game.rules, players=players, **options))
+
+
+# --- options as text: what a record's Option tags and a position's variant field write ---
+
+# Variant fields that are not options: the name, the family it implies, the table.
+_SETUP_FIELDS: Final = frozenset({"name", "family", "players", "lines", "line_of"})
+#: Every option of a variant, in the order records and positions write them.
+OPTION_NAMES: Final = tuple(
+    f.name for f in dataclasses.fields(Variant) if f.name not in _SETUP_FIELDS
+)
+
+
+def preset_of(v: Variant) -> Variant:
+    """The preset ``v`` is built on, at the same table: ``v`` without its options.
+
+    >>> preset_of(variant("italian", players=4, deals=3)) == variant("italian", players=4)
+    True
+    """
+    return variant(v.name, players=v.players, lines=v.lines)
+
+
+def options_of(v: Variant) -> tuple[tuple[str, Any], ...]:
+    """The options of a variant that differ from its preset for the same table.
+
+    >>> options_of(variant("italian", semi_clean=False, deals=3))
+    (('semi_clean', False), ('target', None), ('deals', 3))
+    >>> options_of(variant("italian", players=6))
+    ()
+    """
+    base = preset_of(v)
+    return tuple(
+        (name, getattr(v, name)) for name in OPTION_NAMES if getattr(v, name) != getattr(base, name)
+    )
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """Parse ``NAME=VALUE``: an option of :class:`~burraco.variants.Variant` and a Python
+    literal, read with ``ast.literal_eval``.
+
+    >>> parse_option("semi_clean=False"), parse_option("vp_table=((50, 10),)")
+    (('semi_clean', False), ('vp_table', ((50, 10),)))
+    >>> parse_option("colour=1")
+    Traceback (most recent call last):
+    ...
+    ValueError: no option 'colour'
+    """
+    name, sep, literal = text.partition("=")
+    name = name.strip()
+    if not sep:
+        raise ValueError(f"an option is NAME=VALUE, not {text!r}")
+    if name not in OPTION_NAMES:
+        raise ValueError(f"no option {name!r}")
+    try:
+        value = ast.literal_eval(literal.strip())
+    except (ValueError, SyntaxError):
+        raise ValueError(f"option {name}: {literal.strip()!r} is not a literal") from None
+    return name, value
 
 
 T = TypeVar("T")

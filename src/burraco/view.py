@@ -11,7 +11,7 @@ face down until the partner's discard).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from burraco.actions import Action
 from burraco.cards import Card, cards_from_counts
@@ -100,6 +100,7 @@ class DealView:
 
     def position(self) -> str:
         """This view as a seat's position (docs/position.md): hidden cards as counts."""
+        # position stands floors above the view (it builds deals): a convenience, imported here.
         from burraco.position import view_position
 
         return view_position(self)
@@ -107,42 +108,51 @@ class DealView:
     @classmethod
     def from_position(cls, text: str) -> DealView:
         """The view a seat's position describes (its history is empty)."""
+        # A convenience, as position() is (tests/test_floors.py names both).
         from burraco.position import view_from_position
 
         return view_from_position(text)
 
 
+def _table(deal: Deal) -> dict[str, Any]:
+    """What anyone at the table sees of a deal: the fields a seat's view and a spectator's
+    share (a :class:`PublicView`'s). No card of a hand, of the stock or of a pozzetto."""
+    return {
+        "variant": deal.v.name,
+        "players": deal.v.players,
+        "dealer": deal.dealer,
+        "phase": deal.phase,
+        "turn": deal.turn,
+        "hand_sizes": tuple(deal.sizes),
+        "line_of": tuple(deal.line_of),
+        "melds": tuple(tuple(m) for m in deal.melds),
+        "pile": tuple(Card(c) for c in deal.pile[deal.pile_hidden :]),
+        "pile_hidden": deal.pile_hidden,
+        "stock_size": len(deal.stock),
+        "pozzetti": tuple(len(p) for p in deal.pozzetti),
+        "has_pozzetto": tuple(deal.has_pozzetto),
+        "pozzetto_face_down": tuple(0 if p is None else len(p) for p in deal.pending_pozzetto),
+        "red_threes": tuple(deal.red_threes),
+        "opened": tuple(deal.opened),
+        "minimum": tuple(deal.minimum),
+        "final_turn": deal.final_turn,
+        "end_reason": deal.end_reason,
+        "rules": deal.v,
+    }
+
+
 def view_of(deal: Deal, seat: int) -> DealView:
-    v = deal.v
-    partners = deal.partners(seat) if v.open_hands else []
+    """What one seat sees: the table, its own hand (and its partners' when hands are open),
+    the cards it knows in the others', and the rest of the public state."""
+    partners = deal.partners(seat) if deal.v.open_hands else []
     return DealView(
-        variant=v.name,
         seat=seat,
-        players=v.players,
-        dealer=deal.dealer,
-        phase=deal.phase,
-        turn=deal.turn,
         hand=tuple(cards_from_counts(deal.hands[seat])),
         partner_hands=tuple((p, tuple(cards_from_counts(deal.hands[p]))) for p in partners),
-        hand_sizes=tuple(deal.sizes),
-        line_of=tuple(deal.line_of),
-        melds=tuple(tuple(m) for m in deal.melds),
-        pile=tuple(Card(c) for c in deal.pile[deal.pile_hidden :]),
-        pile_hidden=deal.pile_hidden,
-        stock_size=len(deal.stock),
-        pozzetti=tuple(len(p) for p in deal.pozzetti),
-        has_pozzetto=tuple(deal.has_pozzetto),
-        pozzetto_face_down=tuple(0 if p is None else len(p) for p in deal.pending_pozzetto),
-        red_threes=tuple(deal.red_threes),
-        opened=tuple(deal.opened),
-        minimum=tuple(deal.minimum),
         taken_single=deal.taken_single,
-        final_turn=deal.final_turn,
         timeout_turns=deal.timeout_turns,
-        end_reason=deal.end_reason,
         history=tuple(deal.history),
         known=tuple(tuple(cards_from_counts(k)) for k in deal.known),
-        rules=v,
         turns=deal.turns,
         quiet_turns=deal.quiet_turns,
         progress=deal._progress,
@@ -158,6 +168,7 @@ def view_of(deal: Deal, seat: int) -> DealView:
         partnerships_form=deal._partnerships_form,
         closer=deal.closer,
         went_out=deal.went_out,
+        **_table(deal),
     )
 
 
@@ -194,25 +205,4 @@ class PublicView:
 
 def public_view_of(deal: Deal) -> PublicView:
     """The deal as a spectator sees it (reads no hand, no stock card, no pozzetto card)."""
-    return PublicView(
-        variant=deal.v.name,
-        players=deal.v.players,
-        dealer=deal.dealer,
-        phase=deal.phase,
-        turn=deal.turn,
-        hand_sizes=tuple(deal.sizes),
-        line_of=tuple(deal.line_of),
-        melds=tuple(tuple(m) for m in deal.melds),
-        pile=tuple(Card(c) for c in deal.pile[deal.pile_hidden :]),
-        pile_hidden=deal.pile_hidden,
-        stock_size=len(deal.stock),
-        pozzetti=tuple(len(p) for p in deal.pozzetti),
-        has_pozzetto=tuple(deal.has_pozzetto),
-        pozzetto_face_down=tuple(0 if p is None else len(p) for p in deal.pending_pozzetto),
-        red_threes=tuple(deal.red_threes),
-        opened=tuple(deal.opened),
-        minimum=tuple(deal.minimum),
-        final_turn=deal.final_turn,
-        end_reason=deal.end_reason,
-        rules=deal.v,
-    )
+    return PublicView(**_table(deal))

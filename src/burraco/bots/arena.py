@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,9 +34,39 @@ from burraco.variants import Variant
 from burraco.view import DealView
 from burraco.vp import victory_points
 
-__all__ = ["ArenaReport", "BotResult", "make_bot", "play_board", "run_arena"]
+__all__ = [
+    "ArenaReport",
+    "BotResult",
+    "bot_names",
+    "check_bots",
+    "make_bot",
+    "play_board",
+    "run_arena",
+]
 
 BOT_NAMES = ("random", "greedy", "expert", "learned")
+
+
+def _no_bot(name: str) -> ValueError:
+    return ValueError(f"no bot {name!r} ({', '.join(BOT_NAMES)})")
+
+
+def check_bots(names: Iterable[str]) -> None:
+    """Raise a ValueError naming the first of ``names`` that is no bot's."""
+    for name in names:
+        if name not in BOT_NAMES:
+            raise _no_bot(name)
+
+
+def bot_names(text: str) -> list[str]:
+    """The bots ``text`` names, comma separated, each checked (:func:`check_bots`).
+
+    >>> bot_names("greedy, random,")
+    ['greedy', 'random']
+    """
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    check_bots(names)
+    return names
 
 
 def make_bot(name: str, seed: int = 0, seconds: float = 1.0, worlds: int | None = None) -> Bot:
@@ -49,7 +79,7 @@ def make_bot(name: str, seed: int = 0, seconds: float = 1.0, worlds: int | None 
         return ExpertBot(seconds=seconds, worlds=worlds, seed=seed)
     if name == "learned":
         return LearnedBot(seed=seed)
-    raise ValueError(f"no bot {name!r} ({', '.join(BOT_NAMES)})")
+    raise _no_bot(name)
 
 
 class _Timed:

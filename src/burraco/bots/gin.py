@@ -333,14 +333,14 @@ def posterior(
     return _rejuvenate(public, rules, starts, moves, rng)
 
 
-def _follow(
-    public: _Public, rules: _Rules, placed: Sequence[int], upto: int
-) -> tuple[int, tuple[int, ...]]:
-    """How many of the opponent's decisions up to event ``upto`` (included) the guess
-    ``placed`` fails to explain, and the opponent's hand just before that event."""
+def _misfits_and_hand(
+    events: Sequence[tuple[int, int]], rules: _Rules, placed: Sequence[int]
+) -> tuple[int, list[int]]:
+    """How many of the opponent's decisions among ``events`` (from the deal's first) the
+    guess ``placed`` fails to explain, and the opponent's hand after them."""
     hand: list[int] = []
     slot = wrong = 0
-    for kind, card in public.events[:upto]:
+    for kind, card in events:
         if kind == SLOT:
             hand.append(placed[slot])
             slot += 1
@@ -350,6 +350,15 @@ def _follow(
             hand.append(card)
         elif kind == DISCARD:
             hand.remove(card)
+    return wrong, hand
+
+
+def _follow(
+    public: _Public, rules: _Rules, placed: Sequence[int], upto: int
+) -> tuple[int, tuple[int, ...]]:
+    """How many of the opponent's decisions up to event ``upto`` (included) the guess
+    ``placed`` fails to explain, and the opponent's hand just before that event."""
+    wrong, hand = _misfits_and_hand(public.events[:upto], rules, placed)
     kind, card = public.events[upto]
     return wrong + (not rules.explains(hand, kind, card)), tuple(hand)
 
@@ -389,19 +398,7 @@ def _repair(
 
 def _misfits(public: _Public, rules: _Rules, placed: Sequence[int]) -> int:
     """How many of the opponent's decisions the guess ``placed`` fails to explain."""
-    hand: list[int] = []
-    slot = wrong = 0
-    for kind, card in public.events:
-        if kind == SLOT:
-            hand.append(placed[slot])
-            slot += 1
-            continue
-        wrong += not rules.explains(hand, kind, card)
-        if kind == TAKE:
-            hand.append(card)
-        elif kind == DISCARD:
-            hand.remove(card)
-    return wrong
+    return _misfits_and_hand(public.events, rules, placed)[0]
 
 
 def _rejuvenate(
@@ -554,17 +551,23 @@ class SimplePolicy:
         return MELD_BASE + int(self.utils.meld_to_int(melds[0]))
 
 
+def _play_out(state: Any, cards: Sequence[int], choose: Callable[[Any], int]) -> None:
+    """Play ``state`` to the end in place: ``choose(state)`` plays each decision, chance
+    deals ``cards`` in order."""
+    drawn = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(cards[drawn])
+            drawn += 1
+        else:
+            state.apply_action(choose(state))
+
+
 def _finish(state: Any, stock: Sequence[int], policies: Sequence[SimplePolicy]) -> None:
     """Play ``state`` to the end in place: the policies choose, the stock comes in order."""
     for policy in policies:
         policy.restart()
-    drawn = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(stock[drawn])
-            drawn += 1
-        else:
-            state.apply_action(policies[state.current_player()].act(state))
+    _play_out(state, stock, lambda s: policies[s.current_player()].act(s))
 
 
 class GinSearchBot:
@@ -728,11 +731,5 @@ def play_game(game: Any, players: Sequence[Any], deck: Sequence[int]) -> list[fl
     """Play one game; ``players[p]`` has ``step(state) -> action`` (an OpenSpiel bot or
     a :class:`GinSearchBot`); chance deals ``deck`` in order. Returns the returns."""
     state = game.new_initial_state()
-    drawn = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(deck[drawn])
-            drawn += 1
-        else:
-            state.apply_action(players[state.current_player()].step(state))
+    _play_out(state, deck, lambda s: players[s.current_player()].step(s))
     return [float(r) for r in state.returns()]

@@ -67,10 +67,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from burraco.bots.arena import BOT_NAMES, make_bot
+from burraco.bots.arena import check_bots, make_bot
 from burraco.encoding import Decisions, action_space, observation_layout, observe, returns
 from burraco.match import Match
-from burraco.variants import Variant, variant
+from burraco.variants import Variant, options_of, variant
 
 __all__ = [
     "FORMATS",
@@ -174,9 +174,7 @@ class Plan:
         players = self.v.players
         if not self.bots:
             raise ValueError("no bots: give at least one bot level")
-        for name in self.bots:
-            if name not in BOT_NAMES:
-                raise ValueError(f"no bot {name!r} ({', '.join(BOT_NAMES)})")
+        check_bots(self.bots)
         if len(self.bots) > players:
             raise ValueError(f"{len(self.bots)} bots for a table of {players} seats")
         if self.games < 1:
@@ -473,12 +471,7 @@ def _tuples(value: Any) -> Any:
 
 def _variant_settings(v: Variant) -> dict[str, Any]:
     """The variant as its preset, table and the options that differ from the preset's."""
-    base = variant(v.name, players=v.players, lines=v.lines)
-    options = {
-        f.name: _jsonable(getattr(v, f.name))
-        for f in dataclasses.fields(v)
-        if f.name != "line_of" and getattr(v, f.name) != getattr(base, f.name)
-    }
+    options = {name: _jsonable(value) for name, value in options_of(v)}
     return {"name": v.name, "players": v.players, "lines": v.lines, "options": options}
 
 

@@ -5,11 +5,9 @@ player's own tables; and the history of finished matches (docs/protocol.md).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
-from fastapi.responses import FileResponse
 from pydantic import BaseModel, Field
 
 from burraco.server.accounts import (
@@ -23,13 +21,13 @@ from burraco.server.accounts import (
     user_of,
 )
 from burraco.server.limits import Rates
+from burraco.server.pages import page_response
 from burraco.server.room import Room, RoomError
-from burraco.storage import Store, TableRow
+from burraco.storage import Store
+from burraco.storage.store import FinishedTable
 from burraco.variants import variant
 
 __all__ = ["routes"]
-
-WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 class SignUp(BaseModel):
@@ -141,34 +139,31 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
     ) -> dict[str, Any]:
         """Finished matches, the latest first: every table's, or (``mine``) this account's."""
         size = 20
-        if mine:
-            user, _ = logged_in(request)
-            results = store.results(user_id=user.id, limit=size + 1, offset=(page - 1) * size)
-            rows = [r for r in (store.table(x.table_id) for x in results[:size]) if r]
-            more = len(results) > size
-        else:
-            found = store.finished_tables(size + 1, (page - 1) * size, variant)
-            rows, more = found[:size], len(found) > size
-        return {"matches": [finished(store, row) for row in rows], "page": page, "more": more}
+        user_id = logged_in(request)[0].id if mine else None
+        found = store.finished_page(
+            size + 1, (page - 1) * size, variant=None if mine else variant, user_id=user_id
+        )
+        matches = [finished(table) for table in found[:size]]
+        return {"matches": matches, "page": page, "more": len(found) > size}
 
     @router.get("/account", include_in_schema=False)
-    async def account_page() -> FileResponse:
-        return FileResponse(WEB / "account.html")
+    async def account_page() -> Response:
+        return page_response("account.html")
 
     @router.get("/history", include_in_schema=False)
-    async def history_page() -> FileResponse:
-        return FileResponse(WEB / "history.html")
+    async def history_page() -> Response:
+        return page_response("history.html")
 
     return router
 
 
-def finished(store: Store, row: TableRow) -> dict[str, Any]:
+def finished(table: FinishedTable) -> dict[str, Any]:
     """A finished table as the history lists it: its game, players, result and links."""
+    row = table.table
     v = variant(row.variant, **json.loads(row.options))
-    results = {r.seat: r for r in store.results(table_id=row.id)}
     seats = []
-    for seat in store.seats(row.id):
-        result = results.get(seat.seat)
+    for seat in table.seats:
+        result = table.results.get(seat.seat)
         seats.append(
             {
                 "seat": seat.seat,

@@ -15,14 +15,12 @@ import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
 
 from burraco.rulebook import figures
@@ -34,6 +32,7 @@ from burraco.server.desk import Desk
 from burraco.server.guard import Guard, socket_origin
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
 from burraco.server.limits import Limits, Rates
+from burraco.server.pages import WEB, PageFiles, page_response
 from burraco.server.players import routes as player_routes
 from burraco.server.quick_api import quick_play
 from burraco.server.quick_api import routes as quick_routes
@@ -56,8 +55,6 @@ from burraco.storage.store import StorageUnavailable
 from burraco.variants import PRESETS, Variant
 
 __all__ = ["create_app"]
-
-WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 class CreateTable(BaseModel):
@@ -528,48 +525,44 @@ def create_app(
     app.include_router(player_routes(room, store))
 
     if WEB.is_dir():
-        app.mount("/static", StaticFiles(directory=WEB), name="static")
+        app.mount("/static", PageFiles(directory=WEB), name="static")
 
-    def page(name: str) -> FileResponse:
-        path = WEB / name
-        if not path.is_file():
-            raise HTTPException(404, f"no page {name}")
-        return FileResponse(path)
+    page = page_response
 
     @app.get("/", include_in_schema=False)
-    async def lobby() -> FileResponse:
+    async def lobby() -> Response:
         return page("index.html")
 
     @app.get("/table/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
+    async def table_page(table_id: str) -> Response:
         room.table(table_id)
         return page("table.html")
 
     @app.get("/desk", include_in_schema=False)
-    async def desk_home() -> FileResponse:
+    async def desk_home() -> Response:
         return page("desk.html")
 
     @app.get("/desk/{tournament_id}", include_in_schema=False)
-    async def desk_page(tournament_id: str) -> FileResponse:
+    async def desk_page(tournament_id: str) -> Response:
         desk.get(tournament_id)
         return page("desk.html")
 
     @app.get("/tournament/{tournament_id}", include_in_schema=False)
-    async def tournament_page(tournament_id: str) -> FileResponse:
+    async def tournament_page(tournament_id: str) -> Response:
         desk.get(tournament_id)
         return page("tournament.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False)
-    async def replay_page(table_id: str) -> FileResponse:
+    async def replay_page(table_id: str) -> Response:
         room.table(table_id)
         return page("replay.html")
 
     @app.get("/rules", include_in_schema=False)
-    async def rules_home() -> FileResponse:
+    async def rules_home() -> Response:
         return page("rules.html")
 
     @app.get("/rules/{name}", include_in_schema=False)
-    async def rules_page(name: str) -> FileResponse:
+    async def rules_page(name: str) -> Response:
         _preset(name)
         return page("rules.html")
 

@@ -14,14 +14,14 @@ an account's ratings, statistics and last matches. The pages /leaderboard,
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Final, Literal
 
 from fastapi import APIRouter, Query
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 
 from burraco.server.absence import SeatTurns
+from burraco.server.pages import page_response
 from burraco.server.ratings import GAMES, displayed, game_variant
 from burraco.server.results import bot_accounts, listener, seed_bot_ratings
 from burraco.server.room import Room, RoomError
@@ -31,7 +31,6 @@ from burraco.variants import Variant
 
 __all__ = ["PER_PAGE", "player_json", "routes", "statistics"]
 
-WEB: Final = Path(__file__).resolve().parent.parent / "web"
 
 #: Players on one page of a leaderboard.
 PER_PAGE: Final = 50
@@ -98,27 +97,28 @@ def routes(room: Room, store: Store) -> APIRouter:
         if user is None:
             raise RoomError("no_player", f"no player named {name!r}", 404, params={"name": name})
         recent = store.results(user_id=user.id, limit=LAST_MATCHES)
-        tables = {r.table_id: store.results(table_id=r.table_id) for r in recent}
+        tables: dict[str, list[ResultRow]] = {r.table_id: [] for r in recent}
+        for seat in store.results(table_ids=list(tables)):
+            tables[seat.table_id].append(seat)
         ids = {s.user_id for seats in tables.values() for s in seats if s.user_id is not None}
         names = {i: u.name for i, u in store.users(sorted(ids)).items()}
         return player_json(
             user, store.ratings(user.id), store.result_totals(user.id), recent, tables, names
         )
 
-    def page(name: str) -> FileResponse:
-        return FileResponse(WEB / name)
+    page = page_response
 
     @router.get("/leaderboard", include_in_schema=False)
-    async def leaderboard_home() -> FileResponse:
+    async def leaderboard_home() -> Response:
         return page("leaderboard.html")
 
     @router.get("/leaderboard/{game}", include_in_schema=False)
-    async def leaderboard_page(game: str = PathParam(max_length=24)) -> FileResponse:
+    async def leaderboard_page(game: str = PathParam(max_length=24)) -> Response:
         _game(game)
         return page("leaderboard.html")
 
     @router.get("/player/{name}", include_in_schema=False)
-    async def player_page(name: str = PathParam(max_length=64)) -> FileResponse:
+    async def player_page(name: str = PathParam(max_length=64)) -> Response:
         if store.user_by_name(name) is None:
             raise RoomError("no_player", f"no player named {name!r}", 404, params={"name": name})
         return page("player.html")

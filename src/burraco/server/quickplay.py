@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from burraco.server.ratings import BOT_LEVELS, game_key
-from burraco.variants import PRESETS, variant
+from burraco.variants import PRESETS, preset, variant
 
 __all__ = [
     "Entry",
@@ -76,9 +76,7 @@ def quick_setups() -> dict[str, tuple[int, ...]]:
     >>> quick_setups()["online"]
     (2, 4)
     """
-    from burraco.variants import _SETUPS
-
-    return {name: tuple(sorted({p for p, _ in _SETUPS[name]})) for name in PRESETS}
+    return {name: tuple(sorted({p for p, _ in preset(name).tables})) for name in PRESETS}
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,16 +12,17 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from sqlalchemy import (
     Connection,
     Engine,
+    Select,
     case,
     create_engine,
     delete,
@@ -41,6 +42,7 @@ from burraco.storage import models
 __all__ = [
     "ChatRow",
     "EventRow",
+    "FinishedTable",
     "NameTaken",
     "RatingRow",
     "ResultRow",
@@ -171,6 +173,16 @@ class ResultRow:
 
 
 @dataclass(frozen=True, slots=True)
+class FinishedTable:
+    """A finished table as the history lists it: its row, its seats and their results."""
+
+    table: TableRow
+    seats: tuple[SeatRow, ...]
+    #: By seat; a seat with no result (a match stored before results were) has none.
+    results: dict[int, ResultRow]
+
+
+@dataclass(frozen=True, slots=True)
 class ChatRow:
     table_id: str
     channel: str
@@ -293,6 +305,9 @@ def _holder(inode: tuple[int, int]) -> str:
     return "another process"
 
 
+_Row = TypeVar("_Row")
+
+
 class Store:
     """Tables, seats, the event log and records in one database (a URL SQLAlchemy knows)."""
 
@@ -325,6 +340,18 @@ class Store:
             raise
         except DBAPIError as error:
             raise StorageUnavailable(error.orig or error) from error
+
+    def _all(self, query: Select[Any], row: Callable[..., _Row]) -> list[_Row]:
+        """What ``query`` reads, each row made a ``row`` of its columns by name."""
+        with self.engine.connect() as c:
+            found = c.execute(query).all()
+        return [row(**r._mapping) for r in found]
+
+    def _first(self, query: Select[Any], row: Callable[..., _Row]) -> _Row | None:
+        """The first row ``query`` reads made a ``row`` of its columns by name; None if none."""
+        with self.engine.connect() as c:
+            found = c.execute(query).first()
+        return None if found is None else row(**found._mapping)
 
     def hold(self) -> None:
         """Hold this database for this process alone until :meth:`release`, or raise
@@ -401,18 +428,13 @@ class Store:
                 c.execute(insert(models.seats).values(**_fields(seat)))
 
     def table(self, table_id: str) -> TableRow | None:
-        with self.engine.connect() as c:
-            r = c.execute(select(models.tables).where(models.tables.c.id == table_id)).first()
-        return None if r is None else TableRow(**r._mapping)
+        return self._first(select(models.tables).where(models.tables.c.id == table_id), TableRow)
 
     def tables(self, statuses: Sequence[str] = ("waiting", "playing")) -> list[TableRow]:
-        with self.engine.connect() as c:
-            rows = c.execute(
-                select(models.tables)
-                .where(models.tables.c.status.in_(statuses))
-                .order_by(models.tables.c.created_at)
-            ).all()
-        return [TableRow(**r._mapping) for r in rows]
+        t = models.tables
+        return self._all(
+            select(t).where(t.c.status.in_(statuses)).order_by(t.c.created_at), TableRow
+        )
 
     def set_status(self, table_id: str, status: str) -> None:
         with self._write() as c:
@@ -423,13 +445,8 @@ class Store:
             )
 
     def seats(self, table_id: str) -> list[SeatRow]:
-        with self.engine.connect() as c:
-            rows = c.execute(
-                select(models.seats)
-                .where(models.seats.c.table_id == table_id)
-                .order_by(models.seats.c.seat)
-            ).all()
-        return [SeatRow(**r._mapping) for r in rows]
+        s = models.seats
+        return self._all(select(s).where(s.c.table_id == table_id).order_by(s.c.seat), SeatRow)
 
     def seated(self, user_id: int) -> list[str]:
         """The ids of the tables waiting or playing where this account holds a seat."""
@@ -554,18 +571,12 @@ class Store:
                 )
 
     def tournament(self, tournament_id: str) -> TournamentRow | None:
-        with self.engine.connect() as c:
-            r = c.execute(
-                select(models.tournaments).where(models.tournaments.c.id == tournament_id)
-            ).first()
-        return None if r is None else TournamentRow(**r._mapping)
+        t = models.tournaments
+        return self._first(select(t).where(t.c.id == tournament_id), TournamentRow)
 
     def tournaments(self) -> list[TournamentRow]:
-        with self.engine.connect() as c:
-            rows = c.execute(
-                select(models.tournaments).order_by(models.tournaments.c.created_at)
-            ).all()
-        return [TournamentRow(**r._mapping) for r in rows]
+        t = models.tournaments
+        return self._all(select(t).order_by(t.c.created_at), TournamentRow)
 
     # --- records --------------------------------------------------------------------------
 
@@ -588,18 +599,67 @@ class Store:
             ).first()
         return None if r is None else str(r[0])
 
-    def finished_tables(
-        self, limit: int = 50, offset: int = 0, variant: str | None = None
-    ) -> list[TableRow]:
-        """Tables whose match is over, the latest first (tournament tables included)."""
-        t = models.tables
-        query = select(t).where(t.c.status == "over")
-        if variant is not None:
-            query = query.where(t.c.variant == variant)
-        query = query.order_by(t.c.updated_at.desc()).limit(limit).offset(offset)
+    def finished_page(
+        self,
+        limit: int = 20,
+        offset: int = 0,
+        *,
+        variant: str | None = None,
+        user_id: int | None = None,
+    ) -> list[FinishedTable]:
+        """A page of finished tables with their seats and results, in one query: every
+        table whose match is over, the latest first (``variant`` filters), or those of
+        one account's results (``user_id``), its latest match first.
+
+        A page is read by a join on a subquery of the page's tables, so it costs one
+        round trip however many tables it lists (the history page asked three a table).
+        """
+        t, s, r_ = models.tables, models.seats, models.results
+        if user_id is None:
+            key: Any = t.c.updated_at
+            page = select(t.c.id.label("id"), key.label("key")).where(t.c.status == "over")
+            if variant is not None:
+                page = page.where(t.c.variant == variant)
+            page = page.order_by(key.desc(), t.c.id)
+        else:
+            key = func.max(r_.c.finished_at)
+            page = (
+                select(r_.c.table_id.label("id"), key.label("key"))
+                .where(r_.c.user_id == user_id)
+                .group_by(r_.c.table_id)
+                .order_by(key.desc(), r_.c.table_id)
+            )
+        listed = page.limit(limit).offset(offset).subquery()
+        columns = [
+            *(c.label(f"t_{c.name}") for c in t.c),
+            *(c.label(f"s_{c.name}") for c in s.c),
+            *(c.label(f"r_{c.name}") for c in r_.c),
+        ]
+        query = (
+            select(*columns)
+            .select_from(
+                listed.join(t, t.c.id == listed.c.id)
+                .outerjoin(s, s.c.table_id == t.c.id)
+                .outerjoin(r_, (r_.c.table_id == s.c.table_id) & (r_.c.seat == s.c.seat))
+            )
+            .order_by(listed.c.key.desc(), listed.c.id, s.c.seat)
+        )
         with self.engine.connect() as c:
             rows = c.execute(query).all()
-        return [TableRow(**r._mapping) for r in rows]
+        found: dict[str, tuple[TableRow, list[SeatRow], dict[int, ResultRow]]] = {}
+        for row in rows:
+            m = row._mapping
+            table_id = m["t_id"]
+            if table_id not in found:
+                table = TableRow(**{k: m[f"t_{k}"] for k in TableRow.__slots__})
+                found[table_id] = (table, [], {})
+            _, seats, results = found[table_id]
+            if m["s_seat"] is None:
+                continue
+            seats.append(SeatRow(**{k: m[f"s_{k}"] for k in SeatRow.__slots__}))
+            if m["r_seat"] is not None:
+                results[m["r_seat"]] = ResultRow(**{k: m[f"r_{k}"] for k in ResultRow.__slots__})
+        return [FinishedTable(row, tuple(seats), results) for row, seats, results in found.values()]
 
     # --- accounts and sessions ------------------------------------------------------------
 
@@ -625,16 +685,11 @@ class Store:
         return UserRow(id=user_id, **values)  # type: ignore[arg-type]
 
     def user(self, user_id: int) -> UserRow | None:
-        with self.engine.connect() as c:
-            r = c.execute(select(models.users).where(models.users.c.id == user_id)).first()
-        return None if r is None else UserRow(**r._mapping)
+        return self._first(select(models.users).where(models.users.c.id == user_id), UserRow)
 
     def user_by_name(self, name: str) -> UserRow | None:
-        with self.engine.connect() as c:
-            r = c.execute(
-                select(models.users).where(models.users.c.name_key == name_key(name))
-            ).first()
-        return None if r is None else UserRow(**r._mapping)
+        u = models.users
+        return self._first(select(u).where(u.c.name_key == name_key(name)), UserRow)
 
     def user_names(self, after: int = 0) -> list[tuple[int, str, str]]:
         """The id, name and kind of every account made after account ``after`` (the room
@@ -649,9 +704,8 @@ class Store:
     def users(self, user_ids: Sequence[int]) -> dict[int, UserRow]:
         if not user_ids:
             return {}
-        with self.engine.connect() as c:
-            rows = c.execute(select(models.users).where(models.users.c.id.in_(user_ids))).all()
-        return {r.id: UserRow(**r._mapping) for r in rows}
+        found = self._all(select(models.users).where(models.users.c.id.in_(user_ids)), UserRow)
+        return {u.id: u for u in found}
 
     def update_user(self, user_id: int, **values: str) -> None:
         """Change an account's ``password_hash`` or ``language``."""
@@ -696,23 +750,15 @@ class Store:
     # --- ratings and results ----------------------------------------------------------------
 
     def ratings(self, user_id: int) -> list[RatingRow]:
-        with self.engine.connect() as c:
-            rows = c.execute(
-                select(models.ratings)
-                .where(models.ratings.c.user_id == user_id)
-                .order_by(models.ratings.c.game)
-            ).all()
-        return [RatingRow(**r._mapping) for r in rows]
+        r_ = models.ratings
+        return self._all(select(r_).where(r_.c.user_id == user_id).order_by(r_.c.game), RatingRow)
 
     def ratings_for(self, game: str, user_ids: Sequence[int]) -> dict[int, RatingRow]:
         if not user_ids:
             return {}
         r_ = models.ratings
-        with self.engine.connect() as c:
-            rows = c.execute(
-                select(r_).where((r_.c.game == game) & r_.c.user_id.in_(user_ids))
-            ).all()
-        return {r.user_id: RatingRow(**r._mapping) for r in rows}
+        query = select(r_).where((r_.c.game == game) & r_.c.user_id.in_(user_ids))
+        return {r.user_id: r for r in self._all(query, RatingRow)}
 
     def leaderboard(
         self, game: str, limit: int = 50, offset: int = 0, kind: str | None = None
@@ -751,43 +797,37 @@ class Store:
                 for row in rows:
                     c.execute(insert(models.results).values(**_fields(row)))
                 for rating in ratings:
-                    r_ = models.ratings
-                    where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
-                    done = c.execute(update(r_).where(where).values(**_fields(rating)))
-                    if done.rowcount == 0:
-                        c.execute(insert(r_).values(**_fields(rating)))
+                    _put_rating(c, rating)
         except IntegrityError:
             return False
         return True
 
     def put_ratings(self, ratings: Sequence[RatingRow]) -> None:
         """Insert or replace ratings (the bots' rating matches)."""
-        r_ = models.ratings
         with self._write() as c:
             for rating in ratings:
-                where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
-                done = c.execute(update(r_).where(where).values(**_fields(rating)))
-                if done.rowcount == 0:
-                    c.execute(insert(r_).values(**_fields(rating)))
+                _put_rating(c, rating)
 
     def results(
         self,
         *,
         user_id: int | None = None,
         table_id: str | None = None,
+        table_ids: Sequence[str] | None = None,
         limit: int = 1000,
         offset: int = 0,
     ) -> list[ResultRow]:
-        """Results of one player (the latest first) or of one table (by seat)."""
+        """Results of one player (the latest first), of one table or of several (by table
+        and seat: a page of matches reads its tables' results in one query)."""
         r_ = models.results
         query = select(r_)
         if user_id is not None:
             query = query.where(r_.c.user_id == user_id).order_by(r_.c.finished_at.desc())
         if table_id is not None:
             query = query.where(r_.c.table_id == table_id).order_by(r_.c.seat)
-        with self.engine.connect() as c:
-            rows = c.execute(query.limit(limit).offset(offset)).all()
-        return [ResultRow(**r._mapping) for r in rows]
+        if table_ids is not None:
+            query = query.where(r_.c.table_id.in_(table_ids)).order_by(r_.c.table_id, r_.c.seat)
+        return self._all(query.limit(limit).offset(offset), ResultRow)
 
     def result_totals(self, user_id: int) -> dict[str, dict[str, int]]:
         """A player's results summed per game: matches, wins, draws, points, deals,
@@ -857,6 +897,15 @@ def _update_seat(c: Connection, seat: SeatRow) -> None:
         .where((models.seats.c.table_id == seat.table_id) & (models.seats.c.seat == seat.seat))
         .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash, user_id=seat.user_id)
     )
+
+
+def _put_rating(c: Connection, rating: RatingRow) -> None:
+    """Replace the rating of its account and game, or insert it if there is none."""
+    r_ = models.ratings
+    where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
+    done = c.execute(update(r_).where(where).values(**_fields(rating)))
+    if done.rowcount == 0:
+        c.execute(insert(r_).values(**_fields(rating)))
 
 
 def _fields(row: object) -> dict[str, object]:

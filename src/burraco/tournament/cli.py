@@ -17,8 +17,8 @@ from typing import Annotated, cast
 import typer
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
+from burraco.terminal import refusal
 from burraco.tournament.botplay import BotOptions, BotTableResult, bot_levels, play_tournament
 from burraco.tournament.errors import TournamentError
 from burraco.tournament.printing import (
@@ -67,10 +67,10 @@ SeedingOption = Annotated[
     str, typer.Option(help="Order of the field: 'draw' (random from the seed) or 'registration'.")
 ]
 
-
-def _fail(console: Console, error: Exception) -> typer.Exit:
-    console.print(Text(str(error), style="red"), soft_wrap=True)
-    return typer.Exit(2)
+CsvOption = Annotated[Path | None, typer.Option("--csv", help="Write the standings as CSV.")]
+HtmlOption = Annotated[
+    Path | None, typer.Option("--html", help="Write the standings as an HTML page.")
+]
 
 
 def _field(pairs: int | None, players: int | None) -> tuple[str, int]:
@@ -161,12 +161,8 @@ def run_command(
     ] = 2,
     name: Annotated[str | None, typer.Option(help="The tournament's name.")] = None,
     save: Annotated[Path | None, typer.Option(help="Save the tournament as JSON.")] = None,
-    csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="Write the standings as CSV.")
-    ] = None,
-    html_path: Annotated[
-        Path | None, typer.Option("--html", help="Write the standings as an HTML page.")
-    ] = None,
+    csv_path: CsvOption = None,
+    html_path: HtmlOption = None,
 ) -> None:
     """Play a whole tournament with bots and print the final standings."""
     from burraco.terminal import progress_bar
@@ -182,7 +178,7 @@ def run_command(
         t = Tournament(settings)
         t.pad_with_bots(size, levels)
     except (TournamentError, ValueError) as error:
-        raise _fail(console, error) from None
+        raise refusal(console, error) from None
     start = time.perf_counter()
     deals_played = 0
     time_outs = 0
@@ -203,7 +199,7 @@ def run_command(
         try:
             play_tournament(t, options=options, workers=workers, on_round=seated, on_table=played)
         except TournamentError as error:
-            raise _fail(console, error) from None
+            raise refusal(console, error) from None
     seconds = time.perf_counter() - start
     console.print(standings_table(t))
     tables = sum(len(r.tables) for r in t.rounds)
@@ -257,7 +253,7 @@ def pairings_command(
         for i in range(1, size + 1):
             t.register((f"{prefix} {i}N", f"{prefix} {i}S") if kind == "pairs" else f"Player {i}")
     except TournamentError as error:
-        raise _fail(console, error) from None
+        raise refusal(console, error) from None
     if fmt in ("danish", "knockout"):
         console.print("(results drawn at random, since this movement follows them)\n")
     rng = random.Random(seed)
@@ -279,12 +275,8 @@ def show_command(
     cards_html: Annotated[
         Path | None, typer.Option(help="Write the table cards of --cards (or the last round).")
     ] = None,
-    csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="Write the standings as CSV.")
-    ] = None,
-    html_path: Annotated[
-        Path | None, typer.Option("--html", help="Write the standings as an HTML page.")
-    ] = None,
+    csv_path: CsvOption = None,
+    html_path: HtmlOption = None,
 ) -> None:
     """Show a saved tournament's standings; export them or its table cards."""
     console = Console(highlight=False)
@@ -296,6 +288,6 @@ def show_command(
             cards_html.write_text(table_cards_html(t, cards), encoding="utf-8")
             console.print(f"Table cards written to {cards_html}")
     except (TournamentError, OSError, ValueError, KeyError) as error:
-        raise _fail(console, error) from None
+        raise refusal(console, error) from None
     console.print(standings_table(t))
     _write_outputs(console, t, None, csv_path, html_path)

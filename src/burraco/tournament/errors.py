@@ -11,6 +11,11 @@ in ``params.phase``, a key of :data:`PHASES`, and the number of the last round s
 in ``params.round``: the phase's sentence, filled from the same params, takes the place
 of ``{phase}``.
 
+A rule about one field of a table's result names that field in ``params.field``
+(``mp_first``, ``mp_second``, ``abandoned_by``, ``last_mover``: the names the director
+gives them), and a round with no table left without a result has ``missing: "none"``.
+These values are listed in :data:`WORDS`; a page says each in its own words.
+
 >>> error = TournamentError("result_exists", action="enter_result", table=3, round=2)
 >>> error.code, dict(error.params)
 ('result_exists', {'table': 3, 'round': 2})
@@ -28,7 +33,7 @@ from typing import Final
 
 from burraco.errors import RuleError
 
-__all__ = ["PHASES", "TEXTS", "TournamentError"]
+__all__ = ["PHASES", "TEXTS", "WORDS", "TournamentError"]
 
 #: Where the tournament stands, by phase, as the rules that depend on it say it.
 PHASES: Final[dict[str, str]] = {
@@ -37,6 +42,13 @@ PHASES: Final[dict[str, str]] = {
     "playing": "round {round} is in play",
     "closed": "round {round} is closed",
     "finished": "the tournament is finished",
+}
+
+#: The params whose values are words, not data, by param: a page says each value in its
+#: own words (the English text says it as it is).
+WORDS: Final[dict[str, tuple[str, ...]]] = {
+    "field": ("mp_first", "mp_second", "abandoned_by", "last_mover"),
+    "missing": ("none",),
 }
 
 #: Every tournament error's code with its English template. A value that stood in
@@ -75,9 +87,6 @@ TEXTS: Final[dict[str, str]] = {
     "round_not_closed": (
         "round {round} is not closed yet (tables without a result: {missing}); close it first"
     ),
-    "round_not_closed_all_in": (
-        "round {round} is not closed yet (tables without a result: none); close it first"
-    ),
     "tournament_finished": "the tournament is finished",
     "too_few_lines": "a tournament needs at least two lines, not {lines}",
     "knockout_rounds": "a knock-out of {lines} lines has {whole} rounds, not {rounds}",
@@ -97,26 +106,15 @@ TEXTS: Final[dict[str, str]] = {
     "finish_after_closed": "a tournament ends after a closed round ({phase})",
     "knockout_ends_with_final": "a knock-out ends with its final",
     # --- a table's result -----------------------------------------------------------------
-    "mp_first_not_whole": (
-        "table {table} of round {round}: mp_first must be a whole number of points, not {value}"
+    "mp_not_whole": (
+        "table {table} of round {round}: {field} must be a whole number of points, not {value}"
     ),
-    "mp_second_not_whole": (
-        "table {table} of round {round}: mp_second must be a whole number of points, not {value}"
-    ),
-    "mp_first_step": (
-        "table {table} of round {round}: mp_first = {value}: points move in steps of {step} "
+    "mp_step": (
+        "table {table} of round {round}: {field} = {value}: points move in steps of {step} "
         "(every card and premium is a multiple of 5)"
     ),
-    "mp_second_step": (
-        "table {table} of round {round}: mp_second = {value}: points move in steps of {step} "
-        "(every card and premium is a multiple of 5)"
-    ),
-    "leaver_not_at_table": (
-        "table {table} of round {round}: abandoned_by {line} does not sit at this table "
-        "(lines {first} and {second})"
-    ),
-    "last_mover_not_at_table": (
-        "table {table} of round {round}: last_mover {line} does not sit at this table "
+    "not_at_table": (
+        "table {table} of round {round}: {field} {line} does not sit at this table "
         "(lines {first} and {second})"
     ),
     "knockout_tie": (

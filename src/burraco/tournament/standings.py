@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from burraco.tournament.tables import ByeRule, Entrant, TableResult
@@ -49,19 +49,7 @@ class Standing:
     stage: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "rank": self.rank,
-            "entrant": self.entrant,
-            "name": self.name,
-            "vp": self.vp,
-            "mp": self.mp,
-            "played": self.played,
-            "byes": self.byes,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
-            "stage": self.stage,
-        }
+        return asdict(self)
 
 
 def standings_of(

@@ -21,7 +21,7 @@ entered are the totals of the completed deals, the other line gets at least
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Final, Literal
 
 from burraco.tournament.errors import TournamentError
@@ -102,12 +102,7 @@ class TableAssignment:
         return (self.first, self.second)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "table": self.table,
-            "first": self.first,
-            "second": self.second,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableAssignment:
@@ -149,20 +144,8 @@ class TableResult:
         return self.second if line == self.first else self.first
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "round": self.round,
-            "table": self.table,
-            "first": self.first,
-            "second": self.second,
-            "mp_first": self.mp_first,
-            "mp_second": self.mp_second,
-            "vp_first": self.vp_first,
-            "vp_second": self.vp_second,
-            "mp_difference": self.mp_difference,
-            "winner": self.winner,
-            "abandoned_by": self.abandoned_by,
-            "last_mover": self.last_mover,
-        }
+        # Every field, in order: what from_dict takes back.
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableResult:
@@ -197,25 +180,23 @@ is lost by the line that made the last move of the last deal (002); give last_mo
     """
     # Every rule of a result names its table.
     table_no, round_no = assignment.table, assignment.round
-    for value, not_whole, off_step in (
-        (mp_first, "mp_first_not_whole", "mp_first_step"),
-        (mp_second, "mp_second_not_whole", "mp_second_step"),
-    ):
+    # Each rule names the field it refuses, as the director gave it.
+    for field, value in (("mp_first", mp_first), ("mp_second", mp_second)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TournamentError(not_whole, table=table_no, round=round_no, value=repr(value))
+            raise TournamentError(
+                "mp_not_whole", table=table_no, round=round_no, field=field, value=repr(value)
+            )
         if value % MP_STEP:
             raise TournamentError(
-                off_step, table=table_no, round=round_no, value=value, step=MP_STEP
+                "mp_step", table=table_no, round=round_no, field=field, value=value, step=MP_STEP
             )
-    for code, line in (
-        ("leaver_not_at_table", abandoned_by),
-        ("last_mover_not_at_table", last_mover),
-    ):
+    for field, line in (("abandoned_by", abandoned_by), ("last_mover", last_mover)):
         if line is not None and line not in assignment.lines:
             raise TournamentError(
-                code,
+                "not_at_table",
                 table=table_no,
                 round=round_no,
+                field=field,
                 line=line,
                 first=assignment.first,
                 second=assignment.second,

@@ -433,11 +433,8 @@ is 2 players, not 1 (Elena)
         :attr:`current_round`)."""
         number = len(self.rounds) + 1
         if self.phase in (Phase.SEATING, Phase.PLAYING):
-            missing = ", ".join(map(str, self.rounds[-1].missing()))
-            if not missing:
-                raise TournamentError(
-                    "round_not_closed_all_in", action="start_round", round=number - 1
-                )
+            # Every table may have its result and the round still be open: "none".
+            missing = ", ".join(map(str, self.rounds[-1].missing())) or "none"
             raise TournamentError(
                 "round_not_closed", action="start_round", round=number - 1, missing=missing
             )

@@ -20,7 +20,7 @@ function error(box, err) {
 async function afterLogin() {
   const { user } = await me(true);
   // The account's language follows the player from device to device.
-  if (user) setLang(user.language);
+  if (user) await setLang(user.language);
   const back = new URLSearchParams(location.search).get('next');
   // Only a path of this room: never an address elsewhere.
   if (back && back.startsWith('/') && !back.startsWith('//')) location.href = back;
@@ -72,7 +72,7 @@ function wire() {
     const language = $('#language').value;
     try {
       await api('POST', '/api/account/language', { language });
-      setLang(language);
+      await setLang(language);
       await me(true);
     } catch (err) { error($('#member-status'), err); }
   });

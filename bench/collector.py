@@ -1,0 +1,130 @@
+"""The garbage collector's pauses in a room of bots: what a player waits for the collector.
+
+Run from the repository root::
+
+    python bench/collector.py [--tables 300] [--seconds 120] [--bot-delay 0.2] [--src src]
+
+A room (no HTTP: the Room itself, on a SQLite file in a temporary directory) keeps
+``--tables`` tables of four greedy bots playing italian, a new table started for every
+one that ends, for ``--seconds`` (an hour is ``--seconds 3600``). Every collection
+of the cyclic garbage collector is timed through ``gc.callbacks``, and a ticker on the
+event loop measures how late it wakes (the wait any player's message would have had).
+It prints the collections of each generation and the longest, the loop's lateness
+(p50, p99, max), the actions played, and the objects the collector tracks at the end.
+``--src`` runs another checkout's code (e.g. one made with ``git worktree add
+/tmp/old <commit>``: ``--src /tmp/old/src``) in a subprocess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+class Collections:
+    """Every collection's wall time, by generation, from ``gc.callbacks``."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+
+    def line(self) -> str:
+        parts = []
+        for generation, pauses in self.pauses.items():
+            longest = max(pauses, default=0.0) * 1000
+            parts.append(f"gen{generation} {len(pauses)} (longest {longest:.1f} ms)")
+        return "collections: " + ", ".join(parts)
+
+
+async def lateness(stop: float, every: float, late: list[float]) -> None:
+    """Wake every ``every`` seconds and note how late each wake-up came."""
+    while time.perf_counter() < stop:
+        due = time.perf_counter() + every
+        await asyncio.sleep(every)
+        late.append(max(0.0, time.perf_counter() - due))
+
+
+async def run(tables: int, seconds: float, bot_delay: float) -> None:
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    with tempfile.TemporaryDirectory() as directory:
+        store = Store(f"sqlite:///{directory}/collector.db")
+        room = Room(store, bot_delay=bot_delay, next_deal_seconds=0)
+        bots = [(f"greedy bot {i + 1}", "bot") for i in range(4)]
+        collections = Collections()
+        late: list[float] = []
+        live: list[Any] = []
+        started = 0
+
+        async def keep_full() -> None:
+            nonlocal started
+            live[:] = [t for t in live if t.status != "over"]
+            while len(live) < tables:
+                table, _ = await room.create_seated("italian", {"players": 4}, bots)
+                live.append(table)
+                started += 1
+
+        await keep_full()
+        versions = sum(t.version for t in room.tables.values())
+        gc.callbacks.append(collections)
+        began = time.perf_counter()
+        stop = began + seconds
+        ticker = asyncio.create_task(lateness(stop, 0.01, late))
+        while time.perf_counter() < stop:
+            await asyncio.sleep(1.0)
+            await keep_full()
+        await ticker
+        took = time.perf_counter() - began
+        gc.callbacks.remove(collections)
+        actions = sum(t.version for t in room.tables.values()) - versions
+        tracked = len(gc.get_objects())
+        await room.shutdown()
+    late_ms = sorted(x * 1000 for x in late)
+    p99 = late_ms[int(0.99 * (len(late_ms) - 1))]
+    print(
+        f"{tables} tables for {took:.0f} s: {actions / took:.0f} actions/s, "
+        f"{started} tables started; {tracked:,} objects tracked at the end"
+    )
+    print(collections.line())
+    print(
+        f"loop late: p50 {statistics.median(late_ms):.1f} ms, p99 {p99:.1f} ms, "
+        f"max {late_ms[-1]:.1f} ms over {len(late_ms)} wake-ups"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--bot-delay", type=float, default=0.2, help="seconds a bot waits")
+    parser.add_argument("--src", default=None, help="the code to run (default: this checkout)")
+    args = parser.parse_args()
+    if args.src is not None:
+        env = dict(os.environ, PYTHONPATH=str(Path(args.src).resolve()))
+        command = [sys.executable, __file__, "--tables", str(args.tables)]
+        command += ["--seconds", str(args.seconds), "--bot-delay", str(args.bot_delay)]
+        raise SystemExit(subprocess.call(command, env=env))
+    here = Path(__file__).resolve().parent.parent / "src"
+    if str(here) not in sys.path and "PYTHONPATH" not in os.environ:
+        sys.path.insert(0, str(here))
+    asyncio.run(run(args.tables, args.seconds, args.bot_delay))
+
+
+if __name__ == "__main__":
+    main()
