@@ -22,7 +22,7 @@ def test_an_event_is_stored_at_the_next_version(tmp_path: Path) -> None:
         table, _ = await seated(room)
         table.backoff = 4.0
         version = table.version
-        room.log.store_event(table, "abandon", 0, {})
+        room.event_log.store_event(table, "abandon", 0, {})
         assert table.version == version + 1 and table.backoff == 0.0
         assert room.store.events(table.id)[-1].kind == "abandon"
         await room.shutdown()
@@ -37,7 +37,7 @@ def test_a_version_stored_elsewhere_first_is_stale_and_changes_nothing(tmp_path:
         version = table.version
         room.store.append_event(table.id, version + 1, "time-out", None, "{}")
         with pytest.raises(RoomError) as refused:
-            room.log.store_event(table, "abandon", 0, {})
+            room.event_log.store_event(table, "abandon", 0, {})
         assert refused.value.code == "stale" and table.version == version
         await room.shutdown()
 
@@ -51,11 +51,11 @@ def test_a_refused_write_is_unavailable_and_changes_nothing(tmp_path: Path) -> N
         version = table.version
         refuse_writes(room.store)
         with pytest.raises(RoomError) as refused:
-            room.log.store_event(table, "abandon", 0, {})
+            room.event_log.store_event(table, "abandon", 0, {})
         assert refused.value.code == "unavailable" and refused.value.status == 503
         assert table.version == version
         accept_writes(room.store)
-        room.log.store_event(table, "abandon", 0, {})
+        room.event_log.store_event(table, "abandon", 0, {})
         assert table.version == version + 1
         await room.shutdown()
 
@@ -72,7 +72,7 @@ def test_a_table_rebuilt_from_its_log_is_the_table_that_was_live(tmp_path: Path)
             room.turns.apply(table, table.match.deal.turn, greedy_move(table), table.version, True)
         row = room.store.table(table.id)
         assert row is not None
-        again = room.log.load(row)
+        again = room.event_log.load(row)
         assert again.match is not None and table.match is not None
         assert again.version == table.version and again.last == table.last
         assert again.match.deal.turn == table.match.deal.turn
@@ -91,10 +91,10 @@ def test_a_log_that_ends_the_match_finishes_the_table_on_loading(tmp_path: Path)
         room = room_in(tmp_path)
         table, _ = await seated(room)
         # The process stopped after the last event was stored, before the record.
-        room.log.store_event(table, "abandon", 1, {})
+        room.event_log.store_event(table, "abandon", 1, {})
         row = room.store.table(table.id)
         assert row is not None and row.status == "playing"
-        again = room.log.load(row)
+        again = room.event_log.load(row)
         assert again.status == "over" and room.store.record(table.id)
         assert room.finisher.unannounced == [again]
         await room.shutdown()

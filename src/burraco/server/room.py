@@ -92,10 +92,10 @@ class Room:
         self.spectators_part = Spectators(self.shared, self.capacity, self.views, self.chat_part)
         self.views.spectators = self.spectators_part
         self.pauser = Pauser(self.views, next_deal_seconds)
-        self.log = EventLog(store, self.pauser, self.spectators_part)
+        self.event_log = EventLog(store, self.pauser, self.spectators_part)
         self.finisher = Finisher(store, self.shared, self.views)
-        self.log.finisher = self.finisher
-        self.clocks = Clocks(self.shared, self.views, self.pauser, self.log)
+        self.event_log.finisher = self.finisher
+        self.clocks = Clocks(self.shared, self.views, self.pauser, self.event_log)
         self.pauser.clocks = self.clocks
         self.bots = Bots(
             self.shared,
@@ -106,7 +106,7 @@ class Room:
             expert_seconds=expert_seconds,
         )
         self.turns = Turns(
-            self.log,
+            self.event_log,
             self.pauser,
             self.clocks,
             self.views,
@@ -166,10 +166,6 @@ class Room:
         """Called with each table whose match has just ended (tournaments listen here)."""
         return self.finisher.listeners
 
-    @property
-    def created(self) -> dict[str, set[str]]:
-        return self.seats.created
-
     # --- lifecycle ------------------------------------------------------------------------
 
     async def startup(self, *, background: bool = False) -> None:
@@ -200,7 +196,7 @@ class Room:
         no longer replays."""
         row = self._pending.pop(table_id)
         try:
-            table = self.log.load(row)
+            table = self.event_log.load(row)
         except (RuleError, ValueError) as error:
             log.error("table %s cannot be rebuilt: %s", row.id, error)
             return None
@@ -324,7 +320,7 @@ class Room:
             row = self.store.table(table_id)
             if row is None:
                 raise RoomError("not_found", f"no table {table_id!r}", 404)
-            table = self.log.load(row)
+            table = self.event_log.load(row)
             self.tables[table_id] = table
         if self.finisher.unannounced and not self.closing:
             with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
