@@ -79,8 +79,8 @@ def main() -> None:
     print(f"{args.tables} open tables made in {time.perf_counter() - started:.1f} s")
 
     def rebuild() -> None:
-        room._lobby = (0.0, [])
-        room._open()
+        room.listing.changed()
+        room.listing.listed()
 
     def describe_all() -> None:
         room.open_tables()
@@ -89,7 +89,7 @@ def main() -> None:
     print(line("in order", timed(rebuild, max(5, args.repeat // 10))))
     print(line("every table described", timed(describe_all, max(5, args.repeat // 10))))
     print("one page of 50 (the list made):")
-    room._open()
+    room.listing.listed()
     for label, query in QUERIES.items():
         print(line(label, timed(lambda q=query: room.lobby(q), args.repeat)))  # type: ignore[misc]
     print("GET /api/tables in process (the list built, JSON out):")

@@ -35,6 +35,7 @@ from burraco.server.results import (
     seed_bot_ratings,
 )
 from burraco.server.room import LiveTable, Room
+from burraco.server.table.views import match_over
 from burraco.storage import Store
 from burraco.variants import Variant, variant
 
@@ -483,7 +484,7 @@ def test_a_person_a_bot_played_for_is_counted_as_abandoned_also_after_a_restart(
             "id": table.id,
             "turns": table.turns,
             "rows": store.results(table_id=table.id),
-            "over": room._match_over(table),
+            "over": match_over(table),
             "ratings": store.ratings_for("italian-2", [anna, room.bot_accounts["greedy"]]),
             "bot": room.bot_accounts["greedy"],
         }

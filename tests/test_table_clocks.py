@@ -295,6 +295,7 @@ def test_a_tournament_table_has_the_move_clock_of_002_and_shows_the_deal_clock(
     """A tournament's table: a person's move clock (running out is abandonment, never a
     bot) and the deal clock, both in the state the seat hears."""
     from burraco.server.room import Room
+    from burraco.server.table.views import state as seat_state
     from burraco.storage import Store
 
     async def scenario() -> None:
@@ -313,7 +314,7 @@ def test_a_tournament_table_has_the_move_clock_of_002_and_shows_the_deal_clock(
             if table.match.deal.turn == 0:
                 break
             await asyncio.sleep(0.02)
-        state = room._state(table, 0)
+        state = seat_state(table, 0)
         assert state["deal_clock"]["total"] == 900
         assert 890 < state["deal_clock"]["seconds"] <= 900
         assert state["clock"]["seat"] == 0 and 40 < state["clock"]["seconds"] <= 45

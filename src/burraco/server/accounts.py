@@ -95,7 +95,7 @@ def check_name(name: str) -> str:
     >>> check_name("greedy")
     Traceback (most recent call last):
     ...
-    burraco.server.room.RoomError: the name 'greedy' is kept for the room's own players
+    burraco.server.table.errors.RoomError: the name 'greedy' is kept for the room's own players
     """
     name = normal(name)
     if invisible(name):

@@ -1,0 +1,127 @@
+"""The event log and its storage: each event stored first; a table rebuilt from its log.
+
+Every action is committed before anyone hears of it; after a restart a table is its log
+replayed into a match dealt from the same seed, as it was live.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from burraco.actions import Action
+from burraco.server.table.errors import UNAVAILABLE, RoomError
+from burraco.server.table.live import LiveTable, SeatState, begin
+from burraco.server.table.views import deal_over, public_event
+from burraco.storage import Store, TableRow
+from burraco.storage.store import StaleVersion, StorageUnavailable
+from burraco.variants import variant
+
+if TYPE_CHECKING:
+    from burraco.server.table.finish import Finisher
+    from burraco.server.table.pause import Pauser
+    from burraco.server.table.spectators import Spectators
+
+__all__ = ["EventLog"]
+
+
+class EventLog:
+    """Appends a table's events to the store, and replays a stored log into a live table."""
+
+    #: Wired by the room (a log that ends with the match's end finishes it on loading).
+    finisher: Finisher
+
+    def __init__(self, store: Store, pauser: Pauser, spectators: Spectators) -> None:
+        self.store = store
+        self.pauser = pauser
+        self.spectators = spectators
+
+    def store_event(
+        self, table: LiveTable, kind: str, seat: int | None, payload: dict[str, Any]
+    ) -> None:
+        """Append the table's next event and commit it; the table's version moves on.
+        Raises :class:`RoomError` ("stale", "unavailable") and the table stays as it was."""
+        try:
+            self.store.append_event(table.id, table.version + 1, kind, seat, json.dumps(payload))
+        except StaleVersion as error:
+            raise RoomError("stale", "another action was stored first") from error
+        except StorageUnavailable as error:
+            raise RoomError("unavailable", UNAVAILABLE, 503) from error
+        table.version += 1
+        table.backoff = 0.0
+
+    def load(self, row: TableRow) -> LiveTable:
+        """The table of ``row`` as its log leaves it: its match replayed, its pause and
+        clock where they were. A log that ends the match finishes it now (the listeners
+        hear of it later: :attr:`Finisher.unannounced`). Raises what the engine raises
+        for a log that no longer replays."""
+        v = variant(row.variant, **json.loads(row.options))
+        seats = [
+            SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in self.store.seats(row.id)
+        ]
+        # Loaded (after a restart, say): its people's pages have the idle wait to come back.
+        table = LiveTable(row=row, variant=v, seats=seats, seen=time.time())
+        last_time = row.updated_at
+        #: When the deal that follows a finished one began (the pause is not logged: it
+        #: ended at its time, or sooner at the next deal's first action).
+        next_start: float | None = None
+        ended: int | None = None
+        events = self.store.events(row.id)
+        # Spectators some moves behind see the table as it was: the latest states again.
+        remember = events[-1].version - row.watch_delay - 1 if row.watch_delay and events else None
+        for event in events:
+            payload = json.loads(event.payload)
+            ended = None
+            if event.kind == "start":
+                begin(table)
+                table.deal_started = event.created_at
+            elif event.kind == "action":
+                assert table.match is not None
+                if next_start is not None:
+                    table.deal_started = min(next_start, event.created_at)
+                    next_start = None
+                action = Action.parse(payload["action"])
+                deals_before = len(table.match.scores)
+                table.match.apply(action)
+                if len(table.match.scores) > deals_before:
+                    next_start = event.created_at + self.pauser.seconds_after(table)
+                    table.deal_started = next_start
+                    ended = deals_before
+                assert event.seat is not None
+                table.turns = table.turns.add(deals_before, event.seat, bool(payload.get("bot")))
+                table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
+                    table.seats[event.seat].kind == "human"
+                )
+                table.last = {"seat": event.seat, "action": str(action)}
+            elif event.kind == "time-out":
+                assert table.match is not None
+                table.match.call_time_out()
+            elif event.kind == "abandon":
+                assert table.match is not None and event.seat is not None
+                table.match.abandon(event.seat)
+            table.version = event.version
+            table.events.append(public_event(event.version, event.seat, event.kind, payload))
+            if ended is not None:
+                # The deal's score follows the action that ended it, as it did live.
+                over = deal_over(table, ended, event.version)
+                table.events.append(over | {"sent": True})
+            last_time = event.created_at
+            if remember is not None and event.version >= remember and table.row.watchable:
+                self.spectators.remember(table)
+        if table.match is not None and table.match.is_over and table.status != "over":
+            # The process stopped between the last action and the end of the match (the
+            # record, the status): the log alone says the match is over, so finish it now.
+            with contextlib.suppress(StorageUnavailable):
+                self.finisher.finish(table)
+                # Its end was never announced: the listeners (results, ratings) hear of it.
+                self.finisher.unannounced.append(table)
+        if table.status == "playing" and ended is not None and next_start is not None:
+            # The log ends with the end of a deal: its pause goes on, or is over.
+            if next_start > time.time():
+                table.pause_until = next_start
+            last_time = next_start
+        if table.status == "playing" and table.row.move_seconds and table.pause_until is None:
+            table.deadline = last_time + table.row.move_seconds
+        return table

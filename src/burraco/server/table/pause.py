@@ -1,0 +1,148 @@
+"""The pause between two deals, and the absence wait of a person's first turn in a deal.
+
+The score stays up until every person online has pressed "next deal" or its countdown
+ends; a person away when a deal begins is waited for before their first clock runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING
+
+from burraco.server.table.live import LiveTable
+
+if TYPE_CHECKING:
+    from burraco.server.table.clocks import Clocks
+    from burraco.server.table.views import Views
+
+__all__ = ["NEXT_DEAL_SECONDS", "Pauser", "waiting_for"]
+
+#: Seconds the score of a deal stays up before the next deal begins by itself, unless
+#: every person at the table presses "next deal" sooner.
+NEXT_DEAL_SECONDS = 30.0
+
+
+def waiting_for(table: LiveTable) -> list[int]:
+    """The seats of the people at the table, online, who have not pressed next deal."""
+    return [
+        i
+        for i, s in enumerate(table.seats)
+        if s.kind == "human" and s.connections and i not in table.ready
+    ]
+
+
+class Pauser:
+    """Starts, shortens and ends the pause between two deals; keeps who has seen a deal
+    begin (whose first turn's clock waits for them)."""
+
+    #: Wired by the room (the clocks call the pause back: they start its countdown).
+    clocks: Clocks
+
+    def __init__(self, views: Views, seconds: float = NEXT_DEAL_SECONDS) -> None:
+        #: The pause after a deal, and the absence wait of a person away when it begins.
+        self.seconds = seconds
+        self.views = views
+
+    def seconds_after(self, table: LiveTable, online: bool = False) -> float:
+        """The pause after a deal: none at a table where no person sits (or, with
+        ``online``, where no person is connected to read the score)."""
+        people = any(s.kind == "human" and (s.connections or not online) for s in table.seats)
+        return self.seconds if people else 0.0
+
+    def pause(self, table: LiveTable, ended_at: float) -> None:
+        """A deal has just ended: the score stays up until every person has pressed "next
+        deal" or the pause is over. The next deal's clocks start when it begins."""
+        assert table.match is not None
+        seconds = self.seconds_after(table, online=True)
+        table.deal_started = ended_at + seconds
+        if table.match.is_over:
+            return
+        if not seconds:
+            # Nobody online reads the score: the next deal begins at once, and the
+            # people away have the absence wait before their first turn's clock.
+            self.deal_begins(table, ended_at, self.seconds)
+            return
+        table.pause_until = ended_at + seconds
+        table.ready = set()
+
+    async def next_deal(self, table: LiveTable, seat: int) -> None:
+        """A player pressed "next deal"; the deal begins once everyone online has."""
+        if table.pause_until is None:
+            return  # a late press: the deal has begun
+        table.ready.add(seat)
+        if waiting_for(table):
+            await self.views.broadcast(table)
+        else:
+            await self.end(table)
+
+    async def countdown(self, table: LiveTable) -> None:
+        """The pause's own task: at its end the next deal begins (unless it began sooner)."""
+        until = table.pause_until
+        if until is None:
+            return
+        await asyncio.sleep(max(0.0, until - time.time()))
+        if table.pause_until == until:
+            await self.end(table)
+
+    async def end(self, table: LiveTable) -> None:
+        """The pause is over: the deal in play begins, with its clocks and bots."""
+        if table.pause_until is None:
+            return
+        task = table.pause_task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        table.pause_until = None
+        table.ready = set()
+        table.deal_started = time.time()
+        self.deal_begins(table, table.deal_started, self.seconds)
+        clocks = self.clocks
+        clocks.set_clock(table)
+        await self.views.broadcast(table)
+        clocks.schedule(table)
+
+    @staticmethod
+    def deal_begins(table: LiveTable, now: float, wait: float) -> None:
+        """A deal begins: the people with no open socket have not seen it begin, so their
+        first turn's clock waits ``wait`` seconds for them (it starts whole when they come)."""
+        table.unseen = {
+            i for i, s in enumerate(table.seats) if s.kind == "human" and not s.connections
+        }
+        table.absent_until = now + wait
+
+    def keep_grace(self, table: LiveTable, until: float) -> None:
+        """After a restart, a table still in its first deal waits until ``until`` (a
+        tournament's grace, which its log does not keep) for the people who have not
+        played a move yet and have no open socket."""
+        match = table.match
+        if match is None or match.is_over or table.status != "playing" or len(match.deals) != 1:
+            return
+        if until <= time.time():
+            return
+        played = {e.get("seat") for e in table.events} - {None}
+        table.unseen = {
+            i
+            for i, s in enumerate(table.seats)
+            if s.kind == "human" and not s.connections and i not in played
+        }
+        table.absent_until = until
+        if match.deal.turn in table.unseen and table.pause_until is None:
+            clocks = self.clocks
+            clocks.set_clock(table)
+            clocks.schedule(table)
+
+    def sees_deal(self, table: LiveTable, seat: int) -> bool:
+        """A socket of ``seat`` is about to receive the deal in play: the person has seen
+        it begin. True when their first turn's clock starts now, whole."""
+        if seat not in table.unseen or table.pause_until is not None:
+            return False
+        table.unseen.discard(seat)
+        match = table.match
+        if match is None or match.is_over or match.deal.turn != seat or table.deadline is None:
+            return False
+        if table.seats[seat].taken_over:
+            return False
+        clocks = self.clocks
+        clocks.set_clock(table)
+        clocks.schedule(table)
+        return True

@@ -1,0 +1,105 @@
+"""A seat's sockets (server/table/sockets.py): opening (the oldest replaced past the cap),
+closing, and each message a seat sends going to its part, errors to that socket alone."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from parts import Socket, greedy_move, play_deal, room_in, seated
+
+from burraco.server.capacity import Capacity
+from burraco.server.table.sockets import REPLACED
+
+
+def test_a_socket_hears_its_state_and_the_others_hear_the_seat_come_online(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        room = room_in(tmp_path)
+        table, _ = await seated(room)
+        anna, bruno = Socket(), Socket()
+        await room.sockets_part.connect(table, 0, anna.send)
+        room.chat_part.say(table, "players", 0, "Player 0", {"text": "ciao"})
+        await room.sockets_part.connect(table, 1, bruno.send)
+        assert [m["type"] for m in bruno.heard] == ["state", "chat_history"]
+        assert bruno.heard[0]["seat"] == 1
+        assert anna.heard[-1]["table"]["seats"][1]["connected"] is True
+        assert room.sockets == 2
+        await room.sockets_part.disconnect(table, 1, bruno.send)
+        assert anna.heard[-1]["table"]["seats"][1]["connected"] is False
+        assert room.sockets == 1
+        await room.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_past_the_cap_the_oldest_socket_of_the_seat_is_replaced(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        room = room_in(tmp_path, capacity=Capacity(sockets_per_seat=1))
+        table, _ = await seated(room)
+        first, second = Socket(), Socket()
+        await room.sockets_part.connect(table, 0, first.send, first.close)
+        await room.sockets_part.connect(table, 0, second.send, second.close)
+        assert first.heard[-1]["code"] == "replaced" and first.closed is not None
+        assert first.closed[0] == REPLACED and second.closed is None
+        assert room.sockets == 1
+        await room.sockets_part.disconnect(table, 0, first.send)  # closed already: no count
+        assert room.sockets == 1
+        await room.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_the_last_socket_of_a_seat_waited_for_closing_begins_the_next_deal(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        room = room_in(tmp_path)
+        table, _ = await seated(room)
+        anna, bruno = Socket(), Socket()
+        await room.sockets_part.connect(table, 0, anna.send)
+        await room.sockets_part.connect(table, 1, bruno.send)
+        play_deal(room.turns, table)
+        await room.pauser.next_deal(table, 0)
+        assert table.pause_until is not None
+        await room.sockets_part.disconnect(table, 1, bruno.send)
+        assert table.pause_until is None
+        await room.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_each_message_goes_to_its_part_and_an_error_to_its_socket_alone(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        room = room_in(tmp_path)
+        table, _ = await seated(room)
+        anna, bruno = Socket(), Socket()
+        table.seats[0].connections.append(anna.send)
+        table.seats[1].connections.append(bruno.send)
+
+        async def say(seat: int, message: object) -> None:
+            sock = anna if seat == 0 else bruno
+            raw = message if isinstance(message, str) else json.dumps(message)
+            await room.sockets_part.message(table, seat, sock.send, raw)
+
+        await say(0, "{not json")
+        assert anna.heard[-1]["code"] == "bad_message" and not bruno.heard
+        await say(0, {"type": "juggle"})
+        assert anna.heard[-1]["code"] == "bad_message"
+        await say(0, {"type": "ping"})
+        assert anna.heard[-1] == {"type": "pong"}
+        assert table.match is not None
+        turn = table.match.deal.turn
+        await say(turn, {"type": "action", "action": greedy_move(table), "version": table.version})
+        assert table.version == 2
+        await say(0, {"type": "sync", "since": 0})
+        assert [m["type"] for m in anna.heard[-3:]] == ["event", "event", "state"]
+        await say(1, {"type": "chat", "text": "ciao"})
+        assert anna.heard[-1]["type"] == "chat" == bruno.heard[-1]["type"]
+        await say(0, {"type": "action", "action": "draw"})
+        assert anna.heard[-1]["code"] == "bad_message" and table.version == 2
+        await room.shutdown()
+
+    asyncio.run(scenario())
