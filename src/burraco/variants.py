@@ -343,8 +343,6 @@ PRESETS: Final[dict[str, Variant]] = {name: game.rules for name, game in _GAMES.
 SETUPS: Final[tuple[tuple[str, int, int], ...]] = tuple(
     (name, players, lines) for name, game in _GAMES.items() for players, lines in game.tables
 )
-# The tables by preset (server.room's presets() reads this name).
-_SETUPS: Final = {name: game.tables for name, game in _GAMES.items()}
 _ALIASES: Final = {alias: name for name, game in _GAMES.items() for alias in game.aliases}
 
 

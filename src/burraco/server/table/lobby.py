@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from burraco.server.capacity import Capacity
 from burraco.server.table.live import LiveTable
 from burraco.storage import Store
-from burraco.variants import PRESETS, variant
+from burraco.variants import PRESETS, preset, variant
 
 __all__ = ["Listed", "Lobby", "LobbyQuery", "lobby_page", "presets"]
 
@@ -204,11 +204,9 @@ def _cut(chosen: list[Any], capacity: Capacity, query: LobbyQuery) -> dict[str, 
 
 def presets() -> dict[str, Any]:
     """The games a new table may be, with their setups, target and deals (the form's)."""
-    from burraco.variants import _SETUPS
-
     return {
         name: {
-            "setups": [{"players": p, "lines": ln} for p, ln in _SETUPS[name]],
+            "setups": [{"players": p, "lines": ln} for p, ln in preset(name).tables],
             "target": v.target,
             "deals": v.deals,
         }
