@@ -5,6 +5,7 @@ Every move goes through here, whoever makes it: a person, a bot, a clock.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -51,13 +52,35 @@ class Turns:
         self, table: LiveTable, seat: int, text: str, version: int, *, by_bot: bool = False
     ) -> None:
         """One action for a seat: checked, stored, applied, told. Raises :class:`RoomError`."""
+        # Once its event is handed to the store, the action goes to its end (applied and
+        # told) even if the caller is cancelled (a socket closing, a bot stopped): the
+        # table must not stay behind its log.
+        done = asyncio.ensure_future(self._act(table, seat, text, version, by_bot))
+        done.add_done_callback(_retrieved)
+        await asyncio.shield(done)
+
+    async def _act(
+        self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
+    ) -> None:
         async with table.lock:
-            self.apply(table, seat, text, version, by_bot)
+            action, payload = self.check(table, seat, text, version, by_bot)
+            # The table's group commit: nobody hears of the action before it is stored.
+            await self.log.commit_event(table, "action", seat, payload)
+            self.applied(table, seat, action, by_bot)
         await self.after_change(table)
 
     def apply(self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool) -> None:
         """Check, store and apply one action under the table's lock (nothing told yet);
         a refusal raises :class:`RoomError` and leaves the table as it was."""
+        action, payload = self.check(table, seat, text, version, by_bot)
+        self.log.store_event(table, "action", seat, payload)
+        self.applied(table, seat, action, by_bot)
+
+    def check(
+        self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
+    ) -> tuple[Action, dict[str, Any]]:
+        """The action of ``text`` if ``seat`` may make it now, and its event's payload;
+        else :class:`RoomError` naming the broken rule."""
         match = table.match
         if table.status == "waiting" or match is None:
             raise RoomError("forbidden", "the match has not started")
@@ -86,9 +109,14 @@ class Turns:
             match.check(action)
         except IllegalMove as error:
             raise RoomError("illegal", str(error), params=error.params, rule=error.code) from error
+        return action, {"action": str(action)} | ({"bot": True} if by_bot else {})
+
+    def applied(self, table: LiveTable, seat: int, action: Action, by_bot: bool) -> None:
+        """A stored action applied to the table (nothing told yet)."""
+        match = table.match
+        assert match is not None
         deals_before = len(match.scores)
         payload = {"action": str(action)} | ({"bot": True} if by_bot else {})
-        self.log.store_event(table, "action", seat, payload)
         match.apply(action)
         table.turns = table.turns.add(deals_before, seat, by_bot)
         state = table.seats[seat]
@@ -163,3 +191,9 @@ class Turns:
             await self.finisher.ended(table)
         await self.views.broadcast(table)
         self.clocks.schedule(table)
+
+
+def _retrieved(done: asyncio.Future[None]) -> None:
+    """An action whose caller was cancelled: its refusal is nobody's to hear."""
+    if not done.cancelled():
+        done.exception()
