@@ -47,19 +47,25 @@ class Turns:
         self.finisher = finisher
         self.thinking = thinking
         self.hint_seconds = hint_seconds
+        #: The telling of actions whose callers were cancelled (kept from the collector).
+        self._telling: set[asyncio.Future[None]] = set()
 
     async def act(
         self, table: LiveTable, seat: int, text: str, version: int, *, by_bot: bool = False
     ) -> None:
         """One action for a seat: checked, stored, applied, told. Raises :class:`RoomError`."""
-        # Once its event is handed to the store, the action goes to its end (applied and
-        # told) even if the caller is cancelled (a socket closing, a bot stopped): the
-        # table must not stay behind its log.
-        done = asyncio.ensure_future(self._act(table, seat, text, version, by_bot))
-        done.add_done_callback(_retrieved)
-        await asyncio.shield(done)
+        # Once its event is handed to the store, the action is applied when it is stored
+        # even if the caller is cancelled meanwhile: the table never stays behind its log.
+        stored = asyncio.ensure_future(self._store(table, seat, text, version, by_bot))
+        try:
+            await asyncio.shield(stored)
+        except asyncio.CancelledError:
+            stored.add_done_callback(lambda done: self._tell_later(table, done))
+            raise
+        # Told from the caller's task (a bot's turn schedules the next from its own).
+        await self.after_change(table)
 
-    async def _act(
+    async def _store(
         self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
     ) -> None:
         async with table.lock:
@@ -67,7 +73,14 @@ class Turns:
             # The table's group commit: nobody hears of the action before it is stored.
             await self.log.commit_event(table, "action", seat, payload)
             self.applied(table, seat, action, by_bot)
-        await self.after_change(table)
+
+    def _tell_later(self, table: LiveTable, stored: asyncio.Future[None]) -> None:
+        """An action stored after its caller was cancelled is told all the same."""
+        if stored.cancelled() or stored.exception() is not None:
+            return
+        telling = asyncio.ensure_future(self.after_change(table))
+        self._telling.add(telling)
+        telling.add_done_callback(self._telling.discard)
 
     def apply(self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool) -> None:
         """Check, store and apply one action under the table's lock (nothing told yet);
@@ -191,9 +204,3 @@ class Turns:
             await self.finisher.ended(table)
         await self.views.broadcast(table)
         self.clocks.schedule(table)
-
-
-def _retrieved(done: asyncio.Future[None]) -> None:
-    """An action whose caller was cancelled: its refusal is nobody's to hear."""
-    if not done.cancelled():
-        done.exception()
