@@ -299,6 +299,13 @@ def test_a_spectator_acts_at_no_table(db: str) -> None:
     async def scenario(server: RoomServer) -> None:
         table = create_table(server, move_seconds=0, watchable=True)
         start_table(server, table)
+        # The bot plays its turn first if it is on turn (each action stored in turn): then
+        # the table waits for its person, who has no socket and no clock.
+        live = server.room.table(table["table"])
+        deadline = time.monotonic() + waits.seconds(10)
+        while live.match is None or live.match.deal.turn != 0:
+            assert time.monotonic() < deadline, "the bot never finished its turn"
+            await asyncio.sleep(0.01)
         async with Spectator(server, table["table"]) as zoe:
             state = await zoe.until("state")
             for kind in ("action", "hint", "abandon", "next_deal"):
