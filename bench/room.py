@@ -184,7 +184,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, database: Path, profile: str | None) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, database: Path, profile: str | None, deflate: bool = True
+) -> subprocess.Popen[bytes]:
     code = (
         "import os, signal, sys, uvicorn\n"
         "from burraco.server.app import create_app\n"
@@ -197,7 +199,7 @@ def start_server(port: int, database: Path, profile: str | None) -> subprocess.P
         "                    tables_per_creator=100000)\n"
         f"app = create_app('sqlite:///{database}', bot_delay=0, limits=limits, capacity=capacity)\n"
         f"serve = lambda: uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning',"
-        " ws_max_queue=1024)\n"
+        f" ws_max_queue=1024, ws_per_message_deflate={deflate})\n"
     )
     if profile is None:
         code += "serve()\n"
@@ -236,13 +238,17 @@ def main() -> None:
     )
     parser.add_argument("--port", type=int, default=0, help="for the room started here")
     parser.add_argument("--profile", default=None, help="cProfile the room started here into FILE")
+    parser.add_argument(
+        "--no-deflate", action="store_true", help="the room started here without permessage-deflate"
+    )
     args = parser.parse_args()
     process = None
     url = args.url
     with tempfile.TemporaryDirectory() as folder:
         if url is None:
             port = args.port or free_port()
-            process = start_server(port, Path(folder) / "bench.db", args.profile)
+            database = Path(folder) / "bench.db"
+            process = start_server(port, database, args.profile, not args.no_deflate)
             url = f"http://127.0.0.1:{port}"
         if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
             os.sched_setaffinity(0, {1})
