@@ -148,7 +148,9 @@ async def run(
 ) -> dict[str, float]:
     ws_url = url.replace("http", "ws", 1)
     latencies: list[float] = []
-    limits = httpx.Limits(max_connections=50)
+    # Idle connections let go before uvicorn's keep-alive (5 s) closes them: a busy
+    # client would otherwise send a table's creation on a connection the room just shut.
+    limits = httpx.Limits(max_connections=50, keepalive_expiry=3)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
         start = time.perf_counter()
         stop = start + seconds
