@@ -131,11 +131,17 @@ def cpu_seconds(pid: int | None) -> float | None:
 async def measure_cpu(pid: int | None, warm_at: float, stop: float, into: list[float]) -> None:
     """The server's CPU seconds at the start and the end of the measured window."""
     await asyncio.sleep(max(0.0, warm_at - time.perf_counter()))
-    first, first_at = cpu_seconds(pid), time.perf_counter()
+    first, first_at, mine = cpu_seconds(pid), time.perf_counter(), _own_cpu()
     await asyncio.sleep(max(0.0, stop - time.perf_counter()))
     last, last_at = cpu_seconds(pid), time.perf_counter()
     if first is not None and last is not None:
-        into.extend([last - first, last_at - first_at])
+        into.extend([last - first, last_at - first_at, _own_cpu() - mine])
+
+
+def _own_cpu() -> float:
+    """This process's CPU seconds: the players' side, which must not be the bottleneck."""
+    times = os.times()
+    return times.user + times.system
 
 
 async def run(
@@ -177,6 +183,7 @@ async def run(
         "mean ms": statistics.fmean(ordered) * 1000,
         "cpu ms/action": cpu[0] / MEASURED[0] * 1000 if cpu and MEASURED[0] else float("nan"),
         "server cpu %": cpu[0] / cpu[1] * 100 if cpu and cpu[1] else float("nan"),
+        "players cpu %": cpu[2] / cpu[1] * 100 if cpu and cpu[1] else float("nan"),
     }
 
 
@@ -267,7 +274,8 @@ def main() -> None:
         f"{result['actions/s']:.0f} actions/s; latency p50 {result['p50 ms']:.1f} ms, "
         f"p90 {result['p90 ms']:.1f} ms, p99 {result['p99 ms']:.1f} ms "
         f"(mean {result['mean ms']:.1f} ms); server CPU {result['cpu ms/action']:.2f} ms "
-        f"an action ({result['server cpu %']:.0f}% of a core)"
+        f"an action ({result['server cpu %']:.0f}% of a core; the players "
+        f"{result['players cpu %']:.0f}%)"
     )
 
 
