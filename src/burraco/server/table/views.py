@@ -171,7 +171,7 @@ class Views:
                 if send is not skip:
                     await safe_send(send, message)
         # The players first: the spectators' states are only queued, never awaited.
-        self.spectators.tell_watchers(table, info)
+        self.spectators.tell_watchers(table, info, shared)
 
     @staticmethod
     async def send_all(table: LiveTable, message: dict[str, Any]) -> None:
