@@ -56,6 +56,28 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
     process.wait(timeout=seconds(10))
 
 
+def test_commands_past_the_redis_connections_wait_for_one(redis_url: str) -> None:
+    """A loaded process sends more commands at once than it has connections: each waits
+    for a free one (redis-py's default pool refused them with "Too many connections", a
+    500 for the player, seen in bench/cluster.py)."""
+    from burraco.server.cluster import REDIS_CONNECTIONS, redis_client
+
+    async def crowd() -> list[Any]:
+        client = redis_client(redis_url)
+        try:
+            # Each holds its connection a moment: far more at once than connections.
+            return list(
+                await asyncio.gather(
+                    *(client.blpop([f"nothing:{i}"], timeout=0.1) for i in range(250))
+                )
+            )
+        finally:
+            await client.aclose()
+
+    assert REDIS_CONNECTIONS < 250
+    assert asyncio.run(crowd()) == [None] * 250
+
+
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "burraco.cli", "serve", "--port", str(port),

@@ -31,7 +31,7 @@ from typing import Any
 from burraco.server.room import Room, RoomError, error_message
 from burraco.server.watching import Watcher, spectator_name
 
-__all__ = ["Cluster"]
+__all__ = ["Cluster", "redis_client"]
 
 log = logging.getLogger("burraco.cluster")
 
@@ -42,6 +42,9 @@ RPC_SECONDS = 10
 ALIVE_EVERY, ALIVE_SECONDS = 1.0, 4
 #: Close codes: the table's server is gone (reconnect), and the token holds no seat.
 RESTART, FORBIDDEN = 1012, 4403
+#: Redis connections of one process. Past them a command waits for a free one: redis-py's
+#: default pool (100) refuses it ("Too many connections"), a 500 under load (bench/cluster.py).
+REDIS_CONNECTIONS = 64
 
 # Delete a table's owner key only if it still names the dead owner (atomic in Redis).
 _RELEASE_DEAD = """
@@ -50,15 +53,24 @@ return 0
 """
 
 
+def redis_client(redis_url: str) -> Any:
+    """A process's Redis client: at most :data:`REDIS_CONNECTIONS` connections, a command
+    past them waiting (up to :data:`RPC_SECONDS`) for one to be free."""
+    import redis.asyncio as aioredis
+
+    pool = aioredis.BlockingConnectionPool.from_url(
+        redis_url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=RPC_SECONDS
+    )
+    return aioredis.Redis(connection_pool=pool)
+
+
 class Cluster:
     """This process's part in a cluster of rooms sharing one database and one Redis."""
 
     def __init__(self, room: Room, redis_url: str, node: str | None = None) -> None:
-        import redis.asyncio as aioredis
-
         self.room = room
         self.node = node or "n-" + secrets.token_hex(4)
-        self.redis = aioredis.from_url(redis_url, decode_responses=True)
+        self.redis = redis_client(redis_url)
         self.owned: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._relays: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
