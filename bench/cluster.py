@@ -497,6 +497,8 @@ def pct(values: list[float], q: float) -> float:
 @dataclass
 class Failover:
     node: str
+    #: Tables each node held a lease on when one was killed.
+    leases: dict[str, int]
     tables: int
     players: int
     #: Seconds from the kill until every table of the node moved again, and until every
@@ -577,6 +579,7 @@ async def evening_of(
     evening.phase = "after"
     failover = Failover(
         node,
+        dict(by_node),
         len(theirs),
         len(seats),
         back({t for t in theirs if t not in evening.over}, lambda k, key: k[0] == key),
@@ -620,9 +623,7 @@ def lost(database: str, evening: Evening, wait: float = 30.0) -> list[str]:
             with store.engine.connect() as c:
                 finished = {
                     r.id: r
-                    for r in c.execute(
-                        select(tables_table).where(tables_table.c.status == "finished")
-                    )
+                    for r in c.execute(select(tables_table).where(tables_table.c.status == "over"))
                 }
                 results = list(c.execute(select(results_table)))
                 rating_rows = list(c.execute(select(ratings_table)))
@@ -687,7 +688,7 @@ class Report:
         out.append(
             f"killed {f.node} (kill -9), owner of {f.tables} tables with {f.players} players: "
             f"every table moved again after {s(f.tables_back)}, every player had played "
-            f"again after {s(f.players_back)}"
+            f"again after {s(f.players_back)} (leases held at the kill: {f.leases})"
         )
         out.append(f"closes seen by the pages: {dict(e.closes)}")
         out.append(f"acknowledged actions checked: {len(e.acks)}; {dict(e.quick)}")

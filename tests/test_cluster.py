@@ -78,6 +78,49 @@ def test_commands_past_the_redis_connections_wait_for_one(redis_url: str) -> Non
     assert asyncio.run(crowd()) == [None] * 250
 
 
+def test_a_node_renews_all_its_leases_in_one_command(redis_url: str) -> None:
+    """A loaded process renewed its leases one table at a time (a GET and an EXPIRE each,
+    awaited one after the other): with a hundred tables that took longer than the lease,
+    and its tables lapsed to other processes while it played them (bench/cluster.py)."""
+    from burraco.server.cluster import OWNER_SECONDS, Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    cluster = Cluster(Room(Store("sqlite://")), redis_url, "one")
+    tables = [f"t-{i}" for i in range(300)]
+
+    async def busy(until: asyncio.Event) -> None:
+        # A loaded process: the event loop is busy 10 ms between two of its turns.
+        while not until.is_set():
+            time.sleep(0.01)
+            await asyncio.sleep(0)
+
+    async def scenario() -> tuple[float, dict[str, int]]:
+        try:
+            for table in tables:
+                await cluster.redis.set(f"burraco:owner:{table}", "one", ex=5)
+            await cluster.redis.set("burraco:owner:t-7", "two", ex=5)  # another's now
+            cluster.owned.update(tables)
+            done = asyncio.Event()
+            load = asyncio.create_task(busy(done))
+            start = time.perf_counter()
+            await cluster.renew()
+            took = time.perf_counter() - start
+            done.set()
+            await load
+            ttls = {t: await cluster.redis.ttl(f"burraco:owner:{t}") for t in ("t-0", "t-7")}
+            return took, ttls
+        finally:
+            await cluster.redis.aclose()
+
+    took, ttls = asyncio.run(scenario())
+    # One at a time, 600 commands each behind 10 ms of the loop's work: over 6 s.
+    assert took < 1.0, f"renewing 300 leases took {took:.1f} s"
+    assert ttls["t-0"] > 5 and ttls["t-0"] <= OWNER_SECONDS
+    assert ttls["t-7"] <= 5  # not renewed: not ours
+    assert "t-7" not in cluster.owned and "t-0" in cluster.owned
+
+
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "burraco.cli", "serve", "--port", str(port),

@@ -52,6 +52,22 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# Renew every lease this node still holds, in one round trip: 1 for a lease renewed, 0 for
+# one another node holds now. (One GET and EXPIRE per table, each awaited, took longer
+# than the lease itself for a loaded process's hundred tables, and its leases lapsed.)
+_RENEW = """
+local held = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('EXPIRE', key, ARGV[2])
+    held[i] = 1
+  else
+    held[i] = 0
+  end
+end
+return held
+"""
+
 
 def redis_client(redis_url: str) -> Any:
     """A process's Redis client: at most :data:`REDIS_CONNECTIONS` connections, a command
@@ -163,13 +179,21 @@ class Cluster:
             return self.node
         return str(current) if current else await self.owner(table)
 
+    async def renew(self) -> None:
+        """Renew the leases of the tables this node owns (one command for all); forget
+        those another node holds now."""
+        tables = list(self.owned)
+        if not tables:
+            return
+        keys = [self._key(table) for table in tables]
+        held = await self.redis.eval(_RENEW, len(keys), *keys, self.node, OWNER_SECONDS)
+        for table, kept in zip(tables, held, strict=True):
+            if not kept:
+                self.owned.discard(table)
+
     async def _heartbeat(self) -> None:
         while True:
-            for table in list(self.owned):
-                if await self.redis.get(self._key(table)) == self.node:
-                    await self.redis.expire(self._key(table), OWNER_SECONDS)
-                else:
-                    self.owned.discard(table)
+            await self.renew()
             # Tables in play that nobody (alive) holds are taken over here.
             for row in self.room.store.tables(("playing",)):
                 if row.id in self.owned:
