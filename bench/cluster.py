@@ -304,6 +304,8 @@ class Evening:
     #: Tables whose match the people saw end.
     over: set[str] = field(default_factory=set)
     closes: Counter[str] = field(default_factory=Counter)
+    #: (table, seat) -> the last state it received: when, its version, its legal actions.
+    last_state: dict[tuple[str, int], tuple[float, int, int]] = field(default_factory=dict)
     quick: Counter[str] = field(default_factory=Counter)
 
 
@@ -373,6 +375,11 @@ async def play_seat(
                     version = message["version"]
                     seen = max(seen, version)
                     seat = message["seat"]
+                    evening.last_state[(table, seat)] = (
+                        time.time(),
+                        version,
+                        len(message["legal"]),
+                    )
                     if sent_at is not None and version > sent[0]:
                         last = message.get("last") or {}
                         shown = version == sent[0] + 1 and last.get("seat") == seat
@@ -576,6 +583,16 @@ async def evening_of(
     limit = killed + deadline
     while time.time() < limit and players_back() is None:
         await asyncio.sleep(0.2)
+    stragglers = [
+        (key, evening.last_state.get(key))
+        for key in seats
+        if key[0] not in evening.over and not any(t > killed for t in evening.played[key])
+    ]
+    for key, last in stragglers[:5]:
+        print(
+            f"not back: {key}, last state (time after the kill, version, legal): "
+            f"{last and (round(last[0] - killed, 1), last[1], last[2])}"
+        )
     evening.phase = "after"
     failover = Failover(
         node,

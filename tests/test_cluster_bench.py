@@ -59,7 +59,7 @@ def test_a_killed_process_behind_nginx_loses_nothing_and_its_players_play_on() -
                 rated=2,
                 quick=0,
                 before=seconds(8),
-                after=seconds(4),
+                after=seconds(10),
                 deadline=OWNER_SECONDS + 5 + seconds(10),
                 # Quick enough that rated one-deal matches end during the test.
                 rated_think=(0.0, 0.05),
