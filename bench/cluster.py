@@ -306,6 +306,10 @@ class Evening:
     closes: Counter[str] = field(default_factory=Counter)
     #: (table, seat) -> the last state it received: when, its version, its legal actions.
     last_state: dict[tuple[str, int], tuple[float, int, int]] = field(default_factory=dict)
+    #: Per person: the seat they hold, their connection attempts, whether one is open now.
+    seat_of: dict[int, tuple[str, int]] = field(default_factory=dict)
+    attempts: Counter[int] = field(default_factory=Counter)
+    open_now: set[int] = field(default_factory=set)
     quick: Counter[str] = field(default_factory=Counter)
 
 
@@ -353,10 +357,12 @@ async def play_seat(
     while not evening.stop:
         sent_at: float | None = None
         sent = (-1, "", "")
+        evening.attempts[person] += 1
         try:
             async with websockets.connect(
                 ws_url, additional_headers=headers, max_queue=None, open_timeout=10
             ) as ws:
+                evening.open_now.add(person)
                 await ws.send(json.dumps({"type": "sync", "since": seen}))
                 while not evening.stop:
                     try:
@@ -375,6 +381,7 @@ async def play_seat(
                     version = message["version"]
                     seen = max(seen, version)
                     seat = message["seat"]
+                    evening.seat_of[person] = (table, seat)
                     evening.last_state[(table, seat)] = (
                         time.time(),
                         version,
@@ -408,6 +415,7 @@ async def play_seat(
             evening.closes[str(code)] += 1
         except (OSError, websockets.WebSocketException, TimeoutError) as error:
             evening.closes[type(error).__name__] += 1
+        evening.open_now.discard(person)
         await asyncio.sleep(rng.uniform(0.5, 1.0))  # the page reconnects
 
 
