@@ -596,10 +596,13 @@ async def evening_of(
         for key in seats
         if key[0] not in evening.over and not any(t > killed for t in evening.played[key])
     ]
-    for key, last in stragglers[:5]:
+    people = {seat: person for person, seat in evening.seat_of.items()}
+    for key, last in stragglers[:10]:
+        person = people.get(key, -1)
         print(
             f"not back: {key}, last state (time after the kill, version, legal): "
-            f"{last and (round(last[0] - killed, 1), last[1], last[2])}"
+            f"{last and (round(last[0] - killed, 1), last[1], last[2])}, connections "
+            f"tried {evening.attempts[person]}, one open now: {person in evening.open_now}"
         )
     evening.phase = "after"
     failover = Failover(

@@ -121,6 +121,33 @@ def test_a_node_renews_all_its_leases_in_one_command(redis_url: str) -> None:
     assert "t-7" not in cluster.owned and "t-0" in cluster.owned
 
 
+def test_two_claims_of_one_table_in_one_process_load_it_once(redis_url: str) -> None:
+    """A socket and the scan of one process take a dead owner's table at the same moment:
+    the second claim loaded the table again, and the players whose sockets the first copy
+    held heard nothing more (bench/cluster.py: a player waiting for a move made)."""
+    from burraco.server.cluster import Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    room = Room(Store("sqlite://"), bot_delay=0)
+    table, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Anna"})
+    cluster = Cluster(room, redis_url, "one")
+
+    async def scenario() -> tuple[object, object]:
+        try:
+            first = asyncio.create_task(cluster.claim(table.id))
+            second = asyncio.create_task(cluster.claim(table.id))
+            assert await first
+            held = room.tables[table.id]  # the copy the first claim's sockets would join
+            assert await second
+            return held, room.tables[table.id]
+        finally:
+            await cluster.redis.aclose()
+
+    held, now = asyncio.run(scenario())
+    assert now is held
+
+
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "burraco.cli", "serve", "--port", str(port),

@@ -161,6 +161,11 @@ class Cluster:
             return True
         taken = await self.redis.set(self._key(table), self.node, nx=True, ex=OWNER_SECONDS)
         if taken or await self.redis.get(self._key(table)) == self.node:
+            if table in self.owned:
+                # Another task here claimed it meanwhile (a socket and the scan take a
+                # dead owner's table at once): loading it again would leave the sockets
+                # of the first copy hearing nothing more.
+                return True
             self.owned.add(table)
             self.room.tables.pop(table, None)  # a copy read before is stale: load afresh
             self.room.table(table)
