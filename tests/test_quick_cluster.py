@@ -210,7 +210,8 @@ def test_an_account_holds_one_ticket_across_the_processes(cluster: Cluster) -> N
         ]
         assert len(alive) == 1 and alive[0] in pressed
         assert http.get(f"{two}/api/quick").json()["waiting"] == {"buraco-2": 1}
-        http.delete(f"{one}/api/quick/{alive[0]}")
+        left = http.delete(f"{one}/api/quick/{alive[0]}", headers=csrf)
+        assert left.json() == {"left": True}
 
 
 def test_a_ticket_survives_the_restart_of_the_process_that_gave_it(cluster: Cluster) -> None:
@@ -324,3 +325,127 @@ def test_two_matchers_racing_on_one_queue_never_seat_a_ticket_twice(cluster: Clu
     asyncio.run(race())
     seated = [name for _, names in made for name in names]
     assert len(made) == 10 and len(seated) == len(set(seated)) == 40
+
+
+# --- the Redis queue's rules, on the module's Redis (a clock of the test's own) ---------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def guest(ticket: str, players: int, rating: float = 25.0, *, bots: bool = True) -> Entry:
+    """A registered player of italian (their queue is apart from the guests' above)."""
+    return Entry(ticket, "italian", players, rating, True, bots, ticket.title())
+
+
+def service(
+    url: str, made: list[list[str]], *, fail: bool = False, expiry: float = 60.0
+) -> tuple[RedisQuickPlay, Clock, Any]:
+    import redis.asyncio as aioredis
+
+    async def seat_table(
+        kind: str, options: dict[str, Any], seats: list[tuple[str, str]], **more: Any
+    ) -> tuple[str, dict[int, str]]:
+        if fail:
+            raise RuntimeError("the database is gone")
+        made.append([name for name, _ in seats])
+        return f"t-{len(made)}", {i: f"token-{i}" for i in range(len(seats))}
+
+    clock = Clock()
+    client = aioredis.from_url(url, decode_responses=True)
+    rules = QuickRules(wait_seconds=5)
+    quick = RedisQuickPlay(client, seat_table, rules=rules, clock=clock, expiry=expiry)
+    return quick, clock, client
+
+
+def test_the_window_widens_and_the_absent_wait_unseated(cluster: Cluster) -> None:
+    """Ratings 25 and 31 share a rating once 1 + 0.3 s a second covers 3 points each
+    (after 7 s); the ghost at 28, nearer both but never asked about, is never seated."""
+    made: list[list[str]] = []
+
+    async def scenario() -> None:
+        quick, clock, client = service(cluster.redis_url, made)
+        try:
+            await quick.enter(guest("near", 2, 25.0, bots=False))
+            await quick.enter(guest("far", 2, 31.0, bots=False))
+            await quick.enter(guest("ghost", 2, 28.0, bots=False))
+            for second in range(1, 8):
+                clock.now += 1
+                assert await quick.ask("near") is not None
+                assert await quick.ask("far") is not None
+                await quick.tick()
+                assert [sorted(t) for t in made] == ([] if second < 7 else [["Far", "Near"]])
+            assert (await quick.ask("far") or {}).get("status") == "seated"
+            assert (await quick.ask("ghost") or {}).get("status") == "waiting"
+            assert await quick.give_up("ghost")
+        finally:
+            await client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_that_cannot_be_made_or_a_seater_that_died_leaves_them_waiting(
+    cluster: Cluster,
+) -> None:
+    made: list[list[str]] = []
+
+    async def scenario() -> None:
+        failing, clock, failing_client = service(cluster.redis_url, [], fail=True)
+        quick, _, client = service(cluster.redis_url, made)
+        quick.clock = clock
+        try:
+            for ticket in ("a", "b", "c"):
+                await quick.enter(guest(ticket, 3))
+                await quick.ask(ticket)
+            assert await failing.tick() == []  # the database refused: they wait, in place
+            news = await quick.ask("a")
+            assert news is not None and (news["status"], news["position"]) == ("waiting", 1)
+            # A process takes them and dies before seating: its claim's lease runs out.
+            assert await failing._run_script("take", "dead", repr(clock.now + 30), "a", "b", "c")
+            assert (await quick.ask("b") or {}).get("status") == "waiting"
+            assert await quick.tick() == [] and made == []
+            clock.now += 31
+            for ticket in ("a", "b", "c"):
+                await quick.ask(ticket)
+            assert len(await quick.tick()) == 1 and made == [["A", "B", "C"]]
+        finally:
+            for ticket in ("a", "b", "c"):
+                await quick.give_up(ticket)
+            await client.aclose()
+            await failing_client.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_tickets_expire_unless_asked_and_redis_out_of_reach_is_503(cluster: Cluster) -> None:
+    from burraco.server.room import RoomError
+
+    async def scenario() -> None:
+        quick, _, client = service(cluster.redis_url, [], expiry=0.3)
+        try:
+            await quick.enter(guest("kept", 5, bots=False))
+            await quick.enter(guest("lost", 5, bots=False))
+            deadline = time.time() + seconds(10)
+            # Only "kept" is asked about (asking about "lost" would keep it).
+            while await client.exists("burraco:quick:t:lost"):
+                assert await quick.ask("kept") is not None
+                assert time.time() < deadline, "the ticket nobody asked about never expired"
+                await asyncio.sleep(0.05)
+            assert await quick.ask("lost") is None
+            await quick.tick()
+            assert (await quick.waiting()).get("italian-5") == 1
+            assert await quick.give_up("kept")
+        finally:
+            await client.aclose()
+        gone, _, nowhere = service(f"redis://127.0.0.1:{free_port()}/0", [])
+        with pytest.raises(RoomError) as refused:
+            await gone.enter(guest("x", 5))
+        assert (refused.value.code, refused.value.status) == ("unavailable", 503)
+        await nowhere.aclose()
+
+    asyncio.run(scenario())

@@ -50,6 +50,7 @@ from burraco.server.quickplay import (
     waiting_answer,
 )
 from burraco.server.ratings import game_key
+from burraco.server.table.errors import RoomError
 from burraco.variants import variant
 
 __all__ = ["CLAIM_SECONDS", "PREFIX", "RedisQuickPlay"]
@@ -60,6 +61,8 @@ PREFIX = "burraco:quick:"
 #: A process that took a group's tickets has this long to record their seats; past it
 #: (the process died) the tickets wait again.
 CLAIM_SECONDS = 30.0
+#: What a player hears when Redis cannot be reached.
+UNREACHABLE = "quick play's queue cannot be reached right now; try again in a moment"
 
 # Queue a new ticket and say how it stands; an account's earlier ticket is dropped in the
 # same step, so that two "Play" at once on two processes leave one ticket.
@@ -257,7 +260,14 @@ class RedisQuickPlay:
         return self._rules
 
     async def _run_script(self, name: str, *args: Any) -> Any:
-        return await self._scripts[name](keys=[], args=[str(a) for a in args])
+        """Run one of the scripts; Redis out of reach is a 503 the page may retry (the
+        queue is unchanged: a script runs whole or not at all)."""
+        from redis.exceptions import RedisError
+
+        try:
+            return await self._scripts[name](keys=[], args=[str(a) for a in args])
+        except RedisError as error:
+            raise RoomError("unavailable", UNREACHABLE, 503) from error
 
     @property
     def _expiry_ms(self) -> int:
@@ -297,9 +307,15 @@ class RedisQuickPlay:
         return bool(await self._run_script("leave", ticket))
 
     async def waiting(self) -> dict[str, int]:
+        from redis.exceptions import RedisError
+
         sizes: dict[str, int] = {}
-        for key in sorted(await self.redis.smembers(PREFIX + "queues")):
-            count = int(await self.redis.zcard(key))
+        try:
+            keys = sorted(await self.redis.smembers(PREFIX + "queues"))
+            counts = [int(await self.redis.zcard(key)) for key in keys]
+        except RedisError as error:
+            raise RoomError("unavailable", UNREACHABLE, 503) from error
+        for key, count in zip(keys, counts, strict=True):
             if count:
                 game = key.removeprefix(PREFIX + "q:").rsplit(":", 1)[0]
                 sizes[game] = sizes.get(game, 0) + count
