@@ -206,20 +206,20 @@ def save_table_results(store: Store, table: LiveTable, now: float | None = None)
     )
     if table.row.tournament is not None or not table.row.rated:
         return store.save_results(rows)
-    if store.results(table_id=table.id, limit=1):
-        return False  # rated before: don't even compute
-    accounts = sorted({r.user_id for r in rows if r.user_id is not None})
-    before = store.ratings_for(game_key(match.v), accounts)
-    rated_rows, ratings = rated_results(match, rows, before, now, absent)
-    return store.save_results(rated_rows, ratings)
+    # The ratings are read, moved and written in one transaction that holds the players:
+    # another process rating one of them meanwhile waits (or is waited for).
+    return store.rate_results(
+        rows,
+        game_key(match.v),
+        lambda before: rated_results(match, rows, before, now, absent),
+    )
 
 
 def listener(store: Store) -> Callable[[LiveTable], Awaitable[None]]:
     """The room's finish listener that stores each finished table's results."""
 
     async def finished(table: LiveTable) -> None:
-        # No await between reading the ratings and writing them: no other table's
-        # result can come in between in this process.
+        # The store serializes the rating of each player, across processes too.
         save_table_results(store, table)
 
     return finished
