@@ -159,3 +159,14 @@ def test_accounts_ratings_results_and_chat_on_postgresql(postgres_url: str) -> N
     assert [c.text for c in store.chat(made["table"], "players")] == ["ciao"]
     results = store.results(table_id=made["table"])
     assert len(results) == 2 and all(r.rated for r in results)
+
+
+def test_two_tables_of_one_player_finishing_at_once_on_postgresql_lose_no_rating(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race of test_rating_race.py on PostgreSQL: the second finish waits for the
+    first's lock on the player's account and rates on the rating the first wrote."""
+    from test_rating_race import check_no_update_lost, finish_at_once
+
+    got = finish_at_once(postgres_url, monkeypatch)
+    check_no_update_lost(got, lambda a, b: abs(a - b) < 1e-9)
