@@ -11,6 +11,7 @@ test_postgres.py, on the same scenario.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -70,10 +71,9 @@ def finish_at_once(url: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
     def held(match: Any, rows: Any, before: Mapping[int, RatingRow], *args: Any) -> Any:
         seen.append(before.get(anna))
-        try:
+        # Broken: the other finish is waiting for this one's player, so go on alone.
+        with contextlib.suppress(threading.BrokenBarrierError):
             barrier.wait()
-        except threading.BrokenBarrierError:
-            pass  # the other finish is waiting for this one's player: go on alone
         return real(match, rows, before, *args)
 
     monkeypatch.setattr(results, "rated_results", held)
@@ -141,3 +141,25 @@ def test_a_table_finished_at_once_by_two_processes_is_stored_and_rated_once(
     assert sorted(done) == [False, True]
     assert first.ratings_for("italian-2", [anna])[anna].matches == 1
     assert len(first.results(table_id=tables[0].id)) == 2
+
+
+def test_seeding_the_bots_never_replaces_a_rating_a_match_stored_meanwhile(db: str) -> None:
+    """Two processes start on a fresh database: one has read that the greedy bot has no
+    rating yet when the other's first match rates it; the shipped rating must not
+    overwrite the match's."""
+    other = Store(db)
+    accounts = bot_accounts(other)
+    greedy = accounts["greedy"]
+    rated = RatingRow(greedy, "italian-2", 27.0, 5.0, 41, 1.0)
+
+    class Starting(Store):
+        def ratings_for(self, game: str, user_ids: Any) -> dict[int, RatingRow]:
+            found = super().ratings_for(game, user_ids)
+            if game == "italian-2":
+                other.put_ratings([rated])  # the other process's match, just after the read
+            return found
+
+    starting = Starting(db, migrate=False)
+    defaults = {"italian-2": {"greedy": {"mu": 30.0, "sigma": 2.0, "matches": 40}}}
+    assert results.seed_bot_ratings(starting, accounts, defaults) == 0
+    assert starting.ratings_for("italian-2", [greedy]) == {greedy: rated}

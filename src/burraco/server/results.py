@@ -258,7 +258,8 @@ def seed_bot_ratings(
     accounts: Mapping[str, int],
     defaults: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
 ) -> int:
-    """Give each bot level without a rating in a game its shipped rating; how many given."""
+    """Give each bot level without a rating in a game its shipped rating; how many given.
+    A rating a match stored meanwhile (another process) stays (store.add_ratings)."""
     defaults = default_bot_ratings() if defaults is None else defaults
     now = time.time()
     given = []
@@ -278,6 +279,4 @@ def seed_bot_ratings(
                     updated_at=now,
                 )
             )
-    if given:
-        store.put_ratings(given)
-    return len(given)
+    return store.add_ratings(given) if given else 0

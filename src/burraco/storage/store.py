@@ -835,6 +835,21 @@ class Store:
             return False
         return True
 
+    def add_ratings(self, ratings: Sequence[RatingRow]) -> int:
+        """Insert the ratings whose account has none in their game yet, holding those
+        accounts as :meth:`rate_results` does: a rating stored meanwhile by a match (on
+        any process) is kept, never replaced. How many were inserted."""
+        r_ = models.ratings
+        added = 0
+        with self._write() as c:
+            _hold_players(c, sorted({rating.user_id for rating in ratings}))
+            for rating in ratings:
+                where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
+                if c.execute(select(r_.c.user_id).where(where)).first() is None:
+                    c.execute(insert(r_).values(**_fields(rating)))
+                    added += 1
+        return added
+
     def put_ratings(self, ratings: Sequence[RatingRow]) -> None:
         """Insert or replace ratings (the bots' rating matches)."""
         with self._write() as c:
