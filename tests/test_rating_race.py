@@ -86,6 +86,7 @@ def finish_at_once(url: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         "stored": first.ratings_for("italian-2", [anna])[anna],
         "orders": [_in_turn(tables, order, anna) for order in ((0, 1), (1, 0))],
         "results": [len(first.results(table_id=t.id)) for t in tables],
+        "anna": [(r.rating_before, r.rating_after) for r in first.results(user_id=anna)],
     }
 
 
@@ -117,6 +118,9 @@ def check_no_update_lost(got: dict[str, Any], close: Callable[[float, float], bo
     # The second finish read the rating the first wrote.
     assert got["seen"][0] is None and got["seen"][1] is not None
     assert got["seen"][1].matches == 1
+    # Her matches on her page chain: one starts from where the other ended.
+    (a_before, a_after), (b_before, b_after) = got["anna"]
+    assert b_before == a_after or a_before == b_after, got["anna"]
     assert any(
         close(stored.mu, order.mu) and close(stored.sigma, order.sigma) for order in got["orders"]
     ), "the stored rating is not the two matches applied one after the other"
