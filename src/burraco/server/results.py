@@ -20,6 +20,7 @@ gives them the ratings of ``bot_ratings.json`` (the result of ``burraco ratings
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -37,7 +38,7 @@ from burraco.server.ratings import (
     match_ranks,
     rate,
 )
-from burraco.storage.store import NameTaken, RatingRow, ResultRow, Store
+from burraco.storage.store import NameTaken, RatingRow, ResultRow, StorageUnavailable, Store
 
 if TYPE_CHECKING:
     from burraco.server.room import LiveTable
@@ -57,6 +58,10 @@ log = logging.getLogger("burraco.results")
 
 #: The bots' ratings shipped with the package (``burraco ratings --write-defaults``).
 DEFAULTS: Final = "bot_ratings.json"
+
+#: The first and the longest wait before storing a finished match's results again.
+RETRY_FIRST: Final = 0.1
+RETRY_MOST: Final = 10.0
 
 #: Where each burraco grade is counted: a burraco is clean, semi-clean or dirty; the
 #: special canastas of wildcards count as clean, the mixed one as dirty.
@@ -219,8 +224,18 @@ def listener(store: Store) -> Callable[[LiveTable], Awaitable[None]]:
     """The room's finish listener that stores each finished table's results."""
 
     async def finished(table: LiveTable) -> None:
-        # The store serializes the rating of each player, across processes too.
-        save_table_results(store, table)
+        # The store serializes the rating of each player, across processes too. While the
+        # database refuses (or another's hold on a player outlasts store.wait_seconds), try
+        # again: storing is idempotent, and a match's result is never dropped.
+        backoff = RETRY_FIRST
+        while True:
+            try:
+                save_table_results(store, table)
+                return
+            except StorageUnavailable as error:
+                log.warning("table %s: results not stored (%s); retrying", table.id, error)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, RETRY_MOST)
 
     return finished
 

@@ -325,6 +325,10 @@ class Store:
             self.engine = create_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        #: How long a rating update waits for another's hold on its players (PostgreSQL's
+        #: lock_timeout; SQLite's busy_timeout is the same 10 s) before the database
+        #: counts as refusing: StorageUnavailable, and the caller tries again later.
+        self.wait_seconds = 10.0
         self._held: Any = None
         if migrate:
             self.migrate()
@@ -820,7 +824,7 @@ class Store:
         r_, s_ = models.ratings, models.results
         try:
             with self._write() as c:
-                _hold_players(c, accounts)
+                _hold_players(c, accounts, self.wait_seconds)
                 stored = select(s_.c.seat).where(s_.c.table_id == rows[0].table_id).limit(1)
                 if c.execute(stored).first() is not None:
                     return False  # another process (or a restart) rated this match first
@@ -842,7 +846,7 @@ class Store:
         r_ = models.ratings
         added = 0
         with self._write() as c:
-            _hold_players(c, sorted({rating.user_id for rating in ratings}))
+            _hold_players(c, sorted({rating.user_id for rating in ratings}), self.wait_seconds)
             for rating in ratings:
                 where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
                 if c.execute(select(r_.c.user_id).where(where)).first() is None:
@@ -947,17 +951,20 @@ def _update_seat(c: Connection, seat: SeatRow) -> None:
     )
 
 
-def _hold_players(c: Connection, user_ids: Sequence[int]) -> None:
+def _hold_players(c: Connection, user_ids: Sequence[int], wait_seconds: float) -> None:
     """Take the lock that makes one rating update of these accounts wait for another,
-    as the transaction's first statement. PostgreSQL: their account rows, FOR UPDATE and
-    in the order of their ids, so two matches sharing players cannot each wait for the
-    other (an account row, as a newcomer has no rating row to lock yet). SQLite: the
-    database's write lock (BEGIN IMMEDIATE), so the ratings read next are the latest."""
+    as the transaction's first statement. PostgreSQL: their account rows (a newcomer has
+    no rating row to lock yet), FOR NO KEY UPDATE (rows referring to the account are not
+    held up) and in the order of their ids, so two matches sharing players cannot each
+    wait for the other. SQLite: the database's write lock (BEGIN IMMEDIATE), so the
+    ratings read next are the latest."""
     if c.dialect.name == "sqlite":
         c.exec_driver_sql("BEGIN IMMEDIATE")
     elif user_ids:
         u = models.users
-        c.execute(select(u.c.id).where(u.c.id.in_(user_ids)).order_by(u.c.id).with_for_update())
+        c.execute(text(f"SET LOCAL lock_timeout = {max(1, round(wait_seconds * 1000))}"))
+        held = select(u.c.id).where(u.c.id.in_(user_ids)).order_by(u.c.id)
+        c.execute(held.with_for_update(key_share=True))
 
 
 def _put_rating(c: Connection, rating: RatingRow) -> None:
