@@ -4,7 +4,10 @@ Every finished table stores one :class:`ResultRow` per seat, rated or not and
 guests too (the player pages' statistics and the history). A table marked rated
 (never a tournament's) also moves the rating of every seat with an account,
 people and bot levels alike (ratings.py), in the same transaction: a table
-finished twice (a restart) is stored and rated once.
+finished twice (a restart, or two processes of a cluster) is stored and rated once.
+That transaction holds the match's players before it reads their ratings
+(store.rate_results): two matches of one player ending at once, on two processes,
+apply one after the other, each to the rating the other left.
 
 A person is rated only on what they played: a person whose seat a bot played for
 most of the match (absence.py) counts as having abandoned it: the row says
