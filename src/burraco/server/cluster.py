@@ -173,6 +173,15 @@ class Cluster:
             return True
         return False
 
+    async def adopt(self, table: str) -> bool:
+        """Own a table this process has just made and started (quick play's): unlike
+        :meth:`claim`, the copy in memory is kept, since it is the table, its bots and
+        clock already running (a copy loaded anew beside it would play against it)."""
+        taken = await self.redis.set(self._key(table), self.node, nx=True, ex=OWNER_SECONDS)
+        if taken:
+            self.owned.add(table)
+        return bool(taken)
+
     async def owner(self, table: str) -> str:
         """The living node that owns the table, claiming it here if nobody (alive) does."""
         if table in self.owned:
