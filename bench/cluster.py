@@ -255,8 +255,8 @@ def cluster(nodes: int = 3, quick_wait: float = 5.0) -> Iterator[Cluster]:
                 for i, port in enumerate(ports):
                     node = f"n{i + 1}"
                     processes[node] = serve(port, database, redis_url, node, quick_wait)
-                    # One at a time: processes starting together on a new database race
-                    # to seed the bots' ratings (one fails on the other's insert).
+                    # One at a time, as a deployment would: the first brings the new
+                    # database up to date and seeds the bots' ratings.
                     base = f"http://127.0.0.1:{port}"
                     _wait(
                         node,
