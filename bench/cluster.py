@@ -18,9 +18,9 @@ what they missed:
 * ``--tables`` tables of two guests, a long match each;
 * ``--rated`` pairs of registered players who play rated one-deal matches, one after the
   other, quicker (0.05-0.25 s a move), so results and ratings are written all along;
-* ``--quick`` pairs of guests who press "Play" in quick play (2 players, bots allowed),
-  ask for their ticket every second (each ask may reach any process) and play where they
-  are seated, then press "Play" again.
+* ``--quick`` guests who press "Play" in quick play (2 players, bots allowed), ask for
+  their ticket every second (each ask may reach any process) and play where they are
+  seated, then press "Play" again (also when a ticket is gone: counted).
 
 After ``--before`` seconds it kills one process with ``kill -9`` (the one that owns the
 most tables), and measures, for the tables that process owned, when each moves again and
