@@ -7,11 +7,13 @@ cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 
 # Browser tests drive Debian's Chromium; the cluster test runs a Redis server; the
-# PostgreSQL test starts a throwaway PostgreSQL server.
+# PostgreSQL test starts a throwaway PostgreSQL server; the cluster's bench test puts
+# nginx in front of the processes (nginx is in /usr/sbin, off a user's PATH).
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
 # On a fresh server unattended upgrades often hold apt's lock: wait for it (up to ten
 # minutes) instead of failing at once.
 apt_wait=(-o DPkg::Lock::Timeout=600)

@@ -56,6 +56,98 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
     process.wait(timeout=seconds(10))
 
 
+def test_commands_past_the_redis_connections_wait_for_one(redis_url: str) -> None:
+    """A loaded process sends more commands at once than it has connections: each waits
+    for a free one (redis-py's default pool refused them with "Too many connections", a
+    500 for the player, seen in bench/cluster.py)."""
+    from burraco.server.cluster import REDIS_CONNECTIONS, redis_client
+
+    async def crowd() -> list[Any]:
+        client = redis_client(redis_url)
+        try:
+            # Each holds its connection a moment: far more at once than connections.
+            return list(
+                await asyncio.gather(
+                    *(client.blpop([f"nothing:{i}"], timeout=0.1) for i in range(250))
+                )
+            )
+        finally:
+            await client.aclose()
+
+    assert REDIS_CONNECTIONS < 250
+    assert asyncio.run(crowd()) == [None] * 250
+
+
+def test_a_node_renews_all_its_leases_in_one_command(redis_url: str) -> None:
+    """A loaded process renewed its leases one table at a time (a GET and an EXPIRE each,
+    awaited one after the other): with a hundred tables that took longer than the lease,
+    and its tables lapsed to other processes while it played them (bench/cluster.py)."""
+    from burraco.server.cluster import OWNER_SECONDS, Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    cluster = Cluster(Room(Store("sqlite://")), redis_url, "one")
+    tables = [f"t-{i}" for i in range(300)]
+
+    async def busy(until: asyncio.Event) -> None:
+        # A loaded process: the event loop is busy 10 ms between two of its turns.
+        while not until.is_set():
+            time.sleep(0.01)
+            await asyncio.sleep(0)
+
+    async def scenario() -> tuple[float, dict[str, int]]:
+        try:
+            for table in tables:
+                await cluster.redis.set(f"burraco:owner:{table}", "one", ex=5)
+            await cluster.redis.set("burraco:owner:t-7", "two", ex=5)  # another's now
+            cluster.owned.update(tables)
+            done = asyncio.Event()
+            load = asyncio.create_task(busy(done))
+            start = time.perf_counter()
+            await cluster.renew()
+            took = time.perf_counter() - start
+            done.set()
+            await load
+            ttls = {t: await cluster.redis.ttl(f"burraco:owner:{t}") for t in ("t-0", "t-7")}
+            return took, ttls
+        finally:
+            await cluster.redis.aclose()
+
+    took, ttls = asyncio.run(scenario())
+    # One at a time, 600 commands each behind 10 ms of the loop's work: over 6 s.
+    assert took < 1.0, f"renewing 300 leases took {took:.1f} s"
+    assert ttls["t-0"] > 5 and ttls["t-0"] <= OWNER_SECONDS
+    assert ttls["t-7"] <= 5  # not renewed: not ours
+    assert "t-7" not in cluster.owned and "t-0" in cluster.owned
+
+
+def test_two_claims_of_one_table_in_one_process_load_it_once(redis_url: str) -> None:
+    """A socket and the scan of one process take a dead owner's table at the same moment:
+    the second claim loaded the table again, and the players whose sockets the first copy
+    held heard nothing more (bench/cluster.py: a player waiting for a move made)."""
+    from burraco.server.cluster import Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    room = Room(Store("sqlite://"), bot_delay=0)
+    table, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Anna"})
+    cluster = Cluster(room, redis_url, "one")
+
+    async def scenario() -> tuple[object, object]:
+        try:
+            first = asyncio.create_task(cluster.claim(table.id))
+            second = asyncio.create_task(cluster.claim(table.id))
+            assert await first
+            held = room.tables[table.id]  # the copy the first claim's sockets would join
+            assert await second
+            return held, room.tables[table.id]
+        finally:
+            await cluster.redis.aclose()
+
+    held, now = asyncio.run(scenario())
+    assert now is held
+
+
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "burraco.cli", "serve", "--port", str(port),
@@ -291,3 +383,62 @@ def test_a_relay_closes_a_bad_token_and_keeps_hints_from_holding_up_others(
             assert order == ["pong", "hint"], order
 
     asyncio.run(scenario())
+
+
+def _abandoned_rated_match(url: str, name: str) -> str:
+    """A new account's rated match against the greedy bot on the process at ``url``,
+    abandoned at once (002: a rated loss); its table."""
+    client = httpx.Client(base_url=url)
+    signed = client.post("/api/account/signup", json={"name": name, "password": "12345678"})
+    assert signed.status_code == 200, signed.text
+    client.headers["X-CSRF-Token"] = signed.json()["csrf"]
+    body = {"name": name, "deals": 1, "rated": True, "move_seconds": 0}
+    made = client.post("/api/tables", json=body).json()
+    assert client.post(f"/api/tables/{made['table']}/start", json={}).status_code == 200
+    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+
+    async def abandon() -> None:
+        ws_url = f"{url.replace('http', 'ws')}/ws/{made['table']}?token={made['token']}"
+        async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}) as ws:
+            await asyncio.wait_for(ws.recv(), 10)
+            await ws.send(json.dumps({"type": "abandon"}))
+            while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "match_over":
+                pass
+
+    asyncio.run(abandon())
+    return str(made["table"])
+
+
+def test_the_leaderboard_and_player_pages_are_the_same_from_every_process(
+    rooms: list[str],
+) -> None:
+    """Pia's rated match on one process and Quinn's on the other, both against the greedy
+    bot: every process shows both, and the greedy bot rated twice (one rating, moved by
+    both processes)."""
+    greedy_before = httpx.get(f"{rooms[0]}/api/players/greedy").json()
+    tables = {"Pia": _abandoned_rated_match(rooms[0], "Pia")}
+    tables["Quinn"] = _abandoned_rated_match(rooms[1], "Quinn")
+    deadline = time.time() + seconds(30)
+    for url in rooms:
+        for name in tables:
+            while not httpx.get(f"{url}/api/players/{name}").json()["matches"]:
+                assert time.time() < deadline, f"{name}'s match was not stored"
+                time.sleep(0.05)
+    paths = [
+        "/api/leaderboard",
+        "/api/leaderboard/italian-2",
+        "/api/leaderboard/italian-2?kind=person",
+        "/api/players/Pia",
+        "/api/players/Quinn",
+        "/api/players/greedy",
+    ]
+    for path in paths:
+        seen = [httpx.get(f"{url}{path}").json() for url in rooms]
+        assert seen[0] == seen[1], path
+    greedy = httpx.get(f"{rooms[1]}/api/players/greedy").json()
+    assert {m["table"] for m in greedy["matches"]} >= set(tables.values())
+    played = {r["game"]: r["matches"] for r in greedy["ratings"]}
+    before = {r["game"]: r["matches"] for r in greedy_before["ratings"]}
+    assert played["italian-2"] == before.get("italian-2", 0) + 2
+    board = httpx.get(f"{rooms[0]}/api/leaderboard/italian-2?kind=person").json()
+    assert {r["name"] for r in board["rows"]} == {"Pia", "Quinn"}

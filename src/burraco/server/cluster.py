@@ -31,7 +31,7 @@ from typing import Any
 from burraco.server.room import Room, RoomError, error_message
 from burraco.server.watching import Watcher, spectator_name
 
-__all__ = ["Cluster"]
+__all__ = ["Cluster", "redis_client"]
 
 log = logging.getLogger("burraco.cluster")
 
@@ -42,6 +42,9 @@ RPC_SECONDS = 10
 ALIVE_EVERY, ALIVE_SECONDS = 1.0, 4
 #: Close codes: the table's server is gone (reconnect), and the token holds no seat.
 RESTART, FORBIDDEN = 1012, 4403
+#: Redis connections of one process. Past them a command waits for a free one: redis-py's
+#: default pool (100) refuses it ("Too many connections"), a 500 under load (bench/cluster.py).
+REDIS_CONNECTIONS = 64
 
 # Delete a table's owner key only if it still names the dead owner (atomic in Redis).
 _RELEASE_DEAD = """
@@ -49,16 +52,41 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 
+# Renew every lease this node still holds, in one round trip: 1 for a lease renewed, 0 for
+# one another node holds now. (One GET and EXPIRE per table, each awaited, took longer
+# than the lease itself for a loaded process's hundred tables, and its leases lapsed.)
+_RENEW = """
+local held = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('EXPIRE', key, ARGV[2])
+    held[i] = 1
+  else
+    held[i] = 0
+  end
+end
+return held
+"""
+
+
+def redis_client(redis_url: str) -> Any:
+    """A process's Redis client: at most :data:`REDIS_CONNECTIONS` connections, a command
+    past them waiting (up to :data:`RPC_SECONDS`) for one to be free."""
+    import redis.asyncio as aioredis
+
+    pool = aioredis.BlockingConnectionPool.from_url(
+        redis_url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=RPC_SECONDS
+    )
+    return aioredis.Redis(connection_pool=pool)
+
 
 class Cluster:
     """This process's part in a cluster of rooms sharing one database and one Redis."""
 
     def __init__(self, room: Room, redis_url: str, node: str | None = None) -> None:
-        import redis.asyncio as aioredis
-
         self.room = room
         self.node = node or "n-" + secrets.token_hex(4)
-        self.redis = aioredis.from_url(redis_url, decode_responses=True)
+        self.redis = redis_client(redis_url)
         self.owned: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._relays: dict[str, Callable[[dict[str, Any]], Awaitable[None]]] = {}
@@ -133,12 +161,26 @@ class Cluster:
             return True
         taken = await self.redis.set(self._key(table), self.node, nx=True, ex=OWNER_SECONDS)
         if taken or await self.redis.get(self._key(table)) == self.node:
+            if table in self.owned:
+                # Another task here claimed it meanwhile (a socket and the scan take a
+                # dead owner's table at once): loading it again would leave the sockets
+                # of the first copy hearing nothing more.
+                return True
             self.owned.add(table)
             self.room.tables.pop(table, None)  # a copy read before is stale: load afresh
             self.room.table(table)
             self.room.resume(table)
             return True
         return False
+
+    async def adopt(self, table: str) -> bool:
+        """Own a table this process has just made and started (quick play's): unlike
+        :meth:`claim`, the copy in memory is kept, since it is the table, its bots and
+        clock already running (a copy loaded anew beside it would play against it)."""
+        taken = await self.redis.set(self._key(table), self.node, nx=True, ex=OWNER_SECONDS)
+        if taken:
+            self.owned.add(table)
+        return bool(taken)
 
     async def owner(self, table: str) -> str:
         """The living node that owns the table, claiming it here if nobody (alive) does."""
@@ -151,13 +193,21 @@ class Cluster:
             return self.node
         return str(current) if current else await self.owner(table)
 
+    async def renew(self) -> None:
+        """Renew the leases of the tables this node owns (one command for all); forget
+        those another node holds now."""
+        tables = list(self.owned)
+        if not tables:
+            return
+        keys = [self._key(table) for table in tables]
+        held = await self.redis.eval(_RENEW, len(keys), *keys, self.node, OWNER_SECONDS)
+        for table, kept in zip(tables, held, strict=True):
+            if not kept:
+                self.owned.discard(table)
+
     async def _heartbeat(self) -> None:
         while True:
-            for table in list(self.owned):
-                if await self.redis.get(self._key(table)) == self.node:
-                    await self.redis.expire(self._key(table), OWNER_SECONDS)
-                else:
-                    self.owned.discard(table)
+            await self.renew()
             # Tables in play that nobody (alive) holds are taken over here.
             for row in self.room.store.tables(("playing",)):
                 if row.id in self.owned:
