@@ -12,7 +12,11 @@ A player thinks ``--think`` seconds on average before it acts (0.5 by default,
 a quick bot's pace; 0 gives a closed-loop stress test, where latency is the
 queue of every table waiting on the server).
 It prints actions per second and the 50th, 90th and 99th percentiles of that
-latency.
+latency, and, for a room it started, the server's CPU (user + system, from
+``/proc/PID/stat``) per action over the measured window (after ``--warmup``): the
+figure that stays true on a busy machine, where the percentiles do not.
+``--profile FILE`` runs the room started here under cProfile and writes its stats to
+FILE when it stops (read them with ``python -m pstats FILE``).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ import websockets
 
 #: Actions sent before this moment (the tables still being set up) are not timed.
 WARM = [0.0]
+#: Actions sent in the measured window (after WARM), for the CPU per action.
+MEASURED = [0]
 
 
 async def player(
@@ -78,6 +84,8 @@ async def player(
                     await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                 action = rng.choice(message["legal"])
                 sent_at = time.perf_counter()
+                if sent_at >= WARM[0]:
+                    MEASURED[0] += 1
                 waiting_for = message["version"] + 1
                 await ws.send(
                     json.dumps({"type": "action", "action": action, "version": message["version"]})
@@ -108,19 +116,57 @@ async def table_of_players(
     return sum(counts)
 
 
+def cpu_seconds(pid: int | None) -> float | None:
+    """The user + system CPU seconds process ``pid`` has used (Linux), else None."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    # utime and stime are fields 14 and 15 of stat (11 and 12 after the name's ")").
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure_cpu(pid: int | None, warm_at: float, stop: float, into: list[float]) -> None:
+    """The server's CPU seconds at the start and the end of the measured window."""
+    await asyncio.sleep(max(0.0, warm_at - time.perf_counter()))
+    first, first_at, mine = cpu_seconds(pid), time.perf_counter(), _own_cpu()
+    await asyncio.sleep(max(0.0, stop - time.perf_counter()))
+    last, last_at = cpu_seconds(pid), time.perf_counter()
+    if first is not None and last is not None:
+        into.extend([last - first, last_at - first_at, _own_cpu() - mine])
+
+
+def _own_cpu() -> float:
+    """This process's CPU seconds: the players' side, which must not be the bottleneck."""
+    times = os.times()
+    return times.user + times.system
+
+
 async def run(
-    url: str, tables: int, seconds: float, think: float, warmup: float
+    url: str,
+    tables: int,
+    seconds: float,
+    think: float,
+    warmup: float,
+    server_pid: int | None = None,
 ) -> dict[str, float]:
     ws_url = url.replace("http", "ws", 1)
     latencies: list[float] = []
-    limits = httpx.Limits(max_connections=50)
+    # Idle connections let go before uvicorn's keep-alive (5 s) closes them: a busy
+    # client would otherwise send a table's creation on a connection the room just shut.
+    limits = httpx.Limits(max_connections=50, keepalive_expiry=3)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
         start = time.perf_counter()
         stop = start + seconds
         WARM[0] = start + warmup
+        cpu: list[float] = []
+        watcher = asyncio.create_task(measure_cpu(server_pid, WARM[0], stop, cpu))
         counts = await asyncio.gather(
             *(table_of_players(http, ws_url, stop, latencies, i, think) for i in range(tables))
         )
+        await watcher
         elapsed = time.perf_counter() - start
     ordered = sorted(latencies) or [0.0]
 
@@ -135,6 +181,9 @@ async def run(
         "p90 ms": pct(0.90),
         "p99 ms": pct(0.99),
         "mean ms": statistics.fmean(ordered) * 1000,
+        "cpu ms/action": cpu[0] / MEASURED[0] * 1000 if cpu and MEASURED[0] else float("nan"),
+        "server cpu %": cpu[0] / cpu[1] * 100 if cpu and cpu[1] else float("nan"),
+        "players cpu %": cpu[2] / cpu[1] * 100 if cpu and cpu[1] else float("nan"),
     }
 
 
@@ -144,9 +193,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, database: Path, profile: str | None, deflate: bool = True
+) -> subprocess.Popen[bytes]:
     code = (
-        "import os, uvicorn\n"
+        "import os, signal, sys, uvicorn\n"
         "from burraco.server.app import create_app\n"
         "from burraco.server.capacity import Capacity\n"
         "from burraco.server.limits import Limits\n"
@@ -156,8 +207,21 @@ def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
         "capacity = Capacity(max_tables=100000, max_sockets=100000, busy_lag=1e9,\n"
         "                    tables_per_creator=100000)\n"
         f"app = create_app('sqlite:///{database}', bot_delay=0, limits=limits, capacity=capacity)\n"
-        f"uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning', ws_max_queue=1024)\n"
+        f"serve = lambda: uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning',"
+        f" ws_max_queue=1024, ws_per_message_deflate={deflate})\n"
     )
+    if profile is None:
+        code += "serve()\n"
+    else:
+        code += (
+            "import cProfile\n"
+            # uvicorn raises the stop signal again once it has shut down, which would end
+            # the process before the profile is written.
+            "signal.raise_signal = lambda number: None\n"
+            "profiler = cProfile.Profile()\n"
+            "profiler.runcall(serve)\n"
+            f"profiler.dump_stats({profile!r})\n"
+        )
     process = subprocess.Popen([sys.executable, "-c", code])
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -182,18 +246,24 @@ def main() -> None:
         "--think", type=float, default=0.5, help="mean seconds a bot player thinks (0: none)"
     )
     parser.add_argument("--port", type=int, default=0, help="for the room started here")
+    parser.add_argument("--profile", default=None, help="cProfile the room started here into FILE")
+    parser.add_argument(
+        "--no-deflate", action="store_true", help="the room started here without permessage-deflate"
+    )
     args = parser.parse_args()
     process = None
     url = args.url
     with tempfile.TemporaryDirectory() as folder:
         if url is None:
             port = args.port or free_port()
-            process = start_server(port, Path(folder) / "bench.db")
+            database = Path(folder) / "bench.db"
+            process = start_server(port, database, args.profile, not args.no_deflate)
             url = f"http://127.0.0.1:{port}"
         if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
             os.sched_setaffinity(0, {1})
         try:
-            result = asyncio.run(run(url, args.tables, args.seconds, args.think, args.warmup))
+            pid = None if process is None else process.pid
+            result = asyncio.run(run(url, args.tables, args.seconds, args.think, args.warmup, pid))
         finally:
             if process is not None:
                 process.terminate()
@@ -203,7 +273,9 @@ def main() -> None:
         f"{result['actions']:.0f} actions in {args.seconds:.0f} s: "
         f"{result['actions/s']:.0f} actions/s; latency p50 {result['p50 ms']:.1f} ms, "
         f"p90 {result['p90 ms']:.1f} ms, p99 {result['p99 ms']:.1f} ms "
-        f"(mean {result['mean ms']:.1f} ms)"
+        f"(mean {result['mean ms']:.1f} ms); server CPU {result['cpu ms/action']:.2f} ms "
+        f"an action ({result['server cpu %']:.0f}% of a core; the players "
+        f"{result['players cpu %']:.0f}%)"
     )
 
 

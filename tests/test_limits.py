@@ -5,13 +5,15 @@ rounds are bounded."""
 from __future__ import annotations
 
 import contextlib
+import threading
+import time
 from pathlib import Path
 
 import httpx
 from roomserver import RoomServer
 
 from burraco.server.capacity import Capacity
-from burraco.server.limits import Limits
+from burraco.server.limits import Limits, Rates
 
 
 def _from(server: RoomServer, address: str) -> httpx.Client:
@@ -115,3 +117,23 @@ def test_a_socket_that_floods_is_paced_and_the_others_are_not(tmp_path: Path) ->
                 await bruno.until("pong")
 
         asyncio.run(scenario())
+
+
+def test_a_rate_counts_a_moving_window_without_a_thread() -> None:
+    # Every socket message passes through a rate: counting one must not start a thread
+    # (the limits library's memory storage started one after every idle 10 ms).
+    started: list[str] = []
+    threading.settrace(lambda *_: started.append(threading.current_thread().name))
+    try:
+        rates = Rates(Limits(socket_messages="2 per 1 second"))
+        assert rates.hit("socket_messages", "10.0.0.1") is None
+        time.sleep(0.05)  # longer than that storage's idle moment
+        assert rates.hit("socket_messages", "10.0.0.1") is None
+        wait = rates.hit("socket_messages", "10.0.0.1")
+        assert wait is not None and 0 < wait <= 1.0
+        assert rates.hit("socket_messages", "10.0.0.2") is None
+        time.sleep(1.05)  # the window moves on: the first hits no longer count
+        assert rates.hit("socket_messages", "10.0.0.1") is None
+    finally:
+        threading.settrace(None)  # type: ignore[arg-type]
+    assert started == []

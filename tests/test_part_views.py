@@ -9,7 +9,8 @@ from pathlib import Path
 
 from parts import Socket, dealt, play_deal, room_in, seated
 
-from burraco.server.table.views import Views, deal_over, match_over, public_event, state
+from burraco.server.messages import view_json
+from burraco.server.table.views import Views, common, deal_over, match_over, public_event, state
 
 
 def test_a_seat_sees_its_own_hand_and_its_legal_moves_only_on_its_turn() -> None:
@@ -97,3 +98,22 @@ def test_the_broadcast_gives_each_seat_its_own_state_and_skips_the_socket_asked(
         await room.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_seats_view_is_the_public_view_and_its_own_cards_at_every_step() -> None:
+    # The broadcast builds the public part once for every seat: each seat must still get
+    # exactly its whole view, at every step of a deal, for two players and for four.
+    for players in (2, 4):
+        table = dealt(("human",) * players)
+        match = table.match
+        assert match is not None
+        for _ in range(80):
+            if match.is_over or match.scores:
+                break
+            shared = common(table)
+            for seat in range(players):
+                whole = view_json(match.view(seat), len(match.deals))
+                assert state(table, seat)["view"] == whole
+                assert state(table, seat, shared=shared)["view"] == whole
+            assert state(table, None)["view"] == shared["view"]
+            match.apply(match.deal.legal_actions()[-1])

@@ -213,3 +213,29 @@ def test_a_finish_waits_for_anothers_hold_on_its_player_and_stores_after_it(
     other.close()
     assert len(store.results(table_id=tables[0].id)) == 2
     assert store.ratings_for("italian-2", [anna])[anna].matches == 1
+
+
+def test_a_group_commit_on_postgresql_fails_a_stale_event_alone(postgres_url: str) -> None:
+    # PostgreSQL aborts a whole transaction at a broken constraint: the group is written
+    # again one event at a time, and each event hears its own outcome.
+    from burraco.storage import EventRow, Store, TableRow
+    from burraco.storage.group import GroupCommit
+    from burraco.storage.store import StaleVersion
+
+    store = Store(postgres_url)
+    for name in ("t-1", "t-2"):
+        row = TableRow(name, "italian", "{}", 7, 40, "greedy", True, "playing", 0.0, 0.0)
+        store.create_table(row)
+        store.append_event(name, 1, "start", None, "{}")
+    group = GroupCommit(store)
+
+    async def together() -> list[BaseException | None]:
+        rows = [EventRow(t, v, "time-out", None, "{}", 0.0) for t, v in (("t-1", 1), ("t-2", 2))]
+        outcomes = await asyncio.gather(*(group.append(r) for r in rows), return_exceptions=True)
+        await group.close()
+        return list(outcomes)
+
+    outcomes = asyncio.run(together())
+    assert isinstance(outcomes[0], StaleVersion) and outcomes[1] is None
+    assert [e.version for e in store.events("t-2")] == [1, 2]
+    assert group.groups == 1

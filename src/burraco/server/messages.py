@@ -18,6 +18,7 @@ __all__ = [
     "DEEPEST",
     "BadMessage",
     "cards",
+    "own_view_json",
     "public_view_json",
     "read_message",
     "score_json",
@@ -86,7 +87,13 @@ def cards(values: Sequence[int]) -> list[str]:
 def view_json(view: DealView, deal_number: int) -> dict[str, Any]:
     """A seat's view in the protocol's shape (docs/protocol.md): what everyone sees, and
     the seat's own hand, its partners' open hands, its line and the card it took."""
-    return public_view_json(view, deal_number) | {
+    return public_view_json(view, deal_number) | own_view_json(view)
+
+
+def own_view_json(view: DealView) -> dict[str, Any]:
+    """What only the seat sees of its view (:func:`view_json` less the public view): a
+    broadcast builds the public part once and adds this to it for each seat."""
+    return {
         "hand": cards(view.hand),
         "partner_hands": {str(seat): cards(hand) for seat, hand in view.partner_hands},
         "line": view.line,

@@ -306,6 +306,8 @@ class Room:
         self.thinking.close()
         if tasks:
             await asyncio.wait(tasks, timeout=seconds)
+        # The last group of events is committed (or refused) before the store is let go.
+        await self.event_log.group.close()
         self.store.release()
 
     def table(self, table_id: str) -> LiveTable:

@@ -497,6 +497,31 @@ class Store:
         except IntegrityError as error:
             raise StaleVersion(f"version {version} of table {table_id} exists") from error
 
+    def append_events(self, rows: Sequence[EventRow]) -> list[Exception | None]:
+        """Store a group of events in one transaction (a group commit): for each event,
+        None once it is committed, else why not (:class:`StaleVersion`,
+        :class:`StorageUnavailable`). A taken version fails its own event alone: the
+        group is then written again one event to a transaction."""
+        values = [_fields(row) for row in rows]
+        try:
+            with self._write() as c:
+                c.execute(_INSERT_EVENT, values)
+            return [None] * len(rows)
+        except StorageUnavailable as error:
+            return [error] * len(rows)
+        except IntegrityError:
+            pass
+        outcomes: list[Exception | None] = []
+        for row in rows:
+            try:
+                self.append_event(
+                    row.table_id, row.version, row.kind, row.seat, row.payload, row.created_at
+                )
+                outcomes.append(None)
+            except (StaleVersion, StorageUnavailable) as error:
+                outcomes.append(error)
+        return outcomes
+
     def start_table(
         self, table_id: str, seats: Sequence[SeatRow], version: int, created_at: float
     ) -> None:

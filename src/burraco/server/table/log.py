@@ -1,7 +1,8 @@
 """The event log and its storage: each event stored first; a table rebuilt from its log.
 
-Every action is committed before anyone hears of it; after a restart a table is its log
-replayed into a match dealt from the same seed, as it was live.
+Every action is committed before anyone hears of it (the actions of many tables that
+arrive together in one transaction: :class:`GroupCommit`); after a restart a table is
+its log replayed into a match dealt from the same seed, as it was live.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from burraco.actions import Action
 from burraco.server.table.errors import UNAVAILABLE, RoomError
 from burraco.server.table.live import LiveTable, SeatState, begin
 from burraco.server.table.views import deal_over, public_event
-from burraco.storage import Store, TableRow
+from burraco.storage import EventRow, Store, TableRow
+from burraco.storage.group import GroupCommit
 from burraco.storage.store import StaleVersion, StorageUnavailable
 from burraco.variants import variant
 
@@ -37,6 +39,23 @@ class EventLog:
         self.store = store
         self.pauser = pauser
         self.spectators = spectators
+        self.group = GroupCommit(store)
+
+    async def commit_event(
+        self, table: LiveTable, kind: str, seat: int | None, payload: dict[str, Any]
+    ) -> None:
+        """:meth:`store_event` in the next group commit, off the event loop: back once
+        the group that holds the event is committed. The caller holds the table's lock,
+        so nothing else moves the table while it waits."""
+        row = EventRow(table.id, table.version + 1, kind, seat, json.dumps(payload), time.time())
+        try:
+            await self.group.append(row)
+        except StaleVersion as error:
+            raise RoomError("stale", "another action was stored first") from error
+        except Exception as error:
+            raise RoomError("unavailable", UNAVAILABLE, 503) from error
+        table.version += 1
+        table.backoff = 0.0
 
     def store_event(
         self, table: LiveTable, kind: str, seat: int | None, payload: dict[str, Any]

@@ -181,13 +181,15 @@ class Spectators:
             watcher.say(error_message(error.code, error.message, error.params, error.rule))
 
     @staticmethod
-    def remember(table: LiveTable, info: dict[str, Any] | None = None) -> None:
+    def remember(
+        table: LiveTable, info: dict[str, Any] | None = None, shared: dict[str, Any] | None = None
+    ) -> None:
         """Keep the table's public state at its version, built once for every spectator;
-        as many as the spectators' delay needs."""
+        as many as the spectators' delay needs (``shared``: the broadcast's public part)."""
         frames = table.frames
         if frames and frames[-1].version == table.version:
             frames.pop()
-        frames.append(Frame(table.version, state(table, None, info)))
+        frames.append(Frame(table.version, state(table, None, info, shared)))
         while len(frames) > table.row.watch_delay + 1:
             frames.popleft()
 
@@ -212,7 +214,9 @@ class Spectators:
             "pause": None,
         }
 
-    def tell_watchers(self, table: LiveTable, info: dict[str, Any]) -> None:
+    def tell_watchers(
+        self, table: LiveTable, info: dict[str, Any], shared: dict[str, Any] | None = None
+    ) -> None:
         """After any change: queue, for every spectator, the events and scores that have
         come within their delay and the state they are shown. Built and serialised once."""
         if not table.row.watchable:
@@ -220,7 +224,7 @@ class Spectators:
         if not table.watchers and not table.row.watch_delay:
             table.frames.clear()
             return
-        self.remember(table, info)
+        self.remember(table, info, shared)
         if not table.watchers:
             return
         frame = shown_frame(table)

@@ -5,6 +5,7 @@ Every move goes through here, whoever makes it: a person, a bot, a clock.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any
@@ -46,18 +47,53 @@ class Turns:
         self.finisher = finisher
         self.thinking = thinking
         self.hint_seconds = hint_seconds
+        #: The telling of actions whose callers were cancelled (kept from the collector).
+        self._telling: set[asyncio.Future[None]] = set()
 
     async def act(
         self, table: LiveTable, seat: int, text: str, version: int, *, by_bot: bool = False
     ) -> None:
         """One action for a seat: checked, stored, applied, told. Raises :class:`RoomError`."""
-        async with table.lock:
-            self.apply(table, seat, text, version, by_bot)
+        # Once its event is handed to the store, the action is applied when it is stored
+        # even if the caller is cancelled meanwhile: the table never stays behind its log.
+        stored = asyncio.ensure_future(self._store(table, seat, text, version, by_bot))
+        try:
+            await asyncio.shield(stored)
+        except asyncio.CancelledError:
+            stored.add_done_callback(lambda done: self._tell_later(table, done))
+            raise
+        # Told from the caller's task (a bot's turn schedules the next from its own).
         await self.after_change(table)
+
+    async def _store(
+        self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
+    ) -> None:
+        async with table.lock:
+            action, payload = self.check(table, seat, text, version, by_bot)
+            # The table's group commit: nobody hears of the action before it is stored.
+            await self.log.commit_event(table, "action", seat, payload)
+            self.applied(table, seat, action, by_bot)
+
+    def _tell_later(self, table: LiveTable, stored: asyncio.Future[None]) -> None:
+        """An action stored after its caller was cancelled is told all the same."""
+        if stored.cancelled() or stored.exception() is not None:
+            return
+        telling = asyncio.ensure_future(self.after_change(table))
+        self._telling.add(telling)
+        telling.add_done_callback(self._telling.discard)
 
     def apply(self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool) -> None:
         """Check, store and apply one action under the table's lock (nothing told yet);
         a refusal raises :class:`RoomError` and leaves the table as it was."""
+        action, payload = self.check(table, seat, text, version, by_bot)
+        self.log.store_event(table, "action", seat, payload)
+        self.applied(table, seat, action, by_bot)
+
+    def check(
+        self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
+    ) -> tuple[Action, dict[str, Any]]:
+        """The action of ``text`` if ``seat`` may make it now, and its event's payload;
+        else :class:`RoomError` naming the broken rule."""
         match = table.match
         if table.status == "waiting" or match is None:
             raise RoomError("forbidden", "the match has not started")
@@ -86,9 +122,14 @@ class Turns:
             match.check(action)
         except IllegalMove as error:
             raise RoomError("illegal", str(error), params=error.params, rule=error.code) from error
+        return action, {"action": str(action)} | ({"bot": True} if by_bot else {})
+
+    def applied(self, table: LiveTable, seat: int, action: Action, by_bot: bool) -> None:
+        """A stored action applied to the table (nothing told yet)."""
+        match = table.match
+        assert match is not None
         deals_before = len(match.scores)
         payload = {"action": str(action)} | ({"bot": True} if by_bot else {})
-        self.log.store_event(table, "action", seat, payload)
         match.apply(action)
         table.turns = table.turns.add(deals_before, seat, by_bot)
         state = table.seats[seat]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from burraco.errors import RuleError
 from burraco.server.absence import absent_json
-from burraco.server.messages import public_view_json, score_json, view_json
+from burraco.server.messages import own_view_json, public_view_json, score_json
 from burraco.server.table.live import LiveTable, Send, safe_send
 from burraco.server.table.pause import waiting_for
 from burraco.view import public_view_of
@@ -20,7 +20,7 @@ from burraco.view import public_view_of
 if TYPE_CHECKING:
     from burraco.server.table.spectators import Spectators
 
-__all__ = ["Views", "deal_over", "match_over", "public_event", "state"]
+__all__ = ["Views", "common", "deal_over", "match_over", "public_event", "state"]
 
 
 def public_event(
@@ -70,9 +70,29 @@ def match_over(table: LiveTable) -> dict[str, Any]:
     }
 
 
-def state(table: LiveTable, seat: int | None, info: dict[str, Any] | None = None) -> dict[str, Any]:
+def common(table: LiveTable) -> dict[str, Any]:
+    """What every seat's state and a spectator's share at the table's version: the
+    public view, the deals' scores, the end of the match. A broadcast builds it once for
+    all the seats (a seat's view is the public view and what only the seat sees)."""
+    match = table.match
+    if match is None:
+        return {}
+    return {
+        "view": public_view_json(public_view_of(match.deal), len(match.deals)),
+        "scores": [score_json(s) for s in match.scores],
+        "match_over": match_over(table) if match.is_over else None,
+    }
+
+
+def state(
+    table: LiveTable,
+    seat: int | None,
+    info: dict[str, Any] | None = None,
+    shared: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """What ``seat`` hears of the table; with no seat, what a spectator hears (the
-    public view: no hand, nothing legal)."""
+    public view: no hand, nothing legal). ``shared`` is :func:`common` of the table at
+    its version, when the caller has it already."""
     match = table.match
     info = info or table.info()
     message: dict[str, Any] = {
@@ -94,14 +114,15 @@ def state(table: LiveTable, seat: int | None, info: dict[str, Any] | None = None
     if match is None:
         return message
     deal = match.deal
+    shared = shared or common(table)
     if seat is None:
-        message["view"] = public_view_json(public_view_of(deal), len(match.deals))
+        message["view"] = shared["view"]
     else:
-        message["view"] = view_json(match.view(seat), len(match.deals))
-    message["scores"] = [score_json(s) for s in match.scores]
+        message["view"] = shared["view"] | own_view_json(match.view(seat))
+    message["scores"] = shared["scores"]
     if match.is_over:
         # A page that comes back after the end builds the score sheet from this.
-        message["match_over"] = match_over(table)
+        message["match_over"] = shared["match_over"]
     # Between two deals nothing is legal: the next deal's actions are not even listed.
     if not match.is_over and deal.turn == seat and table.pause_until is None:
         message["legal"] = [str(a) for a in deal.legal_actions()]
@@ -140,15 +161,17 @@ class Views:
 
     async def broadcast(self, table: LiveTable, skip: Send | None = None) -> None:
         info = table.info()
+        shared: dict[str, Any] | None = None
         for seat, seat_state in enumerate(table.seats):
             if not seat_state.connections:
                 continue
-            message = state(table, seat, info)
+            shared = shared or common(table)
+            message = state(table, seat, info, shared)
             for send in list(seat_state.connections):
                 if send is not skip:
                     await safe_send(send, message)
         # The players first: the spectators' states are only queued, never awaited.
-        self.spectators.tell_watchers(table, info)
+        self.spectators.tell_watchers(table, info, shared)
 
     @staticmethod
     async def send_all(table: LiveTable, message: dict[str, Any]) -> None:
