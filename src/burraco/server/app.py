@@ -178,7 +178,7 @@ def create_app(
         rates=rates,
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
-    desk = Desk(room, store, limits)
+    desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
     quick = quick_play(
         room, store, quick_wait_seconds, cluster.claim if cluster else None, quick_deals
@@ -194,6 +194,7 @@ def create_app(
         quick.start()
         yield
         await quick.stop()
+        await desk.stop()
         if cluster is not None:
             await cluster.stop()
         await room.shutdown()
@@ -383,7 +384,7 @@ def create_app(
                     "phase": str(t.tournament.phase),
                     "entrants": len(t.tournament.entrants),
                 }
-                for t in desk.tournaments.values()
+                for t in desk.all()
             ]
         }
 
