@@ -7,16 +7,29 @@ every result lands in the tournament. Skipped where no ``redis-server`` is insta
 
 from __future__ import annotations
 
+import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import redis
-from test_cluster import REDIS, ROOMS, redis_url, rooms  # noqa: F401 (the fixtures)
+import test_cluster
+from test_cluster import REDIS, ROOMS
 from waits import seconds
 
+from burraco.server.capacity import Capacity
+from burraco.server.cluster import Cluster
+from burraco.server.desk import Desk
+from burraco.server.room import Room
+from burraco.storage import Store
+
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed")
+
+#: The fixtures of the cluster's tests: a Redis server, and two processes on it.
+redis_url = test_cluster.redis_url
+rooms = test_cluster.rooms
 
 
 @pytest.fixture(autouse=True)
@@ -26,8 +39,9 @@ def patient(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BURRACO_BUSY_LAG", "30")
 
 
-def _owners(redis_url: str, tables: list[str]) -> dict[str, str | None]:
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
+def _owners(url: str, tables: list[str]) -> dict[str, str | None]:
+    """Which process owns each table, as Redis says."""
+    client = redis.Redis.from_url(url, decode_responses=True)
     return {t: client.get(f"burraco:owner:{t}") for t in tables}  # type: ignore[misc]
 
 
@@ -43,7 +57,7 @@ def _round_done(url: str, tid: str, timeout: float) -> dict[str, Any]:
 
 def test_a_tournament_runs_on_two_processes_and_survives_a_kill_mid_round(
     rooms: list[str],
-    redis_url: str,  # noqa: F811
+    redis_url: str,
 ) -> None:
     one, two = rooms
     body = {"name": "Club night", "format": "danish", "kind": "pairs", "rounds": 2, "deals": 4}
@@ -89,3 +103,42 @@ def test_a_tournament_runs_on_two_processes_and_survives_a_kill_mid_round(
     standings = httpx.get(f"{two}/api/tournaments/{tid}").json()["standings"]
     assert len(standings) == 8 and all(s["played"] == 2 for s in standings)
     assert sum(s["vp"] for s in standings) == 8 * 2 * 10
+
+
+def test_a_result_nobody_entered_is_collected_from_the_store_once(
+    tmp_path: Path,
+    redis_url: str,
+) -> None:
+    """A process that dies between a table's end (stored) and the entry of its result
+    loses nothing: any process of the cluster enters it from the store, once."""
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'room.db'}")
+        room = Room(store, bot_delay=0, capacity=Capacity(busy_lag=30.0))
+        cluster = Cluster(room, redis_url, "one")
+        desk = Desk(room, store, cluster=cluster)
+        await cluster.start()  # the desk's own collector is not started: called below
+        try:
+            body = {"name": "Club night", "format": "round-robin", "kind": "individual"}
+            live, token = desk.create(body)
+            await desk.pad(live.id, token, 2, "random")
+            # Nobody hears the end of the table: as if its process died just after it.
+            room.finish_listeners.remove(desk._table_finished)
+            await desk.start_round(live.id, token, online=True)
+            (table_id,) = desk.get(live.id).tables.values()
+            assert cluster.owned == {table_id}
+            deadline = time.time() + seconds(60)
+            while (row := store.table(table_id)) is not None and row.status != "over":
+                assert time.time() < deadline, "the bots did not finish their table"
+                await asyncio.sleep(0.05)
+            current = desk.get(live.id).tournament.current_round
+            assert current is not None and current.results == {}
+            assert await desk.collect_results() == 1
+            current = desk.get(live.id).tournament.current_round
+            assert current is not None and list(current.results) == [1]
+            assert await desk.collect_results() == 0
+        finally:
+            await cluster.stop()
+            await room.shutdown()
+
+    asyncio.run(scenario())
