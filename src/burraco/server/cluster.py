@@ -161,6 +161,11 @@ class Cluster:
             return True
         return False
 
+    async def release(self, table: str) -> None:
+        """Give up a table held here (one that was never made after all)."""
+        self.owned.discard(table)
+        await self.redis.eval(_RELEASE_DEAD, 1, self._key(table), self.node)
+
     @contextlib.asynccontextmanager
     async def locked(self, name: str, seconds: float = LOCK_SECONDS) -> AsyncIterator[None]:
         """Hold ``burraco:lock:{name}`` across the cluster while the block runs. The lock

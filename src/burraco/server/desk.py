@@ -34,6 +34,7 @@ from burraco.server.capacity import BUSY
 from burraco.server.inputs import clean_name
 from burraco.server.limits import Limits
 from burraco.server.room import LiveTable, Room, RoomError
+from burraco.server.table.seats import new_table_id
 from burraco.storage import Store, TournamentRow
 from burraco.tournament import Settings, Tournament, TournamentError
 from burraco.tournament.printing import standings_csv, standings_html, table_cards_html
@@ -149,6 +150,9 @@ class Desk:
         self.cluster = cluster
         self._locks: dict[str, asyncio.Lock] = {}
         self._collector: asyncio.Task[None] | None = None
+        #: The collector's read of each tournament, by its row's updated_at: a tournament
+        #: unchanged since is not parsed again (never handed out to be changed).
+        self._read: dict[str, tuple[float, LiveTournament]] = {}
         room.finish_listeners.append(self._table_finished)
         if cluster is not None:
             cluster.handlers[SEAT_OP] = self._seat_for_another
@@ -358,7 +362,23 @@ class Desk:
         return await self._seat_here(spec)
 
     async def _seat_here(self, spec: dict[str, Any]) -> str:
-        table, _ = await self.room.create_seated(
+        table_id = new_table_id()
+        if self.cluster is not None and not await self.cluster.hold(table_id):
+            raise RoomError("unavailable", f"table id {table_id} is taken; retry", 503)
+        # Owned here before it exists: no other process's scan of the tables in play
+        # can take it between its first move and its lease.
+        try:
+            table, _ = await self._create_seated(spec, table_id)
+        except BaseException:
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
+            raise
+        return table.id
+
+    async def _create_seated(
+        self, spec: dict[str, Any], table_id: str
+    ) -> tuple[LiveTable, dict[int, str]]:
+        return await self.room.create_seated(
             "italian",
             dict(spec["options"]),
             [(str(name), str(kind)) for name, kind in spec["seats"]],
@@ -370,11 +390,8 @@ class Desk:
             hashes={int(seat): str(digest) for seat, digest in spec["hashes"].items()},
             watchable=spec["watchable"],
             chat=spec["chat"],
+            table_id=table_id,
         )
-        if self.cluster is not None:
-            # Owned here from its first move: no other process's heartbeat takes it.
-            await self.cluster.hold(table.id)
-        return table.id
 
     async def enter(
         self, tournament_id: str, token: str, body: dict[str, Any], correct: bool
@@ -516,7 +533,10 @@ class Desk:
         store says which: each tournament is read and locked only if it has one."""
         entered = 0
         for row in self.store.tournaments():
-            if not self._over_in_store(_from_row(row)):
+            seen = self._read.get(row.id)
+            if seen is None or seen[0] != row.updated_at:
+                seen = self._read[row.id] = (row.updated_at, _from_row(row))
+            if not self._over_in_store(seen[1]):
                 continue
             async with self._holding(row.id) as live:
                 entered += await self._reconcile(live)
