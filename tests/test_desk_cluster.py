@@ -142,3 +142,46 @@ def test_a_result_nobody_entered_is_collected_from_the_store_once(
             await room.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_table_taken_over_keeps_its_players_grace(tmp_path: Path, redis_url: str) -> None:
+    """The grace of the players not yet at a tournament table is not in its log: the
+    process that takes the table over from a dead one keeps it, as a restart does."""
+
+    async def scenario() -> None:
+        database = f"sqlite:///{tmp_path / 'room.db'}"
+        processes = []
+        for node in ("one", "two"):
+            room = Room(Store(database), bot_delay=0, capacity=Capacity(busy_lag=30.0))
+            cluster = Cluster(room, redis_url, node)
+            processes.append((room, cluster, Desk(room, room.store, cluster=cluster)))
+        for _, cluster, _ in processes:
+            await cluster.start()
+        (room_one, one, desk), (room_two, two, _) = processes
+        try:
+            body = {"name": "Club night", "format": "round-robin", "kind": "individual"}
+            live, token = desk.create(body | {"grace_seconds": 600})
+            for name in ("Anna", "Bruno"):
+                await desk.register(live.id, token, {"players": [name]})
+            await desk.start_round(live.id, token, online=True)
+            (table_id,) = desk.get(live.id).tables.values()
+            assert table_id in one.owned
+            started = room_one.tables[table_id].deal_started
+            assert room_one.tables[table_id].absent_until == pytest.approx(started + 600)
+            # "one" dies: it stops saying it is alive, and holds its lease to the end.
+            for task in one._tasks:
+                task.cancel()
+            await one.redis.delete(f"burraco:alive:{one.node}")
+            await room_one.shutdown()
+            assert await two.owner(table_id) == "two"
+            table = room_two.tables[table_id]
+            assert table.unseen == {0, 1}
+            assert table.absent_until == pytest.approx(started + 600)
+            # The first turn's clock runs after the grace, not now.
+            assert table.deadline is not None and table.deadline > started + 600
+        finally:
+            await one.redis.aclose()
+            await two.stop()
+            await room_two.shutdown()
+
+    asyncio.run(scenario())

@@ -75,6 +75,9 @@ class Cluster:
         #: Operations of the server's own (not a table's) another process may ask of this
         #: one with :meth:`call_node`: the desk's "seat a tournament table here".
         self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]] = {}
+        #: Told of each table this process takes from the store (its owner gone), once it
+        #: is loaded and running: what the log does not keep (a tournament's grace).
+        self.taken: list[Callable[[str], None]] = []
 
     async def start(self) -> None:
         await self._say_alive()
@@ -149,6 +152,8 @@ class Cluster:
             self.room.tables.pop(table, None)  # a copy read before is stale: load afresh
             self.room.table(table)
             self.room.resume(table)
+            for listener in self.taken:
+                listener(table)
             return True
         return False
 

@@ -156,6 +156,7 @@ class Desk:
         room.finish_listeners.append(self._table_finished)
         if cluster is not None:
             cluster.handlers[SEAT_OP] = self._seat_for_another
+            cluster.taken.append(self._taken_over)
 
     async def startup(self) -> None:
         for row in self.store.tournaments():
@@ -555,14 +556,29 @@ class Desk:
     def _keep_graces(self, live: LiveTournament) -> None:
         """After a restart, the tables of the round in play keep their grace for the
         players who have not played yet (the room's log does not hold it)."""
-        current = live.tournament.current_round
-        grace = live.tournament.settings.grace_seconds
-        if current is None or not grace:
-            return
         for key, table_id in live.tables.items():
             table = self.room.tables.get(table_id)
-            if table is not None and key.startswith(f"{current.number}:"):
-                self.room.keep_grace(table, table.deal_started + grace)
+            if table is not None:
+                self._keep_grace(live, table, int(key.split(":")[0]))
+
+    def _keep_grace(self, live: LiveTournament, table: LiveTable, round_: int) -> None:
+        current = live.tournament.current_round
+        grace = live.tournament.settings.grace_seconds
+        if current is not None and grace and current.number == round_:
+            self.room.keep_grace(table, table.deal_started + grace)
+
+    def _taken_over(self, table_id: str) -> None:
+        """A table of the round in play taken over here (its process died) keeps its
+        grace for the players who have not played yet, as after a restart."""
+        table = self.room.tables.get(table_id)
+        if table is None or not table.row.tournament:
+            return
+        tournament_id, round_, _ = table.row.tournament.rsplit(":", 2)
+        try:
+            live = self.get(tournament_id)
+        except RoomError:
+            return
+        self._keep_grace(live, table, int(round_))
 
     # --- what everyone may see ------------------------------------------------------------
 
