@@ -158,8 +158,9 @@ class Cluster:
         return False
 
     async def hold(self, table: str) -> bool:
-        """Own a table just made here and live here already (no reload, unlike
-        :meth:`claim`); False if another process holds it."""
+        """Own a table this process is making (its id known before it exists, so no
+        other process's scan takes it meanwhile): no load from the store, unlike
+        :meth:`claim`. False if another process holds the id."""
         taken = await self.redis.set(self._key(table), self.node, nx=True, ex=OWNER_SECONDS)
         if taken or await self.redis.get(self._key(table)) == self.node:
             self.owned.add(table)
@@ -261,7 +262,6 @@ class Cluster:
 
         if not table_id and op in self.handlers:
             return await self.handlers[op](body)
-
         return await _local(self.room, op, table_id, body)
 
     # --- relayed sockets ------------------------------------------------------------------
