@@ -157,17 +157,26 @@ def test_a_table_taken_over_keeps_its_players_grace(tmp_path: Path, redis_url: s
             processes.append((room, cluster, Desk(room, room.store, cluster=cluster)))
         for _, cluster, _ in processes:
             await cluster.start()
-        (room_one, one, desk), (room_two, two, _) = processes
+        (room_one, one, desk), (room_two, two, desk_two) = processes
         try:
             body = {"name": "Club night", "format": "round-robin", "kind": "individual"}
             live, token = desk.create(body | {"grace_seconds": 600})
+            tokens = []
             for name in ("Anna", "Bruno"):
-                await desk.register(live.id, token, {"players": [name]})
+                said = await desk.register(live.id, token, {"players": [name]})
+                tokens += said["tokens"]
             await desk.start_round(live.id, token, online=True)
             (table_id,) = desk.get(live.id).tables.values()
             assert table_id in one.owned
             started = room_one.tables[table_id].deal_started
             assert room_one.tables[table_id].absent_until == pytest.approx(started + 600)
+            # The other process's desk shows who is not at the table, and the clocks,
+            # as the table's owner knows them.
+            (shown,) = (await desk_two.view(desk_two.get(live.id)))["rounds"][0]["tables"]
+            assert shown["absent"] == ["N", "S"]
+            assert shown["grace_until"] == int((started + 600) * 1000)
+            me = await desk_two.player_view(live.id, tokens[1])
+            assert me["clock"] == {"deal_deadline": int((started + 15 * 60) * 1000)}
             # "one" dies: it stops saying it is alive, and holds its lease to the end.
             for task in one._tasks:
                 task.cancel()

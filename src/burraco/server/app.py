@@ -390,7 +390,7 @@ def create_app(
 
     @app.get("/api/tournaments/{tournament_id}")
     async def tournament_info(tournament_id: str) -> dict[str, Any]:
-        return desk.public(desk.get(tournament_id))
+        return await desk.view(desk.get(tournament_id))
 
     @app.post("/api/tournaments/{tournament_id}/entrants")
     async def register(tournament_id: str, body: Register) -> dict[str, Any]:
@@ -421,7 +421,7 @@ def create_app(
 
     @app.get("/api/tournaments/{tournament_id}/me")
     async def me(tournament_id: str, token: str) -> dict[str, Any]:
-        return desk.me(tournament_id, token)
+        return await desk.player_view(tournament_id, token)
 
     @app.get("/api/tournaments/{tournament_id}/standings.csv", response_class=PlainTextResponse)
     async def standings_csv(tournament_id: str) -> PlainTextResponse:

@@ -48,6 +48,8 @@ log = logging.getLogger("burraco.desk")
 
 #: The operation another process asks of this one to seat a tournament table here.
 SEAT_OP = "desk_seat"
+#: ... and to tell what the desk shows of a table it owns (who is not at it, the clocks).
+FACTS_OP = "desk_table"
 #: In a cluster, how often each process looks for results nobody has entered.
 RESULTS_EVERY = 2.0
 
@@ -125,6 +127,20 @@ def _table_spec(
     }
 
 
+def _facts(table: LiveTable) -> dict[str, Any]:
+    """What the desk shows of a table in play, as JSON (it may come from another
+    process): whether it plays, its seats not opened since the deal began, until when
+    their first turn waits for them, and the deal clock's deadline (seconds)."""
+    playing = table.status == "playing"
+    deal = table.row.deal_seconds
+    return {
+        "playing": playing,
+        "absent": sorted(i for i in table.unseen if not table.seats[i].connections),
+        "absent_until": table.absent_until,
+        "deal_deadline": table.deal_started + deal if playing and deal else None,
+    }
+
+
 #: What a director sets when creating a tournament (the rest are the defaults).
 SETTINGS = (
     "name", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds",
@@ -156,6 +172,7 @@ class Desk:
         room.finish_listeners.append(self._table_finished)
         if cluster is not None:
             cluster.handlers[SEAT_OP] = self._seat_for_another
+            cluster.handlers[FACTS_OP] = self._facts_for_another
             cluster.taken.append(self._taken_over)
 
     async def startup(self) -> None:
@@ -318,7 +335,7 @@ class Desk:
                     live.tables[f"{a.round}:{a.table}"] = table_id
                 t.start_play()
             self._save(live)
-        return self.public(live)
+        return await self.view(live)
 
     def _admit_round(self, t: Tournament) -> None:
         """Refuse an online round the room cannot play now: too many tables for one round,
@@ -418,7 +435,7 @@ class Desk:
                     "bad_message", f"a result needs its table and both MP: {error}"
                 ) from error
             self._save(live)
-        return self.public(live)
+        return await self.view(live)
 
     async def close_round(self, tournament_id: str, token: str) -> dict[str, Any]:
         self._director(tournament_id, token)
@@ -428,7 +445,7 @@ class Desk:
             except TournamentError as error:
                 raise _refused(error, "forbidden", 409) from error
             self._save(live)
-        return self.public(live)
+        return await self.view(live)
 
     async def finish(self, tournament_id: str, token: str) -> dict[str, Any]:
         self._director(tournament_id, token)
@@ -438,7 +455,7 @@ class Desk:
             except TournamentError as error:
                 raise _refused(error, "forbidden", 409) from error
             self._save(live)
-        return self.public(live)
+        return await self.view(live)
 
     # --- results from the room ------------------------------------------------------------
 
@@ -588,24 +605,68 @@ class Desk:
             return None
         return self.room.tables.get(room_table)
 
-    def _presence(self, live: LiveTournament, room_table: str | None) -> dict[str, Any]:
-        """Who of a table in play has not opened it since its deal began (by compass
-        letter), and until when (ms) their first move's clock waits for them: the grace.
-        In a cluster, known of the tables this process holds only."""
+    async def _facts_of(self, room_tables: list[str]) -> dict[str, dict[str, Any]]:
+        """The facts of room tables in play (:func:`_facts`), each from its owner: here,
+        or in a cluster over Redis (a table whose owner does not answer has none)."""
+        if self.cluster is None:
+            return {}  # the tables are here: public() and me() read them at once
+
+        async def one(room_table: str) -> tuple[str, dict[str, Any] | None]:
+            assert self.cluster is not None
+            try:
+                node = await self.cluster.owner(room_table)
+                if node == self.cluster.node:
+                    table = self._here(room_table)
+                    return room_table, None if table is None else _facts(table)
+                said = await self.cluster.call_node(node, FACTS_OP, {"table": room_table})
+                return room_table, said if isinstance(said, dict) else None
+            except RoomError:
+                return room_table, None
+
+        found = await asyncio.gather(*(one(t) for t in room_tables))
+        return {t: facts for t, facts in found if facts is not None}
+
+    async def _facts_for_another(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """Another process's desk asks for the facts of a table this one owns."""
+        table = self._here(str(body.get("table")))
+        return None if table is None else _facts(table)
+
+    def _facts_here(
+        self, room_table: str | None, facts: dict[str, dict[str, Any]] | None
+    ) -> dict[str, Any] | None:
+        if room_table is None:
+            return None
+        if facts is not None and room_table in facts:
+            return facts[room_table]
         table = self._here(room_table)
-        if table is None or table.status != "playing":
+        return None if table is None else _facts(table)
+
+    def _presence(self, live: LiveTournament, facts: dict[str, Any] | None) -> dict[str, Any]:
+        """Who of a table in play has not opened it since its deal began (by compass
+        letter), and until when (ms) their first move's clock waits for them: the grace."""
+        if facts is None or not facts["playing"]:
             return {"absent": [], "grace_until": None}
         letters = "NESW" if live.tournament.settings.kind == "pairs" else "NS"
-        absent = sorted(
-            i for i in table.unseen if i < len(letters) and not table.seats[i].connections
-        )
-        waiting = bool(absent) and table.absent_until > time.time()
+        absent = [i for i in facts["absent"] if i < len(letters)]
+        waiting = bool(absent) and facts["absent_until"] > time.time()
         return {
             "absent": [letters[i] for i in absent],
-            "grace_until": int(table.absent_until * 1000) if waiting else None,
+            "grace_until": int(facts["absent_until"] * 1000) if waiting else None,
         }
 
-    def public(self, live: LiveTournament) -> dict[str, Any]:
+    def _unfinished(self, live: LiveTournament) -> list[str]:
+        """The room tables of the round in play without a result."""
+        return [table_id for _, _, table_id in self._unrecorded(live)]
+
+    async def view(self, live: LiveTournament) -> dict[str, Any]:
+        """:meth:`public`, the tables in play read from their owners (in a cluster)."""
+        return self.public(live, await self._facts_of(self._unfinished(live)))
+
+    def public(
+        self, live: LiveTournament, facts: dict[str, dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The tournament as everyone may see it; ``facts`` (:meth:`view`): of the tables
+        in play another process holds."""
         t = live.tournament
         rounds = []
         for r in t.rounds:
@@ -615,7 +676,7 @@ class Desk:
                 room_table = live.tables.get(f"{r.number}:{a.table}")
                 presence: dict[str, Any] = {"absent": [], "grace_until": None}
                 if result is None and r is t.current_round:
-                    presence = self._presence(live, room_table)
+                    presence = self._presence(live, self._facts_here(room_table, facts))
                 tables.append(
                     {
                         "table": a.table,
@@ -646,7 +707,14 @@ class Desk:
             "standings": [s.to_dict() for s in t.standings()],
         }
 
-    def me(self, tournament_id: str, token: str) -> dict[str, Any]:
+    async def player_view(self, tournament_id: str, token: str) -> dict[str, Any]:
+        """:meth:`me`, the table in play read from its owner (in a cluster)."""
+        live = self.get(tournament_id)
+        return self.me(tournament_id, token, await self._facts_of(self._unfinished(live)))
+
+    def me(
+        self, tournament_id: str, token: str, facts: dict[str, dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         """A player's view: their line, this round's table and seat, their past boards."""
         live = self.get(tournament_id)
         digest = _hash(token)
@@ -677,9 +745,10 @@ class Desk:
                 if r is t.current_round:
                     current = entry
         clock = None
-        table = self._here(str(current["room"])) if current and current["room"] else None
-        if table is not None and table.row.deal_seconds and table.status == "playing":
-            clock = {"deal_deadline": int((table.deal_started + table.row.deal_seconds) * 1000)}
+        room_table = str(current["room"]) if current and current["room"] else None
+        known = self._facts_here(room_table, facts)
+        if known is not None and known["playing"] and known["deal_deadline"] is not None:
+            clock = {"deal_deadline": int(known["deal_deadline"] * 1000)}
         return {
             "tournament": live.id,
             "entrant": entrant_id,
