@@ -46,9 +46,14 @@ def _owners(url: str, tables: list[str]) -> dict[str, str | None]:
 
 
 def _round_done(url: str, tid: str, timeout: float) -> dict[str, Any]:
+    """The tournament once its round in play has every result; each look at the desk
+    answers within a few seconds, even while a process has just died."""
     deadline = time.time() + seconds(timeout)
     while time.time() < deadline:
-        info: dict[str, Any] = httpx.get(f"{url}/api/tournaments/{tid}", timeout=10).json()
+        asked = time.time()
+        info: dict[str, Any] = httpx.get(f"{url}/api/tournaments/{tid}", timeout=30).json()
+        took = time.time() - asked
+        assert took < seconds(5), f"the desk took {took:.1f} s to answer"
         if all(t["result"] is not None for t in info["rounds"][-1]["tables"]):
             return info
         time.sleep(0.2)

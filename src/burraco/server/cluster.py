@@ -228,9 +228,17 @@ class Cluster:
             return await self._run(op, table, body)
         return await self.call_node(node, op, body, table)
 
-    async def call_node(self, node: str, op: str, body: dict[str, Any], table: str = "") -> Any:
+    async def call_node(
+        self,
+        node: str,
+        op: str,
+        body: dict[str, Any],
+        table: str = "",
+        seconds: float = RPC_SECONDS,
+    ) -> Any:
         """Run ``op`` on the process ``node`` over Redis: a room operation on ``table``,
-        or with no table one of that process's :attr:`handlers`."""
+        or with no table one of that process's :attr:`handlers`; RoomError "unavailable"
+        if no answer comes within ``seconds``."""
         request_id = secrets.token_hex(8)
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[request_id] = answer
@@ -243,7 +251,7 @@ class Cluster:
                 "reply": f"burraco:reply:{self.node}:{request_id}",
             }
             await self.redis.publish(f"burraco:rpc:{node}", json.dumps(message))
-            reply = await asyncio.wait_for(answer, RPC_SECONDS)
+            reply = await asyncio.wait_for(answer, seconds)
         except TimeoutError:
             # The owner is gone: the next request finds it dead and takes the table.
             raise RoomError(

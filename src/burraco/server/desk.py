@@ -50,6 +50,9 @@ log = logging.getLogger("burraco.desk")
 SEAT_OP = "desk_seat"
 #: ... and to tell what the desk shows of a table it owns (who is not at it, the clocks).
 FACTS_OP = "desk_table"
+#: How long the desk waits for them: a page is not held up by an owner just killed
+#: (known dead within seconds); its tables show no one absent meanwhile.
+FACTS_SECONDS = 1.0
 #: In a cluster, how often each process looks for results nobody has entered.
 RESULTS_EVERY = 2.0
 
@@ -618,7 +621,9 @@ class Desk:
                 if node == self.cluster.node:
                     table = self._here(room_table)
                     return room_table, None if table is None else _facts(table)
-                said = await self.cluster.call_node(node, FACTS_OP, {"table": room_table})
+                said = await self.cluster.call_node(
+                    node, FACTS_OP, {"table": room_table}, seconds=FACTS_SECONDS
+                )
                 return room_table, said if isinstance(said, dict) else None
             except RoomError:
                 return room_table, None
