@@ -199,3 +199,34 @@ def test_a_table_taken_over_keeps_its_players_grace(tmp_path: Path, redis_url: s
             await room_two.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_process_that_does_not_answer_holds_up_a_round_once(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """A process that says it is alive but does not answer (hung) gets its share of a
+    round's tables seated by the director's process, after one wait, not one a table."""
+    from burraco.server.cluster import RPC_SECONDS
+
+    async def scenario() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'room.db'}")
+        room = Room(store, bot_delay=0, capacity=Capacity(busy_lag=30.0))
+        cluster = Cluster(room, redis_url, "one")
+        desk = Desk(room, store, cluster=cluster)
+        await cluster.start()
+        await cluster.redis.set("burraco:alive:hung", "1", ex=120)
+        try:
+            body = {"name": "Club night", "format": "round-robin", "kind": "individual"}
+            live, token = desk.create(body)
+            await desk.pad(live.id, token, 8, "random")
+            asked = time.time()
+            await desk.start_round(live.id, token, online=True)
+            took = time.time() - asked
+            tables = set(desk.get(live.id).tables.values())
+            assert len(tables) == 4 and tables <= cluster.owned
+            assert RPC_SECONDS <= took < 2 * RPC_SECONDS, f"seating took {took:.1f} s"
+        finally:
+            await cluster.stop()
+            await room.shutdown()
+
+    asyncio.run(scenario())

@@ -330,11 +330,11 @@ class Desk:
             number = t.rounds[-1].number
             if online:
                 live.online.add(number)
-                nodes = await self._nodes()
+                nodes, gone = await self._nodes(), set[str]()
                 for i, a in enumerate(assignments):
                     spec = _table_spec(live, a.round, a.table, a.first, a.second)
                     # Round-robin over the living processes (one process: all here).
-                    table_id = await self._seat_on(nodes[i % len(nodes)], spec)
+                    table_id = await self._seat_on(nodes[i % len(nodes)], spec, gone)
                     live.tables[f"{a.round}:{a.table}"] = table_id
                 t.start_play()
             self._save(live)
@@ -365,17 +365,20 @@ class Desk:
         at = nodes.index(self.cluster.node)
         return nodes[at:] + nodes[:at]
 
-    async def _seat_on(self, node: str, spec: dict[str, Any]) -> str:
+    async def _seat_on(self, node: str, spec: dict[str, Any], gone: set[str]) -> str:
         """Seat a table on ``node`` (here if it is this process); here after all if that
-        process does not answer or is busy. The table's id."""
-        if self.cluster is None or node in ("", self.cluster.node):
+        process does not answer or is busy, and then for the rest of the round (in
+        ``gone``): the round is not held up by it table after table. The table's id."""
+        if self.cluster is None or node in ("", self.cluster.node) or node in gone:
             return await self._seat_here(spec)
         try:
             return str(await self.cluster.call_node(node, SEAT_OP, spec))
         except RoomError as error:
             if error.status != 503:
                 raise
-            log.warning("node %s did not seat table %s (%s): seated here", node, spec, error)
+            gone.add(node)
+            where = spec["tournament"]
+            log.warning("node %s did not seat table %s (%s): seated here", node, where, error)
             return await self._seat_here(spec)
 
     async def _seat_for_another(self, spec: dict[str, Any]) -> str:
