@@ -291,3 +291,62 @@ def test_a_relay_closes_a_bad_token_and_keeps_hints_from_holding_up_others(
             assert order == ["pong", "hint"], order
 
     asyncio.run(scenario())
+
+
+def _abandoned_rated_match(url: str, name: str) -> str:
+    """A new account's rated match against the greedy bot on the process at ``url``,
+    abandoned at once (002: a rated loss); its table."""
+    client = httpx.Client(base_url=url)
+    signed = client.post("/api/account/signup", json={"name": name, "password": "12345678"})
+    assert signed.status_code == 200, signed.text
+    client.headers["X-CSRF-Token"] = signed.json()["csrf"]
+    body = {"name": name, "deals": 1, "rated": True, "move_seconds": 0}
+    made = client.post("/api/tables", json=body).json()
+    assert client.post(f"/api/tables/{made['table']}/start", json={}).status_code == 200
+    cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+
+    async def abandon() -> None:
+        ws_url = f"{url.replace('http', 'ws')}/ws/{made['table']}?token={made['token']}"
+        async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}) as ws:
+            await asyncio.wait_for(ws.recv(), 10)
+            await ws.send(json.dumps({"type": "abandon"}))
+            while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "match_over":
+                pass
+
+    asyncio.run(abandon())
+    return str(made["table"])
+
+
+def test_the_leaderboard_and_player_pages_are_the_same_from_every_process(
+    rooms: list[str],
+) -> None:
+    """Pia's rated match on one process and Quinn's on the other, both against the greedy
+    bot: every process shows both, and the greedy bot rated twice (one rating, moved by
+    both processes)."""
+    greedy_before = httpx.get(f"{rooms[0]}/api/players/greedy").json()
+    tables = {"Pia": _abandoned_rated_match(rooms[0], "Pia")}
+    tables["Quinn"] = _abandoned_rated_match(rooms[1], "Quinn")
+    deadline = time.time() + seconds(30)
+    for url in rooms:
+        for name in tables:
+            while not httpx.get(f"{url}/api/players/{name}").json()["matches"]:
+                assert time.time() < deadline, f"{name}'s match was not stored"
+                time.sleep(0.05)
+    paths = [
+        "/api/leaderboard",
+        "/api/leaderboard/italian-2",
+        "/api/leaderboard/italian-2?kind=person",
+        "/api/players/Pia",
+        "/api/players/Quinn",
+        "/api/players/greedy",
+    ]
+    for path in paths:
+        seen = [httpx.get(f"{url}{path}").json() for url in rooms]
+        assert seen[0] == seen[1], path
+    greedy = httpx.get(f"{rooms[1]}/api/players/greedy").json()
+    assert {m["table"] for m in greedy["matches"]} >= set(tables.values())
+    played = {r["game"]: r["matches"] for r in greedy["ratings"]}
+    before = {r["game"]: r["matches"] for r in greedy_before["ratings"]}
+    assert played["italian-2"] == before.get("italian-2", 0) + 2
+    board = httpx.get(f"{rooms[0]}/api/leaderboard/italian-2?kind=person").json()
+    assert {r["name"] for r in board["rows"]} == {"Pia", "Quinn"}

@@ -159,3 +159,57 @@ def test_accounts_ratings_results_and_chat_on_postgresql(postgres_url: str) -> N
     assert [c.text for c in store.chat(made["table"], "players")] == ["ciao"]
     results = store.results(table_id=made["table"])
     assert len(results) == 2 and all(r.rated for r in results)
+
+
+def test_two_tables_of_one_player_finishing_at_once_on_postgresql_lose_no_rating(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race of test_rating_race.py on PostgreSQL: the second finish waits for the
+    first's lock on the player's account and rates on the rating the first wrote."""
+    from test_rating_race import check_no_update_lost, finish_at_once
+
+    got = finish_at_once(postgres_url, monkeypatch)
+    check_no_update_lost(got, lambda a, b: abs(a - b) < 1e-9)
+
+
+def test_a_finish_waits_for_anothers_hold_on_its_player_and_stores_after_it(
+    postgres_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another process holds Anna (its own rating of her under way) longer than the store
+    waits: the finish is refused for now, tries again, and stores her match once the
+    other lets go, moving her rating once."""
+    import logging
+    import threading
+
+    from sqlalchemy import text
+    from test_rating_race import _two_finished_tables
+
+    from burraco.server.results import listener
+    from burraco.storage import Store
+
+    store = Store(postgres_url)
+    anna, tables = asyncio.run(_two_finished_tables(store))
+    store.wait_seconds = 0.2
+    other = Store(postgres_url, migrate=False).engine.connect()
+    other.execute(text("SELECT id FROM users WHERE id = :id FOR UPDATE"), {"id": anna})
+
+    # Should the finish block the loop on the hold (code without a lock timeout), let go
+    # after a while so the test fails instead of hanging.
+    safety = threading.Timer(15, other.rollback)
+    safety.start()
+
+    async def finish() -> None:
+        stored = asyncio.ensure_future(listener(store)(tables[0]))
+        deadline = time.monotonic() + 30
+        while "results not stored" not in caplog.text:
+            assert time.monotonic() < deadline and not stored.done(), "the finish did not wait"
+            await asyncio.sleep(0.01)
+        safety.cancel()
+        other.rollback()  # the other process is done with Anna
+        await asyncio.wait_for(stored, 30)
+
+    with caplog.at_level(logging.WARNING, logger="burraco.results"):
+        asyncio.run(finish())
+    other.close()
+    assert len(store.results(table_id=tables[0].id)) == 2
+    assert store.ratings_for("italian-2", [anna])[anna].matches == 1

@@ -14,7 +14,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -295,17 +295,30 @@ def test_a_table_not_open_to_spectators_refuses_them(db: str) -> None:
         asyncio.run(scenario(server))
 
 
+async def _until(condition: Callable[[], bool], timeout: float = 20) -> None:
+    """Poll ``condition`` until it holds, or fail after ``timeout`` (scaled) seconds."""
+    deadline = time.monotonic() + waits.seconds(timeout)
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        await asyncio.sleep(0.01)
+
+
 def test_a_spectator_acts_at_no_table(db: str) -> None:
     async def scenario(server: RoomServer) -> None:
         table = create_table(server, move_seconds=0, watchable=True)
         start_table(server, table)
+        live = server.room.table(table["table"])
+        # The bot may be in the middle of its turn: wait until the table waits on Anna,
+        # who is not there, so nothing but a spectator's message could move it.
+        await _until(lambda: live.match is not None and live.match.deal.turn == 0)
+        version = live.version
         async with Spectator(server, table["table"]) as zoe:
-            state = await zoe.until("state")
+            await zoe.until("state")
             for kind in ("action", "hint", "abandon", "next_deal"):
-                await zoe.send({"type": kind, "action": "draw", "version": state["version"]})
+                await zoe.send({"type": kind, "action": "draw", "version": version})
                 refused = await zoe.until("error")
                 assert refused["code"] == "spectator", refused
-            assert server.room.table(table["table"]).version == state["version"]
+            assert live.version == version
             with server.http() as http:
                 listed = http.get("/api/tables", params={"watch": "true"}).json()["tables"]
                 assert [t["table"] for t in listed] == [table["table"]]

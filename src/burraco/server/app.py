@@ -181,7 +181,12 @@ def create_app(
     desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
     quick = quick_play(
-        room, store, quick_wait_seconds, cluster.claim if cluster else None, quick_deals
+        room,
+        store,
+        quick_wait_seconds,
+        cluster.adopt if cluster else None,
+        quick_deals,
+        cluster.redis if cluster else None,
     )
 
     @asynccontextmanager

@@ -189,6 +189,15 @@ class Cluster:
             with contextlib.suppress(Exception):
                 await self.redis.eval(_RELEASE_DEAD, 1, key, mine)
 
+    async def adopt(self, table: str) -> bool:
+        """Own a table this process has just made and started (quick play's): unlike
+        :meth:`claim`, the copy in memory is kept, since it is the table, its bots and
+        clock already running (a copy loaded anew beside it would play against it)."""
+        taken = await self.redis.set(self._key(table), self.node, nx=True, ex=OWNER_SECONDS)
+        if taken:
+            self.owned.add(table)
+        return bool(taken)
+
     async def owner(self, table: str) -> str:
         """The living node that owns the table, claiming it here if nobody (alive) does."""
         if table in self.owned:

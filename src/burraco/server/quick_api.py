@@ -7,6 +7,7 @@ seat's token, as creating a table does); ``DELETE /api/quick/{ticket}`` leaves.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal
@@ -17,11 +18,13 @@ from pydantic import BaseModel, Field
 
 from burraco.server.accounts import user_of
 from burraco.server.inputs import PlayerName
+from burraco.server.quick_redis import RedisQuickPlay
 from burraco.server.quickplay import (
     NEW_RATING,
     Entry,
     QuickPlay,
     QuickRules,
+    QuickService,
     new_ticket,
     quick_setups,
 )
@@ -31,6 +34,8 @@ from burraco.storage import Store
 from burraco.variants import variant
 
 __all__ = ["QuickBody", "quick_play", "routes"]
+
+log = logging.getLogger("burraco.quickplay")
 
 #: Seconds a game's bot ratings are kept before they are read again.
 BOT_RATINGS_SECONDS = 60.0
@@ -53,12 +58,15 @@ def quick_play(
     wait_seconds: float = 20.0,
     claim: Callable[[str], Awaitable[Any]] | None = None,
     deals: int | None = None,
-) -> QuickPlay:
+    redis: Any | None = None,
+) -> QuickService:
     """The room's quick play: its tables are the room's, rated when every person at them is
     registered, open to spectators, with the preset's move clock and a bot taking over a
-    player who runs out of time. ``claim`` (a cluster's) is told of each new table.
+    player who runs out of time. ``claim`` (a cluster's :meth:`Cluster.adopt`) makes each
+    new table this process's, as it is.
     ``deals``: a match of this many deals (a club's short evening games), not the preset's
-    length."""
+    length. ``redis`` (a cluster's client): the queue and the tickets live in Redis, shared by
+    every process; without it, in this process's memory."""
 
     async def seat_table(
         kind: str,
@@ -82,8 +90,10 @@ def quick_play(
             watchable=True,
             quick=True,
         )
-        if claim is not None:
-            await claim(table.id)
+        if claim is not None and not await claim(table.id):
+            # Another process took the table in the moment before (its scan of the tables
+            # in play): it plays it; this copy's players are told where it lives by Redis.
+            log.warning("quick-play table %s was claimed by another process", table.id)
         return table.id, tokens
 
     read: dict[str, tuple[float, dict[str, tuple[int, float | None]]]] = {}
@@ -103,16 +113,25 @@ def quick_play(
         read[game] = (now, found)
         return found
 
+    rules = QuickRules(wait_seconds=wait_seconds)
+    if redis is not None:
+        return RedisQuickPlay(
+            redis,
+            seat_table,
+            rules=rules,
+            bot_accounts=bot_accounts,
+            may_seat=lambda: room.busy() is None,
+        )
     return QuickPlay(
         seat_table,
-        rules=QuickRules(wait_seconds=wait_seconds),
+        rules=rules,
         bot_accounts=bot_accounts,
         may_seat=lambda: room.busy() is None,
     )
 
 
 def routes(
-    quick: QuickPlay,
+    quick: QuickService,
     room: Room,
     store: Store,
     limit: Callable[[Request, str], None],
@@ -129,7 +148,7 @@ def routes(
         return {
             "wait_seconds": quick.rules.wait_seconds,
             "games": {name: list(sizes) for name, sizes in setups.items()},
-            "waiting": quick.queue.sizes(),
+            "waiting": await quick.waiting(),
         }
 
     @router.post("/api/quick")
@@ -164,12 +183,12 @@ def routes(
             name=name,
             user_id=user.id if user is not None else None,
         )
-        return quick.join(entry)
+        return await quick.enter(entry)
 
     @router.get("/api/quick/{ticket}")
     async def status(ticket: str = Ticket) -> dict[str, Any]:
         """How a ticket's wait goes, or where its holder sits."""
-        answer = quick.status(ticket)
+        answer = await quick.ask(ticket)
         if answer is None:
             raise RoomError(
                 "quick_gone",
@@ -182,6 +201,6 @@ def routes(
     @router.delete("/api/quick/{ticket}")
     async def leave(ticket: str = Ticket) -> dict[str, Any]:
         """Leave the queue; False if the ticket was unknown (left, expired)."""
-        return {"left": quick.leave(ticket)}
+        return {"left": await quick.give_up(ticket)}
 
     return router

@@ -22,8 +22,10 @@ or a guest):
 
 :class:`QuickQueue` is the pure matcher (the clock is passed in); :class:`QuickPlay` is
 the room's service around it: a task that matches every half second and seats each group
-at a new table, and the tickets that tell each player where they sit. In a cluster each
-process keeps its own queue (docs/cluster.md).
+at a new table, and the tickets that tell each player where they sit, in this process's
+memory. In a cluster the same rules run on a queue kept in Redis
+(:class:`burraco.server.quick_redis.RedisQuickPlay`, docs/cluster.md); both are a
+:class:`QuickService`.
 
 >>> queue = QuickQueue(QuickRules(wait_seconds=20))
 >>> queue.join(Entry("a", "italian", 2, rating=25.0, registered=False, bots=True), now=0)
@@ -45,7 +47,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from burraco.server.ratings import BOT_LEVELS, game_key
 from burraco.variants import PRESETS, preset, variant
@@ -56,11 +58,14 @@ __all__ = [
     "QuickPlay",
     "QuickQueue",
     "QuickRules",
+    "QuickService",
     "Seated",
     "Waiter",
     "nearest_level",
     "quick_setups",
     "seating",
+    "table_of",
+    "waiting_answer",
 ]
 
 log = logging.getLogger("burraco.quickplay")
@@ -397,6 +402,76 @@ class Seated:
 SeatTable = Callable[..., Awaitable[tuple[str, dict[int, str]]]]
 
 
+class QuickService(Protocol):
+    """Quick play as the routes see it: in one process's memory (:class:`QuickPlay`) or
+    in Redis for a cluster (:class:`~burraco.server.quick_redis.RedisQuickPlay`)."""
+
+    @property
+    def rules(self) -> QuickRules: ...
+
+    @property
+    def expiry(self) -> float:
+        """Seconds a ticket nobody asks about is kept."""
+        ...
+
+    async def enter(self, entry: Entry) -> dict[str, Any]:
+        """Queue an entry (its ticket is new): the ticket and its first news; an account's
+        earlier ticket is dropped."""
+        ...
+
+    async def ask(self, ticket: str) -> dict[str, Any] | None:
+        """A ticket's news, its page asking (seated or waiting); None if unknown."""
+        ...
+
+    async def give_up(self, ticket: str) -> bool:
+        """Give up a ticket (waiting or seated); False if it was unknown."""
+        ...
+
+    async def waiting(self) -> dict[str, int]:
+        """How many wait for each game."""
+        ...
+
+    def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+def waiting_answer(
+    waiter: Waiter, now: float, rules: QuickRules, position: int, size: int
+) -> dict[str, Any]:
+    """A waiting ticket's news: how long it has waited, when bots may come, its place."""
+    bots_at = waiter.since + rules.wait_seconds if waiter.entry.bots else None
+    return {
+        "status": "waiting",
+        "variant": waiter.entry.variant,
+        "players": waiter.entry.players,
+        "waited": round(now - waiter.since, 1),
+        "wait_seconds": rules.wait_seconds,
+        "bots_at": None if bots_at is None else round(bots_at * 1000),
+        "position": position,
+        "queue": size,
+    }
+
+
+def table_of(
+    group: Group, bot_ids: Mapping[str, int]
+) -> tuple[list[tuple[str, str]], dict[int, int]]:
+    """A group's seats as a new table takes them ((name, kind) by seat) and the accounts
+    sitting (people's, and the bots' of the group's level)."""
+    seats: list[tuple[str, str]] = []
+    users: dict[int, int] = {}
+    for i, entry in enumerate(group.seats):
+        if entry is None:
+            seats.append((f"{group.bot} bot {i}", "bot"))
+            if group.bot in bot_ids:
+                users[i] = bot_ids[group.bot]
+        else:
+            seats.append((entry.name, "human"))
+            if entry.user_id is not None:
+                users[i] = entry.user_id
+    return seats, users
+
+
 class QuickPlay:
     """The room's quick play: a queue, a task that matches it, and each ticket's outcome.
 
@@ -468,17 +543,21 @@ class QuickPlay:
         if asked:
             self.asked.add(ticket)
         position, size = self.queue.position(ticket)
-        bots_at = waiter.since + self.rules.wait_seconds if waiter.entry.bots else None
-        return {
-            "status": "waiting",
-            "variant": waiter.entry.variant,
-            "players": waiter.entry.players,
-            "waited": round(now - waiter.since, 1),
-            "wait_seconds": self.rules.wait_seconds,
-            "bots_at": None if bots_at is None else round(bots_at * 1000),
-            "position": position,
-            "queue": size,
-        }
+        return waiting_answer(waiter, now, self.rules, position, size)
+
+    # The service's doors (QuickService): this queue answers at once.
+
+    async def enter(self, entry: Entry) -> dict[str, Any]:
+        return self.join(entry)
+
+    async def ask(self, ticket: str) -> dict[str, Any] | None:
+        return self.status(ticket)
+
+    async def give_up(self, ticket: str) -> bool:
+        return self.leave(ticket)
+
+    async def waiting(self) -> dict[str, int]:
+        return self.queue.sizes()
 
     def leave(self, ticket: str) -> bool:
         """Give up a ticket (waiting or seated); False if it was unknown."""
@@ -519,17 +598,7 @@ class QuickPlay:
     async def _seat(self, group: Group) -> None:
         game = game_key(variant(group.variant, players=group.players))
         bot_ids = {level: account for level, (account, _) in self.bot_accounts(game).items()}
-        seats: list[tuple[str, str]] = []
-        users: dict[int, int] = {}
-        for i, entry in enumerate(group.seats):
-            if entry is None:
-                seats.append((f"{group.bot} bot {i}", "bot"))
-                if group.bot in bot_ids:
-                    users[i] = bot_ids[group.bot]
-            else:
-                seats.append((entry.name, "human"))
-                if entry.user_id is not None:
-                    users[i] = entry.user_id
+        seats, users = table_of(group, bot_ids)
         try:
             table, tokens = await self.seat_table(
                 group.variant,

@@ -4,7 +4,10 @@ Every finished table stores one :class:`ResultRow` per seat, rated or not and
 guests too (the player pages' statistics and the history). A table marked rated
 (never a tournament's) also moves the rating of every seat with an account,
 people and bot levels alike (ratings.py), in the same transaction: a table
-finished twice (a restart) is stored and rated once.
+finished twice (a restart, or two processes of a cluster) is stored and rated once.
+That transaction holds the match's players before it reads their ratings
+(store.rate_results): two matches of one player ending at once, on two processes,
+apply one after the other, each to the rating the other left.
 
 A person is rated only on what they played: a person whose seat a bot played for
 most of the match (absence.py) counts as having abandoned it: the row says
@@ -20,6 +23,7 @@ gives them the ratings of ``bot_ratings.json`` (the result of ``burraco ratings
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -37,7 +41,7 @@ from burraco.server.ratings import (
     match_ranks,
     rate,
 )
-from burraco.storage.store import NameTaken, RatingRow, ResultRow, Store
+from burraco.storage.store import NameTaken, RatingRow, ResultRow, StorageUnavailable, Store
 
 if TYPE_CHECKING:
     from burraco.server.room import LiveTable
@@ -57,6 +61,10 @@ log = logging.getLogger("burraco.results")
 
 #: The bots' ratings shipped with the package (``burraco ratings --write-defaults``).
 DEFAULTS: Final = "bot_ratings.json"
+
+#: The first and the longest wait before storing a finished match's results again.
+RETRY_FIRST: Final = 0.1
+RETRY_MOST: Final = 10.0
 
 #: Where each burraco grade is counted: a burraco is clean, semi-clean or dirty; the
 #: special canastas of wildcards count as clean, the mixed one as dirty.
@@ -206,21 +214,31 @@ def save_table_results(store: Store, table: LiveTable, now: float | None = None)
     )
     if table.row.tournament is not None or not table.row.rated:
         return store.save_results(rows)
-    if store.results(table_id=table.id, limit=1):
-        return False  # rated before: don't even compute
-    accounts = sorted({r.user_id for r in rows if r.user_id is not None})
-    before = store.ratings_for(game_key(match.v), accounts)
-    rated_rows, ratings = rated_results(match, rows, before, now, absent)
-    return store.save_results(rated_rows, ratings)
+    # The ratings are read, moved and written in one transaction that holds the players:
+    # another process rating one of them meanwhile waits (or is waited for).
+    return store.rate_results(
+        rows,
+        game_key(match.v),
+        lambda before: rated_results(match, rows, before, now, absent),
+    )
 
 
 def listener(store: Store) -> Callable[[LiveTable], Awaitable[None]]:
     """The room's finish listener that stores each finished table's results."""
 
     async def finished(table: LiveTable) -> None:
-        # No await between reading the ratings and writing them: no other table's
-        # result can come in between in this process.
-        save_table_results(store, table)
+        # The store serializes the rating of each player, across processes too. While the
+        # database refuses (or another's hold on a player outlasts store.wait_seconds), try
+        # again: storing is idempotent, and a match's result is never dropped.
+        backoff = RETRY_FIRST
+        while True:
+            try:
+                save_table_results(store, table)
+                return
+            except StorageUnavailable as error:
+                log.warning("table %s: results not stored (%s); retrying", table.id, error)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, RETRY_MOST)
 
     return finished
 
@@ -258,7 +276,8 @@ def seed_bot_ratings(
     accounts: Mapping[str, int],
     defaults: Mapping[str, Mapping[str, Mapping[str, Any]]] | None = None,
 ) -> int:
-    """Give each bot level without a rating in a game its shipped rating; how many given."""
+    """Give each bot level without a rating in a game its shipped rating; how many given.
+    A rating a match stored meanwhile (another process) stays (store.add_ratings)."""
     defaults = default_bot_ratings() if defaults is None else defaults
     now = time.time()
     given = []
@@ -278,6 +297,4 @@ def seed_bot_ratings(
                     updated_at=now,
                 )
             )
-    if given:
-        store.put_ratings(given)
-    return len(given)
+    return store.add_ratings(given) if given else 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -325,6 +325,10 @@ class Store:
             self.engine = create_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        #: How long a rating update waits for another's hold on its players (PostgreSQL's
+        #: lock_timeout; SQLite's busy_timeout is the same 10 s) before the database
+        #: counts as refusing: StorageUnavailable, and the caller tries again later.
+        self.wait_seconds = 10.0
         self._held: Any = None
         if migrate:
             self.migrate()
@@ -802,6 +806,54 @@ class Store:
             return False
         return True
 
+    def rate_results(
+        self,
+        rows: Sequence[ResultRow],
+        game: str,
+        rate: Callable[[Mapping[int, RatingRow]], tuple[Sequence[ResultRow], Sequence[RatingRow]]],
+    ) -> bool:
+        """Store a rated match's results and the ratings they move, in one transaction that
+        holds its players first: their ratings in ``game`` are read inside it, ``rate`` makes
+        the rows and the new ratings of them, and both are written before anyone else may
+        read those ratings. Two matches of one player ending at once on two processes so
+        apply one after the other, each to the rating the other left (no update lost).
+        False (and nothing written) if this match's results are stored already."""
+        if not rows:
+            return False
+        accounts = sorted({row.user_id for row in rows if row.user_id is not None})
+        r_, s_ = models.ratings, models.results
+        try:
+            with self._write() as c:
+                _hold_players(c, accounts, self.wait_seconds)
+                stored = select(s_.c.seat).where(s_.c.table_id == rows[0].table_id).limit(1)
+                if c.execute(stored).first() is not None:
+                    return False  # another process (or a restart) rated this match first
+                query = select(r_).where((r_.c.game == game) & r_.c.user_id.in_(accounts))
+                before = {r.user_id: RatingRow(**r._mapping) for r in c.execute(query).all()}
+                rated, ratings = rate(before)
+                for row in rated:
+                    c.execute(insert(models.results).values(**_fields(row)))
+                for rating in ratings:
+                    _put_rating(c, rating)
+        except IntegrityError:
+            return False
+        return True
+
+    def add_ratings(self, ratings: Sequence[RatingRow]) -> int:
+        """Insert the ratings whose account has none in their game yet, holding those
+        accounts as :meth:`rate_results` does: a rating stored meanwhile by a match (on
+        any process) is kept, never replaced. How many were inserted."""
+        r_ = models.ratings
+        added = 0
+        with self._write() as c:
+            _hold_players(c, sorted({rating.user_id for rating in ratings}), self.wait_seconds)
+            for rating in ratings:
+                where = (r_.c.user_id == rating.user_id) & (r_.c.game == rating.game)
+                if c.execute(select(r_.c.user_id).where(where)).first() is None:
+                    c.execute(insert(r_).values(**_fields(rating)))
+                    added += 1
+        return added
+
     def put_ratings(self, ratings: Sequence[RatingRow]) -> None:
         """Insert or replace ratings (the bots' rating matches)."""
         with self._write() as c:
@@ -897,6 +949,22 @@ def _update_seat(c: Connection, seat: SeatRow) -> None:
         .where((models.seats.c.table_id == seat.table_id) & (models.seats.c.seat == seat.seat))
         .values(name=seat.name, kind=seat.kind, token_hash=seat.token_hash, user_id=seat.user_id)
     )
+
+
+def _hold_players(c: Connection, user_ids: Sequence[int], wait_seconds: float) -> None:
+    """Take the lock that makes one rating update of these accounts wait for another,
+    as the transaction's first statement. PostgreSQL: their account rows (a newcomer has
+    no rating row to lock yet), FOR NO KEY UPDATE (rows referring to the account are not
+    held up) and in the order of their ids, so two matches sharing players cannot each
+    wait for the other. SQLite: the database's write lock (BEGIN IMMEDIATE), so the
+    ratings read next are the latest."""
+    if c.dialect.name == "sqlite":
+        c.exec_driver_sql("BEGIN IMMEDIATE")
+    elif user_ids:
+        u = models.users
+        c.execute(text(f"SET LOCAL lock_timeout = {max(1, round(wait_seconds * 1000))}"))
+        held = select(u.c.id).where(u.c.id.in_(user_ids)).order_by(u.c.id)
+        c.execute(held.with_for_update(key_share=True))
 
 
 def _put_rating(c: Connection, rating: RatingRow) -> None:
