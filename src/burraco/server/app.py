@@ -178,7 +178,7 @@ def create_app(
         rates=rates,
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
-    desk = Desk(room, store, limits)
+    desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
     quick = quick_play(
         room,
@@ -199,6 +199,7 @@ def create_app(
         quick.start()
         yield
         await quick.stop()
+        await desk.stop()
         if cluster is not None:
             await cluster.stop()
         await room.shutdown()
@@ -388,13 +389,13 @@ def create_app(
                     "phase": str(t.tournament.phase),
                     "entrants": len(t.tournament.entrants),
                 }
-                for t in desk.tournaments.values()
+                for t in desk.all()
             ]
         }
 
     @app.get("/api/tournaments/{tournament_id}")
     async def tournament_info(tournament_id: str) -> dict[str, Any]:
-        return desk.public(desk.get(tournament_id))
+        return await desk.view(desk.get(tournament_id))
 
     @app.post("/api/tournaments/{tournament_id}/entrants")
     async def register(tournament_id: str, body: Register) -> dict[str, Any]:
@@ -425,7 +426,7 @@ def create_app(
 
     @app.get("/api/tournaments/{tournament_id}/me")
     async def me(tournament_id: str, token: str) -> dict[str, Any]:
-        return desk.me(tournament_id, token)
+        return await desk.player_view(tournament_id, token)
 
     @app.get("/api/tournaments/{tournament_id}/standings.csv", response_class=PlainTextResponse)
     async def standings_csv(tournament_id: str) -> PlainTextResponse:

@@ -25,7 +25,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from burraco.server.room import Room, RoomError, error_message
@@ -38,6 +38,8 @@ log = logging.getLogger("burraco.cluster")
 OWNER_SECONDS = 15
 HEARTBEAT_SECONDS = 5
 RPC_SECONDS = 10
+#: A cluster-wide lock (:meth:`Cluster.locked`) lapses after this long.
+LOCK_SECONDS = 30.0
 #: A process says it is alive this often, and is taken for dead this long after.
 ALIVE_EVERY, ALIVE_SECONDS = 1.0, 4
 #: Close codes: the table's server is gone (reconnect), and the token holds no seat.
@@ -98,6 +100,12 @@ class Cluster:
         self._outboxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         #: Per request this process sent to another, the future of its answer.
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: Operations of the server's own (not a table's) another process may ask of this
+        #: one with :meth:`call_node`: the desk's "seat a tournament table here".
+        self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]] = {}
+        #: Told of each table this process takes from the store (its owner gone), once it
+        #: is loaded and running: what the log does not keep (a tournament's grace).
+        self.taken: list[Callable[[str], None]] = []
 
     async def start(self) -> None:
         await self._say_alive()
@@ -141,6 +149,13 @@ class Cluster:
     async def is_alive(self, node: str) -> bool:
         return node == self.node or bool(await self.redis.exists(self._alive(node)))
 
+    async def alive_nodes(self) -> list[str]:
+        """Every living node's name, this one's included, sorted."""
+        found = {self.node}
+        async for key in self.redis.scan_iter(match=self._alive("*"), count=100):
+            found.add(str(key).removeprefix(self._alive("")))
+        return sorted(found)
+
     async def _take_from_the_dead(self, table: str, owner: str) -> bool:
         """If ``owner`` is dead, end its lease on ``table`` and claim it here."""
         if await self.is_alive(owner):
@@ -170,8 +185,42 @@ class Cluster:
             self.room.tables.pop(table, None)  # a copy read before is stale: load afresh
             self.room.table(table)
             self.room.resume(table)
+            for listener in self.taken:
+                listener(table)
             return True
         return False
+
+    async def hold(self, table: str) -> bool:
+        """Own a table this process is making (its id known before it exists, so no
+        other process's scan takes it meanwhile): no load from the store, unlike
+        :meth:`claim`. False if another process holds the id."""
+        taken = await self.redis.set(self._key(table), self.node, nx=True, ex=OWNER_SECONDS)
+        if taken or await self.redis.get(self._key(table)) == self.node:
+            self.owned.add(table)
+            return True
+        return False
+
+    async def release(self, table: str) -> None:
+        """Give up a table held here (one that was never made after all)."""
+        self.owned.discard(table)
+        await self.redis.eval(_RELEASE_DEAD, 1, self._key(table), self.node)
+
+    @contextlib.asynccontextmanager
+    async def locked(self, name: str, seconds: float = LOCK_SECONDS) -> AsyncIterator[None]:
+        """Hold ``burraco:lock:{name}`` across the cluster while the block runs. The lock
+        lapses after ``seconds``, so a process killed while holding it blocks no other for
+        longer; RoomError "unavailable" if it stays taken that long."""
+        key, mine = f"burraco:lock:{name}", secrets.token_hex(8)
+        deadline = asyncio.get_running_loop().time() + seconds
+        while not await self.redis.set(key, mine, nx=True, px=int(seconds * 1000)):
+            if asyncio.get_running_loop().time() > deadline:
+                raise RoomError("unavailable", f"{name} is busy on another server; retry", 503)
+            await asyncio.sleep(0.02)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(Exception):
+                await self.redis.eval(_RELEASE_DEAD, 1, key, mine)
 
     async def adopt(self, table: str) -> bool:
         """Own a table this process has just made and started (quick play's): unlike
@@ -227,6 +276,19 @@ class Cluster:
         node = await self.owner(table)
         if node == self.node:
             return await self._run(op, table, body)
+        return await self.call_node(node, op, body, table)
+
+    async def call_node(
+        self,
+        node: str,
+        op: str,
+        body: dict[str, Any],
+        table: str = "",
+        seconds: float = RPC_SECONDS,
+    ) -> Any:
+        """Run ``op`` on the process ``node`` over Redis: a room operation on ``table``,
+        or with no table one of that process's :attr:`handlers`; RoomError "unavailable"
+        if no answer comes within ``seconds``."""
         request_id = secrets.token_hex(8)
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[request_id] = answer
@@ -239,7 +301,7 @@ class Cluster:
                 "reply": f"burraco:reply:{self.node}:{request_id}",
             }
             await self.redis.publish(f"burraco:rpc:{node}", json.dumps(message))
-            reply = await asyncio.wait_for(answer, RPC_SECONDS)
+            reply = await asyncio.wait_for(answer, seconds)
         except TimeoutError:
             # The owner is gone: the next request finds it dead and takes the table.
             raise RoomError(
@@ -256,6 +318,8 @@ class Cluster:
     async def _run(self, op: str, table_id: str, body: dict[str, Any]) -> Any:
         from burraco.server.app import _local
 
+        if not table_id and op in self.handlers:
+            return await self.handlers[op](body)
         return await _local(self.room, op, table_id, body)
 
     # --- relayed sockets ------------------------------------------------------------------

@@ -252,12 +252,15 @@ class Seats:
         chat: bool = True,
         quick: bool = False,
         grace_seconds: float = 0.0,
+        table_id: str | None = None,
     ) -> tuple[LiveTable, dict[int, str]]:
         """A table whose seats are given (``(name, "human" | "bot")``), started at once;
         the tokens of its human seats, by seat. A seat in ``hashes`` opens instead with
         the token of that hash (a tournament player's own); ``users`` gives the account
         (a person's or a bot level's) of a seat. A person who has not opened the table
-        has ``grace_seconds`` before the first deal's clock runs on their turn."""
+        has ``grace_seconds`` before the first deal's clock runs on their turn. ``table_id``
+        (from :func:`new_table_id`): the id, when it must be known first (a cluster's
+        lease taken before the table exists)."""
         v = variant(kind, **options)
         if len(seats) != v.players:
             raise RoomError("bad_message", f"{v.players} seats are needed, not {len(seats)}")
@@ -267,6 +270,8 @@ class Seats:
         row = with_row(
             row, rated=rated, watchable=watchable, watch_delay=watch_delay, chat=chat, quick=quick
         )
+        if table_id is not None:
+            row = with_row(row, id=table_id)
         table_id = row.id
         tokens: dict[int, str] = {}
         rows = []
@@ -321,6 +326,11 @@ def _name(value: object) -> str:
         raise RoomError("bad_message", str(error)) from error
 
 
+def new_table_id() -> str:
+    """A fresh table id (``t-`` and eight letters, digits, x and y)."""
+    return "t-" + secrets.token_urlsafe(6).replace("_", "x").replace("-", "y")
+
+
 def new_row(
     v: Variant,
     options: dict[str, Any],
@@ -333,7 +343,7 @@ def new_row(
     """A new table's row: a fresh id and seed, waiting for its players."""
     now = time.time()
     return TableRow(
-        id="t-" + secrets.token_urlsafe(6).replace("_", "x").replace("-", "y"),
+        id=new_table_id(),
         variant=v.name,
         options=json.dumps(options),
         seed=secrets.randbits(62),
