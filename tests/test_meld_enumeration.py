@@ -132,3 +132,27 @@ def test_buraco_without_a_wildcard_limit_keeps_each_wildcard_in_its_place() -> N
         extend_meld(grown, parse_cards("6H")[0], MANY)
     with pytest.raises(Exception, match="at most one wildcard"):
         check_meld("5H 2S 7H 2C", variant("buraco"))  # the preset: one wildcard a meld
+
+
+def test_buraco_without_a_wildcard_limit_reads_a_meld_one_way_however_it_was_made() -> None:
+    """A sequence holding one wildcard has one reading, whether laid down whole or grown by
+    its own 2 going home: the same meld compares equal and a position writes and loads it
+    (a property test found 2S 4C 5C + 2C read with the 2S "fixed" as with several 2s)."""
+    from burraco import Deal, compose, extend_meld, parse_cards, read_meld
+
+    laid = read_meld(parse_cards("2C 2S 4C 5C"), MANY)
+    grown = extend_meld(read_meld(parse_cards("2S 4C 5C"), MANY), parse_cards("2C")[0], MANY)
+    assert (str(grown), grown) == ("2C 2S 4C 5C", laid)
+    deal = compose(MANY, ["2C 9D"], melds=[["2S 4C 5C"]], turn=0)
+    deal.apply("draw")
+    deal.apply("extend 0 2C")
+    loaded = Deal.from_position(deal.position())
+    assert loaded.position() == deal.position()
+    assert loaded.view(0).melds == deal.view(0).melds
+    # It grows by the rules of the meld laid down: the 2S between naturals never moves.
+    for card in ("6C", "2D"):
+        added = parse_cards(card)[0]
+        assert extend_meld(grown, added, MANY) == extend_meld(laid, added, MANY)
+    for meld in (laid, grown):
+        with pytest.raises(Exception, match="never moved"):
+            extend_meld(meld, parse_cards("3C")[0], MANY)

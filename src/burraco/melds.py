@@ -452,6 +452,10 @@ def _fit(
 
 def _many(suit: int, naturals: list[int], fixed: list[int], wilds: tuple[int, ...]) -> Meld:
     """A sequence whose wildcards stand at the positions ``fixed`` (never moved: buraco)."""
+    if len(fixed) == 1:
+        # One wildcard has one reading, the one a lay-down gives (its place as the gap),
+        # so the meld compares, writes and grows alike however it was made.
+        return _sequence(suit, min(naturals), max(naturals), fixed[0], wilds)
     at = dict(zip(fixed, wilds, strict=True))
     span = sorted([*naturals, *fixed])
     cards = tuple(CARDS[at[p]] if p in at else CARDS[_card_at(suit, p)] for p in span)
