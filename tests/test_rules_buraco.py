@@ -704,6 +704,43 @@ def test_with_the_stock_empty_a_player_takes_the_pile_or_else_passes():
     assert [ls.closing for ls in deal.score().lines] == [0, 0]
 
 
+#: A deal of four alone, the stock empty, found by the property tests: line 0 (vulnerable,
+#: needing 90) takes the one-card pile, lays down short, and discards; the others pass.
+ENDLESS = (
+    "bp1 buraco/4/4;target=None;deals=2 1/0/play 5S5S7SAH2H3H5D6D3C5C6C8C/7H/6H/10H - - - "
+    "-/-/-/- -/10DJD2CKD,3S3S3H3D3D3C,8C9C10CJCQCKC,6S6S6H6D6C,ASASAHADAC,10SJSQSKS,JSJHJHJDJC,"
+    "8S8S8H8H8D8D,9H9H9D9D,4S4H4H4C,QDKDAD,5H5H5D5C,10S10H10D10C/AC2C2S,7S7H7D7D7C7C2D/"
+    "QSQHQHQDQC2D,9S9S9C2S,KSKHKHKC2H,4S4D4D4C rm90/o/o/o 0m/1m/2m/3m "
+    "5S5S7SAH2H3H5D6D3C5C6C8C/7H/-/10H turns=5319,single=6D,quiet=3"
+)
+
+
+def test_a_short_lay_down_that_goes_back_is_no_lay_down_for_the_stall_rule():
+    """RULES.md: «if three whole rounds of turns pass in a row in which nobody draws from the
+    stock and nobody lays down or extends a meld, the deal ends as at the stock's end»
+
+    RULES.md: «A lay-down under that goes back to the hand and from then on, for the rest of
+    the game, that line needs 90 (001).»
+    """
+    deal = Deal.from_position(ENDLESS)
+    assert (deal.turn, deal.view(0).phase, deal.quiet_turns) == (0, "play", 3)
+    # The cards go back at the discard: nothing was laid down, nothing drawn from the stock.
+    legal(deal, "meld 5S 5S 2H 5D")
+    legal(deal, "discard 6C")
+    assert deal.view(0).melds[0] == () and deal.quiet_turns == 4
+    # Round after round the same: the deal ends by the stall rule, after three quiet rounds.
+    while not deal.is_over:
+        assert deal.quiet_turns < 3 * 4, "the deal went on past three quiet rounds"
+        seat = deal.turn
+        if deal.view(seat).phase == "draw":
+            deal.apply("take" if "take" in texts(deal) else "pass")
+        elif seat == 0 and "meld 5S 5S 2H 5D" in texts(deal):
+            deal.apply("meld 5S 5S 2H 5D")
+        else:
+            deal.apply(f"discard {sorted(deal.hand(seat))[-1]}")
+    assert deal.end_reason == "stall" and deal.quiet_turns == 3 * 4
+
+
 # --- vulnerability ------------------------------------------------------------------------
 
 VULNERABLE_HAND = "8S 9S 10S JH QH KH 3D 4D 5D 6D 7C"

@@ -1523,6 +1523,10 @@ class Deal:
         self.pending_value[line] = 0
         self.minimum[line] = max(self.minimum[line], v.vulnerable_penalty_minimum)
         self.minimum_raised[line] = True
+        # A lay-down that went back to the hand laid nothing down: for the stall rule the
+        # turn moved the deal on only if it drew from the stock (else a vulnerable line
+        # could take a small pile, lay down short and discard forever).
+        self._progress = self.drawn >= 0
 
     def _emptied(self, seat: int, by_discard: bool) -> None:
         v = self.v
