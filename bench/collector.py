@@ -34,23 +34,32 @@ from typing import Any
 
 
 class Collections:
-    """Every collection's wall time, by generation, from ``gc.callbacks``."""
+    """Every collection's wall time and CPU time, by generation, from ``gc.callbacks``.
+
+    The CPU time (the thread's) is the collector's own work; on a busy machine the wall
+    time also holds the moments the process waited for a core."""
 
     def __init__(self) -> None:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-        self._began = 0.0
+        self.work: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._began = self._cpu = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._began = time.perf_counter()
+            self._cpu = time.thread_time()
         else:
             self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+            self.work[info["generation"]].append(time.thread_time() - self._cpu)
 
     def line(self) -> str:
         parts = []
         for generation, pauses in self.pauses.items():
             longest = max(pauses, default=0.0) * 1000
-            parts.append(f"gen{generation} {len(pauses)} (longest {longest:.1f} ms)")
+            cpu = max(self.work[generation], default=0.0) * 1000
+            parts.append(
+                f"gen{generation} {len(pauses)} (longest {longest:.1f} ms, CPU {cpu:.1f} ms)"
+            )
         return "collections: " + ", ".join(parts)
 
 
