@@ -37,6 +37,10 @@ def test_stored_meld_candidates_are_not_tracked_by_the_collector() -> None:
     tracked = [part for part in parts if gc.is_tracked(part)]
     # Each part is plain ints only: none stays under the collector's watch.
     assert len(tracked) <= len(parts) // 100
+    # The melds read are kept under their cards as plain ints too.
+    keys = list(tables._readings)
+    assert len(keys) > 100
+    assert not any(gc.is_tracked(key) for key in keys)
 
 
 def test_the_legal_melds_are_the_actions_the_tables_name() -> None:

@@ -934,7 +934,10 @@ class MeldTables:
         if found is None:
             if len(self._readings) >= TABLE_LIMIT:
                 self._readings.clear()
-            found = self._readings[cards] = _read(cards, self.v)
+            found = _read(cards, self.v)
+            # Kept under plain ints: a tuple of Cards (a class's instances) stays tracked by
+            # the cyclic collector, one of ints is let go of after its first pass.
+            self._readings[tuple(map(int, cards))] = found
         return found
 
     def candidates(self, counts: Sequence[int], taken: Collection[int] = ()) -> list[Candidate]:
