@@ -3,6 +3,7 @@
 Run from the repository root::
 
     python bench/collector.py [--tables 300] [--seconds 120] [--bot-delay 0.2] [--src src]
+                              [--no-freeze]
 
 A room (no HTTP: the Room itself, on a SQLite file in a temporary directory) keeps
 ``--tables`` tables of four greedy bots playing italian, a new table started for every
@@ -11,7 +12,9 @@ of the cyclic garbage collector is timed through ``gc.callbacks``, and a ticker 
 event loop measures how late it wakes (the wait any player's message would have had).
 It prints the collections of each generation and the longest, the loop's lateness
 (p50, p99, max), the actions played, and the objects the collector tracks at the end.
-``--src`` runs another checkout's code (e.g. one made with ``git worktree add
+As ``burraco serve`` does, what is built before the tables is frozen
+(``burraco.server.collector.freeze_startup``; ``--no-freeze``: not, or an older checkout
+without it). ``--src`` runs another checkout's code (e.g. one made with ``git worktree add
 /tmp/old <commit>``: ``--src /tmp/old/src``) in a subprocess.
 """
 
@@ -31,23 +34,32 @@ from typing import Any
 
 
 class Collections:
-    """Every collection's wall time, by generation, from ``gc.callbacks``."""
+    """Every collection's wall time and CPU time, by generation, from ``gc.callbacks``.
+
+    The CPU time (the thread's) is the collector's own work; on a busy machine the wall
+    time also holds the moments the process waited for a core."""
 
     def __init__(self) -> None:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-        self._began = 0.0
+        self.work: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._began = self._cpu = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._began = time.perf_counter()
+            self._cpu = time.thread_time()
         else:
             self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+            self.work[info["generation"]].append(time.thread_time() - self._cpu)
 
     def line(self) -> str:
         parts = []
         for generation, pauses in self.pauses.items():
             longest = max(pauses, default=0.0) * 1000
-            parts.append(f"gen{generation} {len(pauses)} (longest {longest:.1f} ms)")
+            cpu = max(self.work[generation], default=0.0) * 1000
+            parts.append(
+                f"gen{generation} {len(pauses)} (longest {longest:.1f} ms, CPU {cpu:.1f} ms)"
+            )
         return "collections: " + ", ".join(parts)
 
 
@@ -59,13 +71,21 @@ async def lateness(stop: float, every: float, late: list[float]) -> None:
         late.append(max(0.0, time.perf_counter() - due))
 
 
-async def run(tables: int, seconds: float, bot_delay: float) -> None:
+async def run(tables: int, seconds: float, bot_delay: float, freeze: bool) -> None:
     from burraco.server.room import Room
     from burraco.storage import Store
 
     with tempfile.TemporaryDirectory() as directory:
         store = Store(f"sqlite:///{directory}/collector.db")
         room = Room(store, bot_delay=bot_delay, next_deal_seconds=0)
+        frozen = 0
+        if freeze:
+            try:
+                from burraco.server.collector import freeze_startup
+            except ImportError:  # an older checkout: nothing frozen
+                pass
+            else:
+                frozen = freeze_startup()
         bots = [(f"greedy bot {i + 1}", "bot") for i in range(4)]
         collections = Collections()
         late: list[float] = []
@@ -99,7 +119,7 @@ async def run(tables: int, seconds: float, bot_delay: float) -> None:
     p99 = late_ms[int(0.99 * (len(late_ms) - 1))]
     print(
         f"{tables} tables for {took:.0f} s: {actions / took:.0f} actions/s, "
-        f"{started} tables started; {tracked:,} objects tracked at the end"
+        f"{started} tables started; {tracked:,} objects tracked at the end ({frozen:,} frozen)"
     )
     print(collections.line())
     print(
@@ -114,16 +134,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--bot-delay", type=float, default=0.2, help="seconds a bot waits")
     parser.add_argument("--src", default=None, help="the code to run (default: this checkout)")
+    parser.add_argument("--no-freeze", action="store_true", help="freeze nothing at start-up")
     args = parser.parse_args()
     if args.src is not None:
         env = dict(os.environ, PYTHONPATH=str(Path(args.src).resolve()))
         command = [sys.executable, __file__, "--tables", str(args.tables)]
         command += ["--seconds", str(args.seconds), "--bot-delay", str(args.bot_delay)]
+        command += ["--no-freeze"] if args.no_freeze else []
         raise SystemExit(subprocess.call(command, env=env))
     here = Path(__file__).resolve().parent.parent / "src"
     if str(here) not in sys.path and "PYTHONPATH" not in os.environ:
         sys.path.insert(0, str(here))
-    asyncio.run(run(args.tables, args.seconds, args.bot_delay))
+    asyncio.run(run(args.tables, args.seconds, args.bot_delay, not args.no_freeze))
 
 
 if __name__ == "__main__":

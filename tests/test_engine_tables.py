@@ -59,7 +59,11 @@ def test_kept_new_melds_are_the_enumerated_ones(name: str, seed: int, size: int)
         listed = tables.candidates(counts)
         assert [c[0] for c in listed] == sorted(found)
         assert all(found[cards] == rank for cards, rank, _ in listed)
-        assert all(a.kind == "meld" and list(a.cards) == list(cards) for cards, _, a in listed)
+        actions = [tables.actions[number] for _, _, number in listed]
+        assert all(
+            a.kind == "meld" and list(a.cards) == list(cards)
+            for a, (cards, _, _) in zip(actions, listed, strict=True)
+        )
         taken = {rng.choice(range(1, 14)), -1}
         without = merged([part[0] for part in tables.parts(counts, taken)])
         assert without == [c for c in listed if not (c[1] and c[1] in taken)]

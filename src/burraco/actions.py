@@ -82,9 +82,9 @@ class Action(NamedTuple):
         kind = words[0].lower()
         rest = words[1:]
         if kind in (DRAW, REDRAW, PASS) and not rest:
-            return Action(kind)
+            return _PLAIN[kind]
         if kind == TAKE:
-            return take(parse_cards(rest)) if rest else Action(TAKE)
+            return take(parse_cards(rest)) if rest else _TAKE
         if kind == MELD and rest:
             return meld(parse_cards(rest))
         if kind == DISCARD and len(rest) == 1:
@@ -94,24 +94,41 @@ class Action(NamedTuple):
         raise ValueError(f"not an action: {text!r} ({_USAGE})")
 
 
+# The actions below are interned: each one object, built once, whether it comes from the
+# engine's legal-move lists, a bot or a player's text. A table's history then holds no
+# object of its own per action: each Action (and its tuple of Cards) is one more object
+# for the cyclic collector to walk, for as long as the table lives.
+_DRAW: Final = Action(DRAW)
+_TAKE: Final = Action(TAKE)
+_REDRAW: Final = Action(REDRAW)
+_PASS: Final = Action(PASS)
+_PLAIN: Final = {DRAW: _DRAW, TAKE: _TAKE, REDRAW: _REDRAW, PASS: _PASS}
+_DISCARDS: Final = tuple(Action(DISCARD, (card,)) for card in CARDS)
+#: Extensions of meld numbers past this are built, not interned (a player's text may name
+#: any number; a line holds far fewer melds).
+_INTERNED_TARGETS: Final = 64
+
+
 def draw() -> Action:
-    return Action(DRAW)
+    return _DRAW
 
 
 def take(cards: list[Card] | tuple[int, ...] = ()) -> Action:
-    return Action(TAKE, tuple(CARDS[c] for c in sorted(cards)))
+    return take_action(tuple(sorted(cards))) if cards else _TAKE
 
 
 def meld(cards: list[Card] | tuple[int, ...]) -> Action:
-    return Action(MELD, tuple(CARDS[c] for c in sorted(cards)))
+    return meld_action(tuple(sorted(cards)))
 
 
 def extend(target: int, card: int) -> Action:
+    if 0 <= target < _INTERNED_TARGETS:
+        return extend_action(target, card)
     return Action(EXTEND, (CARDS[card],), target)
 
 
 def discard(card: int) -> Action:
-    return Action(DISCARD, (CARDS[card],))
+    return _DISCARDS[card]
 
 
 # Interned actions for the engine's legal-move lists: one object per action, built once,

@@ -840,6 +840,7 @@ def serve(
     import uvicorn
 
     from burraco.server.app import create_app
+    from burraco.server.collector import freeze_startup
     from burraco.server.guard import socket_origin
     from burraco.server.thinking import ThinkingSettings
     from burraco.storage import Store
@@ -894,6 +895,8 @@ def serve(
         ws_max_size=256 * 1024,
         forwarded_allow_ips=forwarded_allow_ips,
     )
+    # What start-up built lives as long as the process: no collection walks it again.
+    freeze_startup()
     # The stop holds its 5 s bound whatever the load: past it the process ends itself.
     BoundedServer(config).run()
 

@@ -189,7 +189,7 @@ _DRAW: Final = Action(DRAW)
 _TAKE: Final = Action(TAKE)
 _REDRAW: Final = Action(REDRAW)
 _PASS: Final = Action(PASS)
-_ACTION_OF: Final = itemgetter(2)  # a candidate meld's action
+_NUMBER_OF: Final = itemgetter(2)  # a candidate meld's number in its tables' actions
 _DISCARDS: Final = tuple(Action(DISCARD, (CARDS[c],)) for c in range(KINDS))
 
 
@@ -738,7 +738,7 @@ class Deal:
                     legal.append(part[0])  # every meld of the part leaves two cards
                 else:
                     legal.append(self._checked_melds(seat, line, size, part, quick, shapes))
-            actions.extend(map(_ACTION_OF, merged(legal)))
+            actions.extend(map(tables.actions.__getitem__, map(_NUMBER_OF, merged(legal))))
         if not melds:
             return actions
         # Extensions: each meld's cards that fit (kept per meld); with three cards or more

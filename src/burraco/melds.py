@@ -853,8 +853,10 @@ TABLE_LIMIT: Final = 1 << 14
 STORE_LIMIT: Final = 1 << 19
 
 #: One candidate: its cards (sorted kinds), the rank of a set (0 for a sequence, -1 for
-#: wildcards) and the action that lays it down.
-Candidate = tuple[tuple[int, ...], int, Action]
+#: wildcards) and the number of the action that lays it down in its tables'
+#: :attr:`MeldTables.actions`. Plain ints only: the collector stops tracking such tuples
+#: (an Action, or a Card, would keep every stored candidate under its watch).
+Candidate = tuple[tuple[int, ...], int, int]
 #: The candidates of one suit or rank (sorted), the most cards one of them holds, and the
 #: rank of its sets (0: sequences, -1: melds of wildcards).
 Part = tuple[tuple[Candidate, ...], int, int]
@@ -869,7 +871,18 @@ class MeldTables:
     are as they were and their melds come from here instead of being enumerated again.
     """
 
-    __slots__ = ("_cap", "_fits", "_ranks", "_readings", "_stored", "_suits", "_wilds", "v")
+    __slots__ = (
+        "_cap",
+        "_fits",
+        "_numbers",
+        "_ranks",
+        "_readings",
+        "_stored",
+        "_suits",
+        "_wilds",
+        "actions",
+        "v",
+    )
 
     def __init__(self, v: Variant) -> None:
         self.v = v
@@ -879,6 +892,9 @@ class MeldTables:
         self._ranks: list[dict[bytes, Part]] = [{} for _ in range(14)]
         self._wilds: dict[bytes, Part] = {}
         self._stored = 0
+        #: The meld actions the candidates name, by their number (a candidate's third item).
+        self.actions: list[Action] = []
+        self._numbers: dict[tuple[int, ...], int] = {}
         self._fits: dict[Meld, tuple[int, ...]] = {}
         self._readings: dict[tuple[int, ...], Meld | Refusal] = {}
 
@@ -922,7 +938,10 @@ class MeldTables:
         if found is None:
             if len(self._readings) >= TABLE_LIMIT:
                 self._readings.clear()
-            found = self._readings[cards] = _read(cards, self.v)
+            found = _read(cards, self.v)
+            # Kept under plain ints: a tuple of Cards (a class's instances) stays tracked by
+            # the cyclic collector, one of ints is let go of after its first pass.
+            self._readings[tuple(map(int, cards))] = found
         return found
 
     def candidates(self, counts: Sequence[int], taken: Collection[int] = ()) -> list[Candidate]:
@@ -934,6 +953,14 @@ class MeldTables:
         """:meth:`candidates` in parts: the sequences of each suit, the sets of each rank,
         the melds of wildcards; each part sorted."""
         v = self.v
+        if self._stored > STORE_LIMIT:
+            # Start again before any part is read, so the numbers of every part this call
+            # returns name the same actions.
+            self._stored = 0
+            for kept in (*self._suits, *self._ranks, self._wilds):
+                kept.clear()
+            self.actions = []
+            self._numbers.clear()
         hand = bytes(counts)
         wilds = hand[1:41:13] + hand[52:]
         # Beyond the most a sequence or a set may hold, more copies of a wildcard change
@@ -974,14 +1001,15 @@ class MeldTables:
         self, table: dict[bytes, Part], key: bytes, found: dict[tuple[int, ...], int], rank: int
     ) -> Part:
         self._stored += len(found) + 1
-        if self._stored > STORE_LIMIT:
-            self._stored = len(found) + 1
-            for kept in (*self._suits, *self._ranks, self._wilds):
-                kept.clear()
-        # A candidate's cards are its action's (Card is an int): one tuple for both.
-        actions = [meld_action(cards) for cards in sorted(found)]
-        melds = tuple((a.cards, found[a.cards], a) for a in actions)
-        part = (melds, max((len(cards) for cards in found), default=0), rank)
+        numbers = self._numbers
+        melds = []
+        for cards in sorted(found):
+            number = numbers.get(cards)
+            if number is None:
+                number = numbers[cards] = len(self.actions)
+                self.actions.append(meld_action(cards))
+            melds.append((cards, found[cards], number))
+        part = (tuple(melds), max((len(cards) for cards in found), default=0), rank)
         table[key] = part
         return part
 

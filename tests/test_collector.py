@@ -1,0 +1,87 @@
+"""What the cyclic garbage collector walks in a long-running room (bench/collector.py
+measures the pauses): the engine's kept tables and a table's history hold no object the
+collector must track, and what start-up built is frozen."""
+
+from __future__ import annotations
+
+import gc
+import random
+
+from burraco import Deal, variant
+from burraco.actions import Action, discard, draw, extend, meld, take
+from burraco.cards import parse_card, parse_cards
+from burraco.melds import tables_for
+from burraco.server.collector import freeze_startup
+
+
+def _collect_fully() -> None:
+    # A tuple is untracked in a collection once its items are: nested ones take a pass
+    # for each level.
+    for _ in range(4):
+        gc.collect()
+
+
+def test_stored_meld_candidates_are_not_tracked_by_the_collector() -> None:
+    v = variant("italian", players=4)
+    rng = random.Random(5)
+    for seed in range(20):
+        deal = Deal.new(v, seed=seed)
+        while deal.phase != "over":
+            deal.apply(rng.choice(deal.legal_actions()))
+    _collect_fully()
+    tables = tables_for(v)
+    parts = [
+        part for table in (*tables._suits, *tables._ranks, tables._wilds) for part in table.values()
+    ]
+    assert len(parts) > 1000
+    tracked = [part for part in parts if gc.is_tracked(part)]
+    # Each part is plain ints only: none stays under the collector's watch.
+    assert len(tracked) <= len(parts) // 100
+    # The melds read are kept under their cards as plain ints too.
+    keys = list(tables._readings)
+    assert len(keys) > 100
+    assert not any(gc.is_tracked(key) for key in keys)
+
+
+def test_the_legal_melds_are_the_actions_the_tables_name() -> None:
+    v = variant("italian", players=2)
+    deal = Deal.new(v, seed=3)
+    deal.apply(draw())
+    for action in deal.legal_actions():
+        if action.kind == "meld":
+            assert action == meld(action.cards)
+            assert [str(c) for c in action.cards] == str(action).split()[1:]
+
+
+def test_an_action_read_from_text_is_the_one_object_of_that_action() -> None:
+    # A table's history holds the actions its players sent as text: one shared object
+    # each, not one more Action and tuple of Cards per move.
+    for text in ("draw", "take", "redraw", "pass", "discard 9C", "extend 2 8H", "meld 7H 5H 6H"):
+        assert Action.parse(text) is Action.parse(text.upper()), text
+    assert Action.parse("meld 7H 5H 6H") is meld(parse_cards("5H 6H 7H"))
+    assert Action.parse("discard 9c") is discard(parse_card("9C"))
+    assert Action.parse("extend 2 8h") is extend(2, parse_card("8H"))
+    assert Action.parse("take 7H 7S") is take(parse_cards("7S 7H"))
+    assert Action.parse("draw") is draw()
+    # The same values as ever, and a meld number past any line's melds still reads.
+    assert Action.parse("meld 7H 5H 6H") == Action("meld", tuple(parse_cards("5H 6H 7H")))
+    far = Action.parse("extend 100000 8H")
+    assert far == Action("extend", (parse_card("8H"),), 100000)
+
+
+def test_freezing_at_start_up_keeps_the_living_and_frees_the_garbage() -> None:
+    class Node:
+        def __init__(self) -> None:
+            self.me = self
+
+    garbage = Node()
+    living = Node()
+    del garbage
+    try:
+        frozen = freeze_startup()
+        assert frozen == gc.get_freeze_count() > 0
+        assert not any(type(o) is Node for o in gc.get_objects())  # out of every walk
+    finally:
+        gc.unfreeze()
+    nodes = [o for o in gc.get_objects() if type(o) is Node]
+    assert nodes == [living]
