@@ -29,7 +29,6 @@ wait again, in their places.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import json
 import logging
@@ -41,6 +40,7 @@ from typing import Any
 from burraco.server.quickplay import (
     Entry,
     Group,
+    Matcher,
     QuickQueue,
     QuickRules,
     Seated,
@@ -212,7 +212,7 @@ def _entry(raw: str) -> Entry:
     return Entry(**json.loads(raw))
 
 
-class RedisQuickPlay:
+class RedisQuickPlay(Matcher):
     """Quick play over Redis (a :class:`~burraco.server.quickplay.QuickService`):
     ``redis`` is an asyncio client that answers strings (``decode_responses``)."""
 
@@ -396,23 +396,3 @@ class RedisQuickPlay:
                 told += [entry.ticket, table, i, tokens[i]]
         await self._run_script("seat", *told)
         return True
-
-    def start(self) -> None:
-        """Match every ``interval`` seconds until :meth:`stop`."""
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("quick play")

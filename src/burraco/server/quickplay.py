@@ -472,7 +472,39 @@ def table_of(
     return seats, users
 
 
-class QuickPlay:
+class Matcher:
+    """The task that matches a quick-play queue every ``interval`` seconds, from
+    :meth:`start` to :meth:`stop`: one for the queue in memory and the one in Redis."""
+
+    interval: float
+    _task: asyncio.Task[None] | None
+
+    async def tick(self) -> list[Group]:
+        """One round of matching: the groups seated."""
+        raise NotImplementedError
+
+    def start(self) -> None:
+        """Match every ``interval`` seconds until :meth:`stop`."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("quick play")
+
+
+class QuickPlay(Matcher):
     """The room's quick play: a queue, a task that matches it, and each ticket's outcome.
 
     Tickets are secrets: only their holder learns the seat's token. A ticket nobody asks
@@ -617,26 +649,6 @@ class QuickPlay:
             if entry is not None and entry.ticket in self.touched:
                 self.seated[entry.ticket] = Seated(table, i, tokens[i])
                 self.asked.discard(entry.ticket)
-
-    def start(self) -> None:
-        """Match every ``interval`` seconds until :meth:`stop`."""
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("quick play")
 
 
 def new_ticket() -> str:

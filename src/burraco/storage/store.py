@@ -823,10 +823,7 @@ class Store:
             return False
         try:
             with self._write() as c:
-                for row in rows:
-                    c.execute(insert(models.results).values(**_fields(row)))
-                for rating in ratings:
-                    _put_rating(c, rating)
+                _put_results(c, rows, ratings)
         except IntegrityError:
             return False
         return True
@@ -855,11 +852,7 @@ class Store:
                     return False  # another process (or a restart) rated this match first
                 query = select(r_).where((r_.c.game == game) & r_.c.user_id.in_(accounts))
                 before = {r.user_id: RatingRow(**r._mapping) for r in c.execute(query).all()}
-                rated, ratings = rate(before)
-                for row in rated:
-                    c.execute(insert(models.results).values(**_fields(row)))
-                for rating in ratings:
-                    _put_rating(c, rating)
+                _put_results(c, *rate(before))
         except IntegrityError:
             return False
         return True
@@ -990,6 +983,14 @@ def _hold_players(c: Connection, user_ids: Sequence[int], wait_seconds: float) -
         c.execute(text(f"SET LOCAL lock_timeout = {max(1, round(wait_seconds * 1000))}"))
         held = select(u.c.id).where(u.c.id.in_(user_ids)).order_by(u.c.id)
         c.execute(held.with_for_update(key_share=True))
+
+
+def _put_results(c: Connection, rows: Sequence[ResultRow], ratings: Sequence[RatingRow]) -> None:
+    """Write a match's results and the ratings they moved (a second time: IntegrityError)."""
+    for row in rows:
+        c.execute(insert(models.results).values(**_fields(row)))
+    for rating in ratings:
+        _put_rating(c, rating)
 
 
 def _put_rating(c: Connection, rating: RatingRow) -> None:
