@@ -107,7 +107,7 @@ def at_rest(page: Any) -> None:
 
 def open_lobby(page: Any, server: RoomServer) -> None:
     page.goto(f"{server.url}/")
-    page.wait_for_selector("#variant option", state="attached")
+    page.wait_for_selector("body[data-lobby-ready=true][data-quick-ready=true]", state="attached")
 
 
 def open_lobby_quick(page: Any, server: RoomServer) -> None:

@@ -117,6 +117,7 @@ def create_table(
     """A table (Italian Burraco unless told) made in the lobby's form against greedy bots;
     its id. With ``start``, started, and the hand on the page."""
     page.goto(f"{base}/")
+    page.wait_for_selector("body[data-lobby-ready=true]", state="attached")
     page.fill("#name", name)
     page.select_option("#variant", variant)
     page.select_option("#setup", players)

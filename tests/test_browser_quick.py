@@ -30,6 +30,7 @@ def table_of(page: Any) -> str:
 
 def press_play(page: Any, base: str, name: str, *, players: str = "2", bots: bool = True) -> None:
     page.goto(f"{base}/")
+    page.wait_for_selector("body[data-quick-ready=true]", state="attached")
     page.fill("#quick-name", name)
     page.select_option("#quick-variant", "italian")
     page.select_option("#quick-players", players)

@@ -106,8 +106,8 @@ async function loadVariants() {
     if (got) variants = got;
   } catch { /* keep the built-in presets */ }
   fillFilters();
+  // The player may have chosen already: the room's list keeps their game, table and length.
   fillVariants();
-  fillSetups(true);
 }
 
 /** A registered player plays under the account's name, and may make a rated table. */
@@ -304,6 +304,9 @@ function init() {
   $('#variant').addEventListener('change', showBotRatings);
   for (const r of document.querySelectorAll('input[name=length]')) r.addEventListener('change', updateOptions);
   $('#create-form').addEventListener('submit', createTable);
+  // Disabled in the page until their handlers are here (quick.js says why).
+  $('#create').disabled = false;
+  $('#learn').disabled = false;
   $('#join-form').addEventListener('submit', join);
   $('#join-cancel').addEventListener('click', () => $('#join-dialog').close());
   onLangChange(() => { fillVariants(); renderTables(); showRefreshed(); labelBots(); });
@@ -314,7 +317,9 @@ function init() {
   fillVariants();
   fillSetups(true);
   showBotRatings();
-  loadVariants();
+  // The form is ready once the room's games are in (tests wait for it; so may a player's
+  // quick first click, which the disabled buttons hold until the handlers are here).
+  loadVariants().then(() => { document.body.dataset.lobbyReady = 'true'; });
   refreshTables();
   setInterval(() => { if (!document.hidden) refreshTables(); }, REFRESH_MS);
 }

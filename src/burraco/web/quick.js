@@ -157,6 +157,9 @@ async function init() {
   $('#quick-name').value = savedName();
   $('#quick-variant').addEventListener('change', fillSizes);
   $('#quick-form').addEventListener('submit', play);
+  // The page's buttons are disabled until their handlers are here (the texts arrive
+  // first): a click before would send the form to the server as a plain GET.
+  $('#quick-play').disabled = false;
   $('#quick-cancel').addEventListener('click', cancel);
   window.addEventListener('pagehide', leaveOnExit);
   onLangChange(() => { fillGames(); showText(); showStatus(); });
@@ -172,6 +175,7 @@ async function init() {
   ({ user, csrf } = await me());
   // A registered player plays under the account's name.
   $('#quick-name-field').hidden = Boolean(user);
+  document.body.dataset.quickReady = 'true';
 }
 
 init();
