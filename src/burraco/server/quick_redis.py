@@ -46,12 +46,10 @@ from burraco.server.quickplay import (
     Seated,
     SeatTable,
     Waiter,
-    table_of,
+    make_table,
     waiting_answer,
 )
-from burraco.server.ratings import game_key
 from burraco.server.table.errors import RoomError
-from burraco.variants import variant
 
 __all__ = ["CLAIM_SECONDS", "PREFIX", "RedisQuickPlay"]
 
@@ -374,18 +372,8 @@ class RedisQuickPlay(Matcher):
         if not await self._run_script("take", claim, repr(until), *tickets):
             self.lost += 1  # another process took one of them first: matched again next round
             return False
-        game = game_key(variant(group.variant, players=group.players))
-        bot_ids = {level: account for level, (account, _) in self.bot_accounts(game).items()}
-        seats, users = table_of(group, bot_ids)
         try:
-            table, tokens = await self.seat_table(
-                group.variant,
-                {"players": group.players},
-                seats,
-                bot=group.bot,
-                users=users,
-                rated=group.rated,
-            )
+            table, tokens = await make_table(group, self.seat_table, self.bot_accounts)
         except Exception:
             log.exception("seating a quick-play table")
             await self._run_script("requeue", claim, *tickets)

@@ -472,6 +472,26 @@ def table_of(
     return seats, users
 
 
+async def make_table(
+    group: Group,
+    seat_table: SeatTable,
+    bot_accounts: Callable[[str], Mapping[str, tuple[int, float | None]]],
+) -> tuple[str, dict[int, str]]:
+    """Make a matched group's table (its people, and bots rated as their levels): its id
+    and the tokens of its people's seats. Both queues, in memory and in Redis, seat so."""
+    game = game_key(variant(group.variant, players=group.players))
+    bot_ids = {level: account for level, (account, _) in bot_accounts(game).items()}
+    seats, users = table_of(group, bot_ids)
+    return await seat_table(
+        group.variant,
+        {"players": group.players},
+        seats,
+        bot=group.bot,
+        users=users,
+        rated=group.rated,
+    )
+
+
 class Matcher:
     """The task that matches a quick-play queue every ``interval`` seconds, from
     :meth:`start` to :meth:`stop`: one for the queue in memory and the one in Redis."""
@@ -628,18 +648,8 @@ class QuickPlay(Matcher):
         return groups
 
     async def _seat(self, group: Group) -> None:
-        game = game_key(variant(group.variant, players=group.players))
-        bot_ids = {level: account for level, (account, _) in self.bot_accounts(game).items()}
-        seats, users = table_of(group, bot_ids)
         try:
-            table, tokens = await self.seat_table(
-                group.variant,
-                {"players": group.players},
-                seats,
-                bot=group.bot,
-                users=users,
-                rated=group.rated,
-            )
+            table, tokens = await make_table(group, self.seat_table, self.bot_accounts)
         except Exception:
             # The database refused, say: the people wait on, in their places.
             log.exception("seating a quick-play table")
