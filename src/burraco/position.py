@@ -587,8 +587,9 @@ def _variant_of(text: str) -> Variant:
         options[option] = value
     try:
         return base.with_options(**options) if options else base
-    except (SetupError, TypeError, ValueError) as error:
-        raise PositionError(where, f"the options do not make a variant: {error}") from None
+    except SetupError as error:
+        # The variant's own refusal, word for word (and as the cause, with its option).
+        raise PositionError(where, f"the options do not make a variant: {error}") from error
 
 
 def _turn_of(text: str, players: int) -> tuple[int, int, str]:
