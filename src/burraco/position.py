@@ -519,7 +519,7 @@ def normalize(text: str) -> str:
                 items[k] = f"{key}={_LOOSE_CARD.sub(_upper_card, value)}"
         fields[_STATE] = ",".join(items)
     written = " ".join(fields)
-    if "@" in fields[0] if fields else False:
+    if fields and "@" in fields[0]:  # a seat's view
         return view_from_position(written).position()
     return deal_from_position(written).position()
 

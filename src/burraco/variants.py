@@ -474,7 +474,7 @@ def _option_problem(name: str, value: Any) -> str | None:
         return f"{kind}, not {value!r}"
     if name in _POINTS:
         return None if value >= 0 else "points a line earns or loses are never negative"
-    least, rule = _AT_LEAST.get(name, (0, "never negative"))
+    least, rule = _AT_LEAST[name]  # a new whole-number option needs its rule here
     if value < least or (name == "set_max" and 0 < value < 3):
         return rule
     return None
