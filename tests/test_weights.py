@@ -4,10 +4,14 @@ set round-trips through its file, and the tuner runs a generation."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import random
+import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -15,6 +19,7 @@ from burraco import Deal, variant
 from burraco.bots import RandomBot
 from burraco.bots.expert import ExpertBot
 from burraco.bots.greedy import GreedyBot
+from burraco.bots.weights import HAND_SET, GreedyWeights, shipped_names, weight_names
 
 GOLDEN = Path(__file__).parent / "golden" / "greedy_choices.json"
 #: The setups the golden choices were taken from, and the deals of each.
@@ -73,6 +78,123 @@ def test_the_default_weights_choose_as_the_hand_set_greedy_did() -> None:
     assert choices.keys() == golden.keys()
     changed = [key for key in golden if choices[key] != golden[key]]
     assert not changed, changed[:5]
+
+
+def test_the_golden_choices_see_a_changed_weight() -> None:
+    """The golden test can fail: one weight moved changes choices."""
+    golden = json.loads(GOLDEN.read_text())
+    moved = GreedyBot(weights=GreedyWeights(danger_feeds=0.0))
+    choices = _choices(moved, ExpertBot(worlds=6, seed=5, weights=moved.weights))
+    assert sum(choices[key] != golden[key] for key in golden) > 20
+
+
+def test_weights_round_trip_through_their_file(tmp_path: Path) -> None:
+    w = GreedyWeights.of_vector([x * 1.5 + 0.25 for x in HAND_SET.vector()])
+    assert w != HAND_SET
+    path = tmp_path / "w.json"
+    w.save(path)
+    assert GreedyWeights.load(path) == w
+    assert GreedyWeights.of_vector(w.vector()) == w
+    assert json.loads(path.read_text()).keys() == HAND_SET.to_dict().keys()
+    # A file may name only the weights it changes; a tuner's 20.0 cards read as 20.
+    assert GreedyWeights.from_dict({"keep_wild": 150}) == GreedyWeights(keep_wild=150)
+    assert GreedyWeights.from_dict({"pile_late_stock": 12.0}).pile_late_stock == 12
+    assert "pile_late_stock" not in weight_names()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"keep_wilds": 1}', "no weight 'keep_wilds' (keep_wild?)"),
+        ('{"keep_wild": "high"}', "keep_wild must be a number"),
+        ('{"keep_wild": true}', "keep_wild must be a number"),
+        ('{"keep_wild": NaN}', "keep_wild must be finite"),
+        ('{"danger_pile": 0}', "danger_pile must be above 0"),
+        ('{"pile_late_stock": 2.5}', "pile_late_stock must be a whole number"),
+        ("[1, 2]", "expected an object of weights"),
+        ("{", "not JSON"),
+    ],
+)
+def test_bad_weights_are_refused_by_name(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        GreedyWeights.from_json(text)
+
+
+def test_shipped_weight_sets_load() -> None:
+    names = shipped_names()
+    assert names[0] == "hand-set" and GreedyWeights.named("hand-set") is HAND_SET
+    for name in names:
+        GreedyWeights.named(name)
+    with pytest.raises(ValueError, match="no greedy weight set 'nonsense'"):
+        GreedyWeights.named("nonsense")
+
+
+def test_two_weight_sets_play_side_by_side() -> None:
+    """The greedy player's memos are kept per weight set: a bot with other weights in the
+    same process does not change the hand-set player's choices."""
+    other = GreedyBot(weights=GreedyWeights(meld_burraco=10.0, extend_burraco=5.0))
+    golden = json.loads(GOLDEN.read_text())
+    for i, (key, deal) in enumerate(_positions()):
+        if i % 3:
+            continue
+        view, legal = deal.view(deal.turn), deal.legal_actions()
+        other.choose(view, legal)
+        assert str(GreedyBot().choose(view, legal)) == golden[key][0], key
+
+
+def _tune() -> ModuleType:
+    root = Path(__file__).parent.parent
+    spec = importlib.util.spec_from_file_location("tune_bench", root / "bench" / "tune.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tune_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_tuner_runs_a_generation_and_resumes(tmp_path: Path) -> None:
+    pytest.importorskip("cma")  # the tune extra
+    tune = _tune()
+    out = tmp_path / "run"
+    args = tune.parser().parse_args(
+        ["run", "--out", str(out), "--boards", "2", "--popsize", "4", "--generations", "1"]
+    )
+    lines: list[str] = []
+    first = tune.run(args, lines.append)
+    assert [g.generation for g in first] == [0] and len(first[0].fitnesses) == 4
+    assert (out / "state.pkl").exists() and (out / "log.jsonl").exists()
+    mean = GreedyWeights.load(out / "mean.json")
+    assert mean == first[0].mean != HAND_SET
+    # Run again: it resumes at generation 1, and the same setup is asked for.
+    args.generations = 2
+    second = tune.run(args, lines.append)
+    assert [g.generation for g in second] == [1]
+    assert any(line.startswith("resuming") for line in lines)
+    assert len((out / "log.jsonl").read_text().splitlines()) == 2
+    args.boards = 3
+    with pytest.raises(SystemExit, match="holds a run of"):
+        tune.run(args, lines.append)
+
+
+def test_the_hand_set_weights_are_level_with_themselves() -> None:
+    """The fitness of the hand-set weights against themselves is 0 on every board: the
+    duplicate seating cancels the cards exactly."""
+    tune = _tune()
+    v = variant("italian", players=2)
+    assert tune.fitness(v, HAND_SET, [tune.board_seed(1, 0, b) for b in range(3)]) == 0.0
+    assert tune.decode(tune.encode(HAND_SET)) == HAND_SET
+
+
+def test_verify_gives_zero_for_the_hand_set_weights(tmp_path: Path) -> None:
+    tune = _tune()
+    path = tmp_path / "same.json"
+    HAND_SET.save(path)
+    for worlds in (None, 1):
+        args = tune.parser().parse_args(["verify", str(path), "--boards", "2", "--seed", "3"])
+        args.expert_worlds = worlds
+        lines: list[str] = []
+        assert tune.verify(args, lines.append) == (0.0, 0.0, 0.0)
+        assert lines[-1].startswith("result: italian 2p")
 
 
 if __name__ == "__main__":
