@@ -47,11 +47,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
 from burraco import Deal, variant  # noqa: E402
+from burraco.actions import DISCARD  # noqa: E402
 from burraco.bots import Bot  # noqa: E402
 from burraco.bots.arena import interval95  # noqa: E402
 from burraco.bots.expert import ExpertBot  # noqa: E402
 from burraco.bots.greedy import GreedyBot  # noqa: E402
 from burraco.bots.weights import HAND_SET, GreedyWeights, weight_names  # noqa: E402
+from burraco.deal import OVER  # noqa: E402
 from burraco.variants import Variant  # noqa: E402
 
 #: Bots of one seating: the candidate's and the hand-set player's, each for a seed.
@@ -86,6 +88,25 @@ def board_value(v: Variant, seed: int, dealer: int, new: BotMaker, old: BotMaker
     return sum(margins) / len(margins)
 
 
+def greedy_seating(
+    v: Variant, seed: int, dealer: int, new: GreedyBot, old: GreedyBot, new_line: int
+) -> int:
+    """:func:`play_seating` for two greedy players, four times faster: each plays as it does
+    in the expert's playouts (:meth:`GreedyBot.playout`, reading the deal in place, the same
+    choices as from its view), and the deal performs its legal choice unchecked."""
+    deal = Deal.new(v, seed, dealer=dealer)
+    line_of = v.line_of
+    thrown: list[set[int]] = [set() for _ in range(v.players)]
+    while deal.phase != OVER:
+        seat = deal.turn
+        action = (new if line_of[seat] == new_line else old).playout(deal, thrown)
+        if action.kind == DISCARD:
+            thrown[seat].add(action.cards[0])
+        deal._perform(action)
+    points = deal.score().points
+    return points[new_line] - max(p for line, p in enumerate(points) if line != new_line)
+
+
 def greedy_maker(weights: GreedyWeights) -> BotMaker:
     # The greedy player is deterministic: one bot serves every seating.
     bot = GreedyBot(weights=weights)
@@ -93,14 +114,16 @@ def greedy_maker(weights: GreedyWeights) -> BotMaker:
 
 
 def fitness(
-    v: Variant, weights: GreedyWeights, seeds: Sequence[int], old: BotMaker | None = None
+    v: Variant, weights: GreedyWeights, seeds: Sequence[int], old: GreedyWeights = HAND_SET
 ) -> float:
     """Mean MP a deal of the greedy player with ``weights`` against ``old`` (the hand-set
     greedy player) over the boards of ``seeds``."""
-    new = greedy_maker(weights)
-    against = old or greedy_maker(HAND_SET)
-    values = [board_value(v, s, s % v.players, new, against) for s in seeds]
-    return sum(values) / len(values)
+    new, against = GreedyBot(weights=weights), GreedyBot(weights=old)
+    total = 0
+    for s in seeds:
+        for line in range(v.lines):
+            total += greedy_seating(v, s, s % v.players, new, against, line)
+    return total / (len(seeds) * v.lines)
 
 
 # --- the search space -------------------------------------------------------------------

@@ -185,6 +185,24 @@ def test_the_hand_set_weights_are_level_with_themselves() -> None:
     assert tune.decode(tune.encode(HAND_SET)) == HAND_SET
 
 
+def test_the_tuners_fast_games_are_the_bots_games() -> None:
+    """The tuner plays the greedy players as the expert's playouts do, unchecked: the
+    margins are those of the bots choosing from their views, deal by deal."""
+    tune = _tune()
+    moved = GreedyWeights.of_vector([x * 1.3 for x in HAND_SET.vector()])
+    for name, players in (("italian", 2), ("italian", 4), ("canasta", 2)):
+        v = variant(name, players=players)
+        seeds = [tune.board_seed(2, 1, b) for b in range(4)]
+        slow = [
+            tune.board_value(
+                v, s, s % players, tune.greedy_maker(moved), tune.greedy_maker(HAND_SET)
+            )
+            for s in seeds
+        ]
+        assert tune.fitness(v, moved, seeds) == pytest.approx(sum(slow) / len(slow))
+        assert any(slow)
+
+
 def test_verify_gives_zero_for_the_hand_set_weights(tmp_path: Path) -> None:
     tune = _tune()
     path = tmp_path / "same.json"
