@@ -19,7 +19,14 @@ from burraco import Deal, variant
 from burraco.bots import RandomBot
 from burraco.bots.expert import ExpertBot
 from burraco.bots.greedy import GreedyBot
-from burraco.bots.weights import HAND_SET, GreedyWeights, shipped_names, weight_names
+from burraco.bots.weights import (
+    HAND_SET,
+    LEVEL_SET,
+    GreedyWeights,
+    level_weights,
+    shipped_names,
+    weight_names,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "greedy_choices.json"
 #: The setups the golden choices were taken from, and the deals of each.
@@ -140,6 +147,29 @@ def test_two_weight_sets_play_side_by_side() -> None:
         view, legal = deal.view(deal.turn), deal.legal_actions()
         other.choose(view, legal)
         assert str(GreedyBot().choose(view, legal)) == golden[key][0], key
+
+
+@pytest.mark.parametrize(("name", "players", "lines"), [("italian", 4, 2), ("italian", 3, 3)])
+def test_the_greedy_level_plays_its_tables_weights(name: str, players: int, lines: int) -> None:
+    """The ``greedy`` level plays the tuned set at tables of two lines, the hand-set weights
+    elsewhere; in its playouts too (the expert's search reads the deal in place)."""
+    from burraco.bots.arena import make_bot
+
+    v = variant(name, players=players, lines=lines)
+    expected = GreedyWeights.named(LEVEL_SET) if lines == 2 else HAND_SET
+    assert level_weights(v) is expected
+    level = make_bot("greedy", seed=1)
+    assert isinstance(level, GreedyBot)
+    fixed = GreedyBot(weights=expected)
+    deal = Deal.new(v, 3)
+    thrown: list[set[int]] = [set() for _ in range(players)]
+    while not deal.is_over:
+        view, legal = deal.view(deal.turn), deal.legal_actions()
+        action = level.choose(view, legal)
+        assert action == fixed.choose(view, legal) == level.playout(deal, thrown)
+        if action.kind == "discard":
+            thrown[deal.turn].add(action.cards[0])
+        deal.apply(action)
 
 
 def _tune() -> ModuleType:

@@ -60,7 +60,8 @@ class ExpertBot:
     (standard errors), a candidate clearly beaten by the leader on the worlds so far is
     dropped and the rest of the budget goes to the others (see :func:`pimc`); None plays
     every candidate in every world. ``weights`` are the greedy player's, in its playouts
-    and in choosing its candidates (the hand-set ones by default).
+    and in choosing its candidates (the hand-set ones by default; None: the greedy level's
+    for the table, :func:`~burraco.bots.weights.level_weights`).
     """
 
     def __init__(
@@ -72,7 +73,7 @@ class ExpertBot:
         lays: int = 2,
         horizon: int | None = 6,
         race: float | None = 2.5,
-        weights: GreedyWeights = HAND_SET,
+        weights: GreedyWeights | None = HAND_SET,
     ) -> None:
         self.seconds = seconds
         self.worlds = worlds

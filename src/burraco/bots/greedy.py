@@ -28,7 +28,7 @@ from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from burraco.actions import DISCARD, DRAW, EXTEND, MELD, TAKE, Action
-from burraco.bots.weights import HAND_SET, GreedyWeights
+from burraco.bots.weights import HAND_SET, GreedyWeights, level_weights
 from burraco.cards import CARDS, JOKER, KINDS, counts_of
 from burraco.melds import SEQUENCE, SET, WILD, Meld, extended, grade_of, read_meld, tables_for
 from burraco.variants import PerVariant, Variant
@@ -605,18 +605,30 @@ def _play(s: _Seen, legal: Sequence[Action]) -> Action:
 class GreedyBot:
     """Plays the best-looking action by simple club rules; deterministic. ``weights`` are
     what it values each kind of move at (:class:`~burraco.bots.weights.GreedyWeights`; the
-    hand-set ones by default)."""
+    hand-set ones by default); None plays the greedy level's weights for the table
+    (:func:`~burraco.bots.weights.level_weights`), as the ``greedy`` level does."""
 
-    def __init__(self, seed: int | None = None, weights: GreedyWeights = HAND_SET) -> None:
+    def __init__(self, seed: int | None = None, weights: GreedyWeights | None = HAND_SET) -> None:
         self.seed = seed
         self.weights = weights
+        #: The level's weights of the last table asked about (None: not asked yet).
+        self._level: tuple[Variant, GreedyWeights] | None = None
+
+    def _weights(self, v: Variant) -> GreedyWeights:
+        if self.weights is not None:
+            return self.weights
+        level = self._level
+        if level is None or level[0] is not v:
+            level = self._level = (v, level_weights(v))
+        return level[1]
 
     def choose(self, view: DealView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        s = _Seen.of_view(view, self.weights)
+        assert view.rules is not None
+        s = _Seen.of_view(view, self._weights(view.rules))
         if view.phase == "draw":
             return _draw_or_take(s, legal)
         return _play(s, legal)
@@ -624,7 +636,8 @@ class GreedyBot:
     def ranked(self, view: DealView, legal: Sequence[Action]) -> list[Action]:
         """The play-phase actions from most to least attractive: lay-downs that score
         above nothing first, by score; then discards, safest first."""
-        s = _Seen.of_view(view, self.weights)
+        assert view.rules is not None
+        s = _Seen.of_view(view, self._weights(view.rules))
         lays: list[tuple[float, int, Action]] = []
         discards: list[tuple[float, int, Action]] = []
         weigh: _Discards | None = None
@@ -647,7 +660,7 @@ class GreedyBot:
         best first, and asks the deal whether each is legal, down to the first that is;
         anywhere else it weighs the deal's legal actions as :meth:`choose` does.
         """
-        s = _Seen.of_deal(deal, thrown, self.weights)
+        s = _Seen.of_deal(deal, thrown, self._weights(deal.v))
         if deal.phase != "play":
             legal = deal.legal_actions()
             return legal[0] if len(legal) == 1 else _draw_or_take(s, legal)

@@ -23,9 +23,12 @@ import math
 from dataclasses import asdict, dataclass, fields, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-__all__ = ["HAND_SET", "GreedyWeights", "weight_names"]
+if TYPE_CHECKING:
+    from burraco.variants import Variant
+
+__all__ = ["HAND_SET", "LEVEL_SET", "GreedyWeights", "level_weights", "weight_names"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,10 +148,14 @@ class GreedyWeights:
         :data:`HAND_SET`."""
         if name == "hand-set":
             return HAND_SET
-        shipped = resources.files("burraco.bots") / f"greedy-{name}.json"
-        if not shipped.is_file():
-            raise ValueError(f"no greedy weight set {name!r} ({', '.join(shipped_names())})")
-        return cls.from_json(shipped.read_text())
+        found = _NAMED.get(name)
+        if found is None:
+            shipped = resources.files("burraco.bots") / f"greedy-{name}.json"
+            if not shipped.is_file():
+                raise ValueError(f"no greedy weight set {name!r} ({', '.join(shipped_names())})")
+            # One object per set: the greedy player keeps its memos by the weights object.
+            found = _NAMED[name] = cls.from_json(shipped.read_text())
+        return found
 
     def vector(self) -> list[float]:
         """The tunable weights (:func:`weight_names`), in that order."""
@@ -166,6 +173,20 @@ class GreedyWeights:
 
 #: The weights the greedy player was written with.
 HAND_SET: Final = GreedyWeights()
+#: The shipped sets read so far, by name.
+_NAMED: dict[str, GreedyWeights] = {}
+
+#: The greedy level's weights at tables of two lines (two players, or pairs): tuned on
+#: Italian for two (``bench/tune.py``), and measured to win at every table of two lines it
+#: was tried at (docs/research.md, "Tuning").
+LEVEL_SET: Final = "italian2"
+
+
+def level_weights(v: Variant) -> GreedyWeights:
+    """The greedy level's weights for a table: :data:`LEVEL_SET` at tables of two lines;
+    elsewhere (three lines, where the tuned set measured level with the hand-set one) the
+    hand-set weights."""
+    return GreedyWeights.named(LEVEL_SET) if v.lines == 2 else HAND_SET
 
 
 def weight_names() -> tuple[str, ...]:
