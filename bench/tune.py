@@ -48,7 +48,7 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 from burraco import Deal, variant  # noqa: E402
 from burraco.actions import DISCARD  # noqa: E402
-from burraco.bots import Bot  # noqa: E402
+from burraco.bots import Bot, RandomBot  # noqa: E402
 from burraco.bots.arena import interval95  # noqa: E402
 from burraco.bots.expert import ExpertBot  # noqa: E402
 from burraco.bots.greedy import GreedyBot  # noqa: E402
@@ -107,6 +107,28 @@ def greedy_seating(
     return points[new_line] - max(p for line, p in enumerate(points) if line != new_line)
 
 
+def random_seating(v: Variant, seed: int, dealer: int, new: GreedyBot, new_line: int) -> int:
+    """:func:`greedy_seating` against the random bot (made from the deal's seed and its
+    line, as :func:`play_seating` makes bots)."""
+    deal = Deal.new(v, seed, dealer=dealer)
+    line_of = v.line_of
+    others = {line: RandomBot(seed * 131 + line) for line in range(v.lines)}
+    thrown: list[set[int]] = [set() for _ in range(v.players)]
+    while deal.phase != OVER:
+        seat = deal.turn
+        line = line_of[seat]
+        if line == new_line:
+            action = new.playout(deal, thrown)
+            deal._perform(action)
+        else:
+            action = others[line].choose(deal.view(seat), deal.legal_actions())
+            deal.apply(action)
+        if action.kind == DISCARD:
+            thrown[seat].add(action.cards[0])
+    points = deal.score().points
+    return points[new_line] - max(p for line, p in enumerate(points) if line != new_line)
+
+
 def greedy_maker(weights: GreedyWeights) -> BotMaker:
     # The greedy player is deterministic: one bot serves every seating.
     bot = GreedyBot(weights=weights)
@@ -124,6 +146,33 @@ def fitness(
         for line in range(v.lines):
             total += greedy_seating(v, s, s % v.players, new, against, line)
     return total / (len(seeds) * v.lines)
+
+
+def fitness_vs_random(v: Variant, weights: GreedyWeights, seeds: Sequence[int]) -> float:
+    """Mean MP a deal of the greedy player with ``weights`` against the random bot."""
+    new = GreedyBot(weights=weights)
+    total = 0
+    for s in seeds:
+        for line in range(v.lines):
+            total += random_seating(v, s, s % v.players, new, line)
+    return total / (len(seeds) * v.lines)
+
+
+#: The opponents a candidate may be measured against: MP a deal on some boards.
+OPPONENTS: dict[str, Callable[[Variant, GreedyWeights, Sequence[int]], float]] = {
+    "greedy": fitness,
+    "random": fitness_vs_random,
+}
+
+
+def opponents_of(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    for n in names:
+        if n not in OPPONENTS:
+            raise SystemExit(f"no opponent {n!r} ({', '.join(OPPONENTS)})")
+    if not names:
+        raise SystemExit("--against names no opponent")
+    return names
 
 
 # --- the search space -------------------------------------------------------------------
@@ -178,18 +227,31 @@ def new_search(seed: int, popsize: int, sigma: float) -> Any:
 
 
 def step(
-    es: Any, v: Variant, seed: int, boards: int, log: Callable[[str], None] = print
+    es: Any,
+    v: Variant,
+    seed: int,
+    boards: int,
+    log: Callable[[str], None] = print,
+    against: Sequence[str] = ("greedy",),
 ) -> Generation:
-    """One generation: ask, play every candidate on the generation's boards, tell."""
+    """One generation: ask, play every candidate on the generation's boards, tell.
+
+    A candidate's fitness is its gain over the hand-set weights, in MP a deal, averaged over
+    the opponents ``against``: against each, its MP a deal less the hand-set weights' on
+    the same boards (nothing against the hand-set greedy player itself)."""
     start = time.perf_counter()
     g = int(es.countiter)
     seeds = [board_seed(seed, g, b) for b in range(boards)]
+    base = {n: 0.0 if n == "greedy" else OPPONENTS[n](v, HAND_SET, seeds) for n in against}
     points = es.ask()
     fitnesses = []
     for i, x in enumerate(points):
-        f = fitness(v, decode(x), seeds)
+        weights = decode(x)
+        gains = {n: OPPONENTS[n](v, weights, seeds) - base[n] for n in against}
+        f = sum(gains.values()) / len(gains)
         fitnesses.append(f)
-        log(f"  generation {g} candidate {i + 1}/{len(points)}: {f:+.1f} MP a deal")
+        parts = ", ".join(f"{gain:+.1f} against {n}" for n, gain in gains.items())
+        log(f"  generation {g} candidate {i + 1}/{len(points)}: {f:+.1f} MP a deal ({parts})")
     # CMA-ES minimises.
     es.tell(points, [-f for f in fitnesses])
     best = max(range(len(points)), key=lambda i: fitnesses[i])
@@ -222,6 +284,9 @@ def run(args: argparse.Namespace, log: Callable[[str], None] = print) -> list[Ge
         "sigma": args.sigma,
         "seed": args.seed,
     }
+    against = opponents_of(args.against)
+    if against != ("greedy",):
+        setup["against"] = list(against)
     if state.exists():
         saved = pickle.loads(state.read_bytes())
         if saved["setup"] != setup:
@@ -233,7 +298,7 @@ def run(args: argparse.Namespace, log: Callable[[str], None] = print) -> list[Ge
     started = time.perf_counter()
     done: list[Generation] = []
     while int(es.countiter) < args.generations:
-        gen = step(es, v, args.seed, args.boards, log)
+        gen = step(es, v, args.seed, args.boards, log, against)
         done.append(gen)
         _write(state, pickle.dumps({"setup": setup, "es": es}))
         _write(out / "mean.json", gen.mean.to_json().encode())
@@ -314,6 +379,12 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--generations", type=int, default=30)
     r.add_argument("--sigma", type=float, default=0.25)
     r.add_argument("--minutes", type=float, default=None)
+    r.add_argument(
+        "--against",
+        default="greedy",
+        help="opponents, comma separated (greedy, random): the fitness is the mean gain "
+        "over the hand-set weights against each",
+    )
     c = sub.add_parser("verify", help="a weight set on fresh boards, with its interval")
     c.add_argument("weights")
     c.add_argument("--boards", type=int, default=2000)

@@ -204,6 +204,18 @@ def test_the_tuner_runs_a_generation_and_resumes(tmp_path: Path) -> None:
     args.boards = 3
     with pytest.raises(SystemExit, match="holds a run of"):
         tune.run(args, lines.append)
+    # Against two opponents: the gain over the hand-set weights against each, averaged.
+    mixed = tune.parser().parse_args(
+        [
+            *("run", "--out", str(tmp_path / "mixed"), "--boards", "2", "--popsize", "4"),
+            *("--generations", "1", "--against", "greedy,random"),
+        ]
+    )
+    assert len(tune.run(mixed, lines.append)) == 1
+    assert "against random" in lines[-2]
+    mixed.against = "greedy,genius"
+    with pytest.raises(SystemExit, match="no opponent 'genius'"):
+        tune.run(mixed, lines.append)
 
 
 def test_the_hand_set_weights_are_level_with_themselves() -> None:
@@ -231,6 +243,12 @@ def test_the_tuners_fast_games_are_the_bots_games() -> None:
         ]
         assert tune.fitness(v, moved, seeds) == pytest.approx(sum(slow) / len(slow))
         assert any(slow)
+        against_random = [
+            tune.board_value(v, s, s % players, tune.greedy_maker(moved), RandomBot) for s in seeds
+        ]
+        assert tune.fitness_vs_random(v, moved, seeds) == pytest.approx(
+            sum(against_random) / len(against_random)
+        )
 
 
 def test_verify_gives_zero_for_the_hand_set_weights(tmp_path: Path) -> None:
