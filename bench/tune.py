@@ -5,8 +5,9 @@ Run from the repository root (the ``cma`` package: ``pip install 'burraco[tune]'
 
     nice -n 19 python bench/tune.py run --out artifacts/tune-italian2 [--variant italian]
         [--players 2] [--boards 150] [--popsize 12] [--generations 30] [--sigma 0.25]
-        [--seed 1] [--minutes M]
+        [--seed 1] [--minutes M] [--against greedy,random]
     python bench/tune.py verify WEIGHTS.json [--boards 2000] [--seed 7] [--expert-worlds W]
+        [--against random]
 
 ``run``: each generation, CMA-ES proposes ``--popsize`` weight sets; each plays the same
 ``--boards`` boards of the generation (common random numbers: the luck of the cards is
@@ -28,7 +29,14 @@ resumes where it stopped. ``--minutes`` stops after the generation that passes t
 from any the tuner played: ``--seed`` and board b give the deal seed
 ``(seed * 1_000_003 + b) * 101 + 7_777``), with a 95% interval over boards. With
 ``--expert-worlds W``, the same for the expert whose playouts use the weights against the
-expert with the hand-set ones, both on a budget of W sampled deals a decision.
+expert with the hand-set ones, both on a budget of W sampled deals a decision. With
+``--against random``, both play the random bot on each board instead, and the figure is
+the weights' gain over the hand-set ones there.
+
+``run --against greedy,random`` measures each candidate against both opponents on the
+generation's boards: its fitness is the mean of its gains over the hand-set weights
+against each (a weight set that only exploits the hand-set player loses against the
+random bot: docs/research.md, "Tuning").
 """
 
 from __future__ import annotations
@@ -349,11 +357,22 @@ def verify(
     else:
         what = f"greedy with {args.weights}"
         new, old = greedy_maker(weights), greedy_maker(HAND_SET)
+    random_opponent = args.against == "random"
+    if random_opponent:
+        # Against the random bot: the gain over the hand-set weights, board by board.
+        what += " against the random bot, less the hand-set one's"
+        hand_set = old
     values: list[float] = []
     start = time.perf_counter()
     for b in range(args.boards):
         s = verify_seed(args.seed, b)
-        values.append(board_value(v, s, s % v.players, new, old))
+        if random_opponent:
+            values.append(
+                board_value(v, s, s % v.players, new, RandomBot)
+                - board_value(v, s, s % v.players, hand_set, RandomBot)
+            )
+        else:
+            values.append(board_value(v, s, s % v.players, new, old))
         if (b + 1) % max(1, args.boards // 20) == 0 or b + 1 == args.boards:
             mean, low, high = interval95(values)
             log(
@@ -362,7 +381,8 @@ def verify(
             )
     mean, low, high = interval95(values)
     log(
-        f"result: {args.variant} {args.players}p, {what} against the hand-set one: "
+        f"result: {args.variant} {args.players}p, {what}"
+        f"{'' if random_opponent else ' against the hand-set one'}: "
         f"{mean:+.1f} MP a deal, 95% [{low:+.1f}, {high:+.1f}] over {len(values)} boards "
         f"({2 * len(values)} deals), seed {args.seed}"
     )
@@ -389,6 +409,13 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("weights")
     c.add_argument("--boards", type=int, default=2000)
     c.add_argument("--expert-worlds", type=int, default=None)
+    c.add_argument(
+        "--against",
+        default="hand-set",
+        choices=("hand-set", "random"),
+        help="the same bot with the hand-set weights (default), or the random bot: then "
+        "the gain over the hand-set weights against it",
+    )
     for q in (r, c):
         q.add_argument("--variant", default="italian")
         q.add_argument("--players", type=int, default=2)

@@ -261,6 +261,8 @@ def test_verify_gives_zero_for_the_hand_set_weights(tmp_path: Path) -> None:
         lines: list[str] = []
         assert tune.verify(args, lines.append) == (0.0, 0.0, 0.0)
         assert lines[-1].startswith("result: italian 2p")
+    args = tune.parser().parse_args(["verify", str(path), "--boards", "2", "--against", "random"])
+    assert tune.verify(args, print) == (0.0, 0.0, 0.0)
 
 
 if __name__ == "__main__":
