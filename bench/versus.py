@@ -285,15 +285,18 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     from base_commit import BASE_COMMIT, NEW_SRC, ensure_base
 
+    against = "other"
     if args.against_src is None:
+        # Only then the base commit's worktree is made: another opponent needs none.
         args.against_src = str(ensure_base())
+        against = BASE_COMMIT
     new_src = Path(args.new_src) if args.new_src else NEW_SRC
     sys.path.insert(0, str(new_src))
     print(
         f"{args.variant} {args.players}p: {args.boards} boards x 2 seatings x "
         f"{args.deals_per_board} deal(s), {args.seconds} s a decision; new = {new_src} "
         f"{args.new_options or ''}, against = {args.against_src} "
-        f"({BASE_COMMIT if args.against_src == str(ensure_base()) else 'other'}) "
+        f"({against}) "
         f"{args.against_options or ''}",
         flush=True,
     )
