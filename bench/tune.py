@@ -22,7 +22,8 @@ The search is in scaled units: each weight divided by the size of its hand-set v
 (at least 1), so one ``--sigma`` moves every weight by about that fraction. The state
 (the optimiser, pickled) is saved after every generation in ``OUT/state.pkl``, with a
 line per generation in ``OUT/log.jsonl`` and the distribution's mean, the recommended
-weights of a noisy search, in ``OUT/mean.json``; running again with the same ``--out``
+weights of a noisy search, in ``OUT/mean.json`` (the generation's best candidate in
+``OUT/best.json``); running again with the same ``--out``
 resumes where it stopped. ``--minutes`` stops after the generation that passes the time.
 
 ``verify``: a weight set against the hand-set greedy player on fresh boards (seeds apart
@@ -310,6 +311,9 @@ def run(args: argparse.Namespace, log: Callable[[str], None] = print) -> list[Ge
         done.append(gen)
         _write(state, pickle.dumps({"setup": setup, "es": es}))
         _write(out / "mean.json", gen.mean.to_json().encode())
+        # The generation's best candidate: chosen on its boards, so its fitness is biased
+        # upwards; verify it on fresh boards before trusting it over the mean.
+        _write(out / "best.json", gen.best.to_json().encode())
         line = {
             "generation": gen.generation,
             "mean_fitness": sum(gen.fitnesses) / len(gen.fitnesses),
@@ -317,6 +321,7 @@ def run(args: argparse.Namespace, log: Callable[[str], None] = print) -> list[Ge
             "sigma": float(es.sigma),
             "seconds": round(gen.seconds, 1),
             "mean": gen.mean.to_dict(),
+            "best": gen.best.to_dict(),
         }
         with (out / "log.jsonl").open("a") as f:
             f.write(json.dumps(line) + "\n")
