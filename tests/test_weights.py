@@ -195,6 +195,7 @@ def test_the_tuner_runs_a_generation_and_resumes(tmp_path: Path) -> None:
     assert (out / "state.pkl").exists() and (out / "log.jsonl").exists()
     mean = GreedyWeights.load(out / "mean.json")
     assert mean == first[0].mean != HAND_SET
+    assert GreedyWeights.load(out / "best.json") == first[0].best
     # Run again: it resumes at generation 1, and the same setup is asked for.
     args.generations = 2
     second = tune.run(args, lines.append)
