@@ -22,6 +22,7 @@ from burraco.bots.greedy import GreedyBot
 from burraco.bots.weights import (
     HAND_SET,
     LEVEL_SET,
+    LEVEL_TABLES,
     GreedyWeights,
     level_weights,
     shipped_names,
@@ -149,14 +150,19 @@ def test_two_weight_sets_play_side_by_side() -> None:
         assert str(GreedyBot().choose(view, legal)) == golden[key][0], key
 
 
-@pytest.mark.parametrize(("name", "players", "lines"), [("italian", 4, 2), ("italian", 3, 3)])
+@pytest.mark.parametrize(
+    ("name", "players", "lines"), [("italian", 4, 2), ("italian", 3, 3), ("canasta", 2, 2)]
+)
 def test_the_greedy_level_plays_its_tables_weights(name: str, players: int, lines: int) -> None:
-    """The ``greedy`` level plays the tuned set at tables of two lines, the hand-set weights
-    elsewhere; in its playouts too (the expert's search reads the deal in place)."""
+    """The ``greedy`` level plays the tuned set at the tables where it was measured to win,
+    the hand-set weights elsewhere; in its playouts too (the expert's search reads the deal
+    in place)."""
     from burraco.bots.arena import make_bot
 
     v = variant(name, players=players, lines=lines)
-    expected = GreedyWeights.named(LEVEL_SET) if lines == 2 else HAND_SET
+    tuned = (name, players, lines) in LEVEL_TABLES
+    assert tuned == ((name, players) == ("italian", 4))
+    expected = GreedyWeights.named(LEVEL_SET) if tuned else HAND_SET
     assert level_weights(v) is expected
     level = make_bot("greedy", seed=1)
     assert isinstance(level, GreedyBot)

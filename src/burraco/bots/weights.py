@@ -28,7 +28,14 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     from burraco.variants import Variant
 
-__all__ = ["HAND_SET", "LEVEL_SET", "GreedyWeights", "level_weights", "weight_names"]
+__all__ = [
+    "HAND_SET",
+    "LEVEL_SET",
+    "LEVEL_TABLES",
+    "GreedyWeights",
+    "level_weights",
+    "weight_names",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,17 +183,31 @@ HAND_SET: Final = GreedyWeights()
 #: The shipped sets read so far, by name.
 _NAMED: dict[str, GreedyWeights] = {}
 
-#: The greedy level's weights at tables of two lines (two players, or pairs): tuned on
-#: Italian for two (``bench/tune.py``), and measured to win at every table of two lines it
-#: was tried at (docs/research.md, "Tuning").
+#: The greedy level's tuned set: tuned on Italian for two (``bench/tune.py``).
 LEVEL_SET: Final = "italian2"
+#: The tables (variant, players, lines) where :data:`LEVEL_SET` beat the hand-set weights
+#: with a 95% interval above zero (docs/research.md, "Tuning"); at canasta for two and
+#: Italian for three it measured level, and the rest were not measured.
+LEVEL_TABLES: Final = frozenset(
+    {
+        ("italian", 2, 2),
+        ("italian", 4, 2),
+        ("online", 2, 2),
+        ("online", 4, 2),
+        ("buraco", 2, 2),
+        ("buraco", 3, 3),
+        ("buraco", 4, 2),
+        ("canasta", 4, 2),
+    }
+)
 
 
 def level_weights(v: Variant) -> GreedyWeights:
-    """The greedy level's weights for a table: :data:`LEVEL_SET` at tables of two lines;
-    elsewhere (three lines, where the tuned set measured level with the hand-set one) the
-    hand-set weights."""
-    return GreedyWeights.named(LEVEL_SET) if v.lines == 2 else HAND_SET
+    """The greedy level's weights for a table: :data:`LEVEL_SET` at the tables where it was
+    measured to win (:data:`LEVEL_TABLES`), the hand-set weights elsewhere."""
+    if (v.name, v.players, v.lines) in LEVEL_TABLES:
+        return GreedyWeights.named(LEVEL_SET)
+    return HAND_SET
 
 
 def weight_names() -> tuple[str, ...]:
