@@ -7,7 +7,7 @@ Run from the repository root (the ``cma`` package: ``pip install 'burraco[tune]'
         [--players 2] [--boards 150] [--popsize 12] [--generations 30] [--sigma 0.25]
         [--seed 1] [--minutes M] [--against greedy,random]
     python bench/tune.py verify WEIGHTS.json [--boards 2000] [--seed 7] [--expert-worlds W]
-        [--against random]
+        [--against random|expert]
 
 ``run``: each generation, CMA-ES proposes ``--popsize`` weight sets; each plays the same
 ``--boards`` boards of the generation (common random numbers: the luck of the cards is
@@ -31,8 +31,9 @@ from any the tuner played: ``--seed`` and board b give the deal seed
 ``(seed * 1_000_003 + b) * 101 + 7_777``), with a 95% interval over boards. With
 ``--expert-worlds W``, the same for the expert whose playouts use the weights against the
 expert with the hand-set ones, both on a budget of W sampled deals a decision. With
-``--against random``, both play the random bot on each board instead, and the figure is
-the weights' gain over the hand-set ones there.
+``--against random`` (``--against expert``: the expert with hand-set playouts on a budget
+of ``--expert-worlds`` worlds, 8 by default), both play that bot on each board instead,
+and the figure is the weights' gain over the hand-set ones there.
 
 ``run --against greedy,random`` measures each candidate against both opponents on the
 generation's boards: its fitness is the mean of its gains over the hand-set weights
@@ -350,7 +351,7 @@ def verify(
     v = variant(args.variant, players=args.players)
     new: BotMaker
     old: BotMaker
-    if args.expert_worlds:
+    if args.expert_worlds and args.against != "expert":
         worlds = args.expert_worlds
         what = f"expert ({worlds} worlds a decision) with {args.weights} in its playouts"
 
@@ -362,19 +363,29 @@ def verify(
     else:
         what = f"greedy with {args.weights}"
         new, old = greedy_maker(weights), greedy_maker(HAND_SET)
-    random_opponent = args.against == "random"
-    if random_opponent:
-        # Against the random bot: the gain over the hand-set weights, board by board.
-        what += " against the random bot, less the hand-set one's"
+    opponent: BotMaker | None = None
+    if args.against == "random":
+        opponent = RandomBot
+    elif args.against == "expert":
+        expert_worlds = args.expert_worlds or 8
+
+        def opponent(seed: int) -> Bot:
+            return ExpertBot(worlds=expert_worlds, seed=seed)
+
+    random_opponent = opponent is not None
+    if opponent is not None:
+        # Against a third bot: the gain over the hand-set weights, board by board.
+        what += f" against the {args.against} bot, less the hand-set one's"
         hand_set = old
     values: list[float] = []
     start = time.perf_counter()
     for b in range(args.boards):
         s = verify_seed(args.seed, b)
         if random_opponent:
+            assert opponent is not None
             values.append(
-                board_value(v, s, s % v.players, new, RandomBot)
-                - board_value(v, s, s % v.players, hand_set, RandomBot)
+                board_value(v, s, s % v.players, new, opponent)
+                - board_value(v, s, s % v.players, hand_set, opponent)
             )
         else:
             values.append(board_value(v, s, s % v.players, new, old))
@@ -417,9 +428,10 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument(
         "--against",
         default="hand-set",
-        choices=("hand-set", "random"),
-        help="the same bot with the hand-set weights (default), or the random bot: then "
-        "the gain over the hand-set weights against it",
+        choices=("hand-set", "random", "expert"),
+        help="the same bot with the hand-set weights (default), or the random bot, or the "
+        "expert (hand-set playouts, --expert-worlds worlds, 8 by default): then the gain "
+        "over the hand-set weights against it",
     )
     for q in (r, c):
         q.add_argument("--variant", default="italian")

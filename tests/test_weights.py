@@ -268,8 +268,13 @@ def test_verify_gives_zero_for_the_hand_set_weights(tmp_path: Path) -> None:
         lines: list[str] = []
         assert tune.verify(args, lines.append) == (0.0, 0.0, 0.0)
         assert lines[-1].startswith("result: italian 2p")
-    args = tune.parser().parse_args(["verify", str(path), "--boards", "2", "--against", "random"])
-    assert tune.verify(args, print) == (0.0, 0.0, 0.0)
+    for against in ("random", "expert"):
+        args = tune.parser().parse_args(
+            ["verify", str(path), "--boards", "1", "--against", against, "--expert-worlds", "1"]
+        )
+        lines = []
+        assert tune.verify(args, lines.append) == (0.0, 0.0, 0.0)
+        assert f"against the {against} bot, less the hand-set one's" in lines[-1]
 
 
 if __name__ == "__main__":
