@@ -378,15 +378,15 @@ def verify(
         what += f" against the {args.against} bot, less the hand-set one's"
         hand_set = old
     values: list[float] = []
+    #: Against a third bot: the weights' own MP a deal against it, board by board.
+    own: list[float] = []
     start = time.perf_counter()
     for b in range(args.boards):
         s = verify_seed(args.seed, b)
         if random_opponent:
             assert opponent is not None
-            values.append(
-                board_value(v, s, s % v.players, new, opponent)
-                - board_value(v, s, s % v.players, hand_set, opponent)
-            )
+            own.append(board_value(v, s, s % v.players, new, opponent))
+            values.append(own[-1] - board_value(v, s, s % v.players, hand_set, opponent))
         else:
             values.append(board_value(v, s, s % v.players, new, old))
         if (b + 1) % max(1, args.boards // 20) == 0 or b + 1 == args.boards:
@@ -396,6 +396,12 @@ def verify(
                 f"{high:+.1f}] ({time.perf_counter() - start:.0f} s)"
             )
     mean, low, high = interval95(values)
+    if own:
+        own_mean, own_low, own_high = interval95(own)
+        log(
+            f"  the weights' own MP a deal against the {args.against} bot: {own_mean:+.1f}, "
+            f"95% [{own_low:+.1f}, {own_high:+.1f}]"
+        )
     log(
         f"result: {args.variant} {args.players}p, {what}"
         f"{'' if random_opponent else ' against the hand-set one'}: "
