@@ -116,6 +116,8 @@ class SeatSockets:
             elif kind == "take_back":
                 await self.turns.take_back(table, seat)
             elif kind == "hint":
+                if table.seats[seat].program:
+                    raise RoomError("bot_no_hint", "a bot account plays without the room's hints")
                 await send(await self.turns.hint(table, seat))
             elif kind == "abandon":
                 await self.turns.abandon(table, seat)
