@@ -102,9 +102,12 @@ def routes(room: Room, store: Store) -> APIRouter:
             tables[seat.table_id].append(seat)
         ids = {s.user_id for seats in tables.values() for s in seats if s.user_id is not None}
         names = {i: u.name for i, u in store.users(sorted(ids)).items()}
-        return player_json(
+        found = player_json(
             user, store.ratings(user.id), store.result_totals(user.id), recent, tables, names
         )
+        # A person's bot account names its person (docs/bots.md): the page says whose.
+        owner = store.user(user.owner_id) if user.owner_id is not None else None
+        return found | {"owner": owner.name if owner else None}
 
     page = page_response
 
