@@ -160,7 +160,7 @@ def test_a_bot_process_plays_a_rated_match_against_a_person_and_both_are_rated(
 
 
 def test_a_bot_process_plays_a_rated_match_against_a_house_bot(tmp_path: Path) -> None:
-    with room(tmp_path) as server:
+    with room(tmp_path, expert_seconds=0.2) as server:
         anna = Person(server.url, "Anna")
         token = anna.new_bot("Robo")
         before = rating(server.url, "expert")

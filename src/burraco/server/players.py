@@ -150,6 +150,8 @@ def _rated_json(user: UserRow, rating: RatingRow) -> dict[str, Any]:
         "name": user.name,
         "kind": user.kind,
         "bot": user.kind == "bot",
+        #: A person's bot account (docs/bots.md), not one of the room's own levels.
+        "program": user.program,
         "rating": displayed(rating.mu, rating.sigma),
         "mu": round(rating.mu, 3),
         "sigma": round(rating.sigma, 3),
@@ -182,6 +184,7 @@ def player_json(
     return {
         "name": user.name,
         "kind": user.kind,
+        "program": user.program,
         "language": user.language,
         "created": user.created_at,
         "ratings": [
