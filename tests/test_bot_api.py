@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 import numpy as np
+import pytest
 import websockets
 from roomserver import RoomServer, free_port
 from waits import seconds
@@ -448,6 +449,44 @@ def test_a_bot_sits_at_no_more_tables_than_its_cap(tmp_path: Path) -> None:
         anna.new_bot("Robo3")
         fourth = anna.post("/api/account/bots", {"name": "Robo4"})
         assert (fourth.status_code, fourth.json()["code"]) == (409, "too_many_bots")
+
+
+@pytest.mark.parametrize("admitted", [False, True])
+def test_a_bot_plays_at_a_tournament_only_where_its_director_admits_bots(
+    tmp_path: Path, admitted: bool
+) -> None:
+    with room(tmp_path) as server, server.http() as http:
+        token = Person(server.url, "Anna").new_bot("Robo")
+        made = http.post(
+            "/api/tournaments",
+            json={"name": "Cup", "kind": "individual", "rounds": 1, "bots": admitted},
+        ).json()
+        tid, director = made["tournament"], made["token"]
+        entrant = http.post(
+            f"/api/tournaments/{tid}/entrants", json={"token": director, "players": ["Robo"]}
+        ).json()["tokens"][0]
+        padded = http.post(f"/api/tournaments/{tid}/pad", json={"token": director, "size": 2})
+        assert padded.status_code == 200, padded.text
+        assert (
+            http.post(f"/api/tournaments/{tid}/rounds", json={"token": director}).status_code == 200
+        )
+        me = http.get(f"/api/tournaments/{tid}/me", params={"token": entrant}).json()
+        url = f"{server.ws_url}/ws/{me['current']['room']}?token={entrant}"
+
+        async def first() -> tuple[dict[str, Any], int | None]:
+            async with websockets.connect(url, additional_headers=bearer(token)) as ws:
+                said = json.loads(await asyncio.wait_for(ws.recv(), seconds(20)))
+                if said["type"] == "error":
+                    with contextlib.suppress(websockets.ConnectionClosed):
+                        await asyncio.wait_for(ws.recv(), seconds(20))
+                return said, ws.close_code
+
+        said, code = asyncio.run(first())
+        if admitted:
+            assert said["type"] == "state" and said["seat"] == me["current"]["seat"]
+        else:
+            assert (said["code"], code) == ("forbidden", 4403)
+            assert "does not admit bot accounts" in said["message"]
 
 
 def _with(limits: Limits, **changes: Any) -> Limits:

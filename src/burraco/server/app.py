@@ -105,6 +105,8 @@ class CreateTournament(BaseModel):
     #: Anyone may watch the tournament's tables, and their players may chat.
     spectators: bool = True
     chat: bool = True
+    #: Bot accounts may play the tables with their entrants' tokens (docs/bots.md).
+    bots: bool = False
 
 
 class Register(BaseModel):
@@ -487,6 +489,8 @@ def create_app(
             return
         try:
             table = room.table(table_id)
+            if bearer and table.row.tournament:
+                desk.admit_bot(table.row.tournament)
             seat = room.seat_of(table, token, user_id)
         except RoomError as error:
             await socket.send_json(
