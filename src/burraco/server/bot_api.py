@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
-from burraco.server.account_api import finished
+from burraco.server.account_api import finished, programs_of
 from burraco.server.accounts import by_token, user_of
 from burraco.server.bot_accounts import BotAccounts, Challenge, Challenges
 from burraco.server.room import Room, RoomError
@@ -175,7 +175,7 @@ def routes(room: Room, store: Store, bots: BotAccounts, challenges: Challenges) 
         size = 20
         found = store.finished_page(size + 1, (page - 1) * size, user_id=me.id)
         return {
-            "matches": [finished(t) for t in found[:size]],
+            "matches": [finished(t, programs_of(store, found[:size])) for t in found[:size]],
             "page": page,
             "more": len(found) > size,
         }

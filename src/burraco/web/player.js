@@ -3,7 +3,7 @@
 // A bot level's page is the same, its name said as the lobby says it.
 
 import { t, initI18n, onLangChange, refusalText, formatDate } from './i18n.js';
-import { el, $, api, botName, me, saveSeat, variantLabel } from './common.js';
+import { el, $, api, botName, me, programName, saveSeat, variantLabel } from './common.js';
 import { gameLabel, ratedName } from './rated.js';
 
 let player = null;
@@ -64,7 +64,7 @@ function statistics() {
 function opponents(match) {
   return match.players.filter((p) => p.seat !== match.seat).map((p) => {
     // A bot's seat is its level's account: its name is said in the page's language.
-    const who = p.account ? el('a', { href: `/player/${encodeURIComponent(p.account)}`, text: botName(p.name, p.account) }) : p.name;
+    const who = p.account ? el('a', { href: `/player/${encodeURIComponent(p.account)}`, text: p.program ? programName(p.name) : botName(p.name, p.account) }) : p.name;
     return el('span', { class: p.line === match.line ? 'partner' : 'opponent' }, who);
   }).flatMap((e, i) => (i ? [', ', e] : [e]));
 }
