@@ -30,9 +30,9 @@ async function afterLogin() {
 /** The person's bot accounts, each with its tokens' first characters and their buttons. */
 async function renderBots() {
   const list = $('#my-bots');
-  list.replaceChildren();
   try {
     const { bots } = await api('GET', '/api/account/bots');
+    list.replaceChildren();
     if (!bots.length) list.append(el('li', { class: 'muted', text: t('bots.none') }));
     for (const bot of bots) {
       const live = bot.tokens.filter((k) => !k.revoked);
@@ -47,7 +47,7 @@ async function renderBots() {
         tokens));
     }
   } catch (err) {
-    list.append(el('li', { class: 'muted', text: refusalText(err) }));
+    list.replaceChildren(el('li', { class: 'muted', text: refusalText(err) }));
   }
 }
 
@@ -71,17 +71,16 @@ async function render() {
   $('#member-name').value = user.name;
   $('#my-page').href = `/player/${encodeURIComponent(user.name)}`;
   $('#language').value = user.language;
+  // The list is replaced whole once its answer is in: two renders at once (the page's
+  // first and a change of language) listed every table twice.
   const list = $('#my-tables');
-  list.replaceChildren();
   try {
     const { tables } = await api('GET', '/api/me/tables');
+    list.replaceChildren(...tables.map((info) => el('li', {},
+      el('a', { href: `/table/${info.table}`, text: t('account.table_link', { game: variantLabel(info.variant), players: info.players }) }))));
     if (!tables.length) list.append(el('li', { class: 'muted', text: t('account.no_tables') }));
-    for (const info of tables) {
-      list.append(el('li', {},
-        el('a', { href: `/table/${info.table}`, text: t('account.table_link', { game: variantLabel(info.variant), players: info.players }) })));
-    }
   } catch (err) {
-    list.append(el('li', { class: 'muted', text: refusalText(err) }));
+    list.replaceChildren(el('li', { class: 'muted', text: refusalText(err) }));
   }
   await renderBots();
 }
