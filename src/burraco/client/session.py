@@ -35,6 +35,16 @@ class BotError(Exception):
     """The room refused the bot for good: a token unknown or revoked, say."""
 
 
+class Refused(RuntimeError):
+    """The room refused one request (a cap reached, a table gone): the next poll tries
+    again."""
+
+
+#: Seconds a table the bot plays may be missing from its list (over, or expired while it
+#: waited) before its socket is let go.
+MISSING = 30.0
+
+
 async def run(
     choose: Choose,
     *,
@@ -64,6 +74,7 @@ async def run(
     playing: dict[str, asyncio.Task[bool]] = {}
     done: set[str] = set()
     unreachable = 0.0
+    missing: dict[str, float] = {}
     async with httpx.AsyncClient(base_url=base, headers=headers, timeout=30) as http:
         me = _answer(await http.get("/api/bot/account"))
         name = str(me["name"])
@@ -77,8 +88,10 @@ async def run(
         try:
             while matches is None or len(finished) < matches:
                 try:
-                    for info in _answer(await http.get("/api/bot/tables"))["tables"]:
+                    listed = _answer(await http.get("/api/bot/tables"))["tables"]
+                    for info in listed:
                         begin(str(info["table"]))
+                    _let_go(playing, {str(i["table"]) for i in listed}, missing, poll)
                     if accept:
                         for c in _answer(await http.get("/api/bot/challenges"))["challenges"]:
                             path = f"/api/bot/challenges/{c['challenge']}/accept"
@@ -97,6 +110,8 @@ async def run(
                         if table_id is not None:
                             begin(table_id)
                     unreachable = 0.0
+                except Refused as error:
+                    log.warning("%s", error)
                 except httpx.TransportError as error:
                     unreachable += poll
                     if unreachable > patience:
@@ -107,7 +122,7 @@ async def run(
                     if task.done():
                         del playing[table_id]
                         done.add(table_id)
-                        if task.result():
+                        if not task.cancelled() and task.result():
                             finished.append(table_id)
                             log.info("table %s: the match is over (%d)", table_id, len(finished))
         finally:
@@ -123,14 +138,28 @@ def play(choose: Choose, *, url: str, token: str, **options: Any) -> list[str]:
     return asyncio.run(run(choose, url=url, token=token, **options))
 
 
+def _let_go(
+    playing: dict[str, asyncio.Task[bool]], listed: set[str], missing: dict[str, float], poll: float
+) -> None:
+    """Let go of the socket of a table missing from the bot's list for :data:`MISSING`
+    seconds (expired while it waited for players); a match that just ended is told on its
+    socket long before."""
+    for table_id, task in playing.items():
+        if table_id in listed:
+            missing.pop(table_id, None)
+            continue
+        missing[table_id] = missing.get(table_id, 0.0) + poll
+        if missing[table_id] > MISSING:
+            log.info("table %s is no longer the bot's: letting it go", table_id)
+            task.cancel()
+
+
 def _answer(response: httpx.Response) -> dict[str, Any]:
     """A response's JSON, or the refusal as an error (:class:`BotError` for a bad token)."""
     if response.status_code == 401:
         raise BotError(response.json().get("detail", "the room refused the token"))
     if response.status_code >= 400:
-        raise RuntimeError(
-            f"{response.request.method} {response.request.url.path}: {response.text}"
-        )
+        raise Refused(f"{response.request.method} {response.request.url.path}: {response.text}")
     answer: dict[str, Any] = response.json()
     return answer
 
