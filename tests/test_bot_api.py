@@ -495,6 +495,42 @@ def _with(limits: Limits, **changes: Any) -> Limits:
     return dataclasses.replace(limits, **changes)
 
 
+def test_a_bot_process_in_quick_play_sits_beside_a_person_who_allows_bots(
+    tmp_path: Path,
+) -> None:
+    with room(tmp_path, quick_wait_seconds=600, quick_deals=1) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        bruno = Person(server.url, "Bruno")
+        refuses = bruno.post("/api/quick", {"players": 2, "bots": False}).json()["ticket"]
+        bot = bot_process(server.url, token, "--quick", "--matches", "1")
+        try:
+            deadline = time.monotonic() + seconds(60)
+            while httpx.get(f"{server.url}/api/quick").json()["waiting"].get("italian-2", 0) < 2:
+                assert time.monotonic() < deadline, "the bot did not queue"
+                assert bruno.http.get(f"/api/quick/{refuses}").json()["status"] == "waiting"
+            # The queue matches every half second: for four seconds of them, Bruno (who
+            # refused bots) and Robo wait side by side, unmatched.
+            while (news := bruno.http.get(f"/api/quick/{refuses}").json())["waited"] < 4:
+                assert news["status"] == "waiting" and time.monotonic() < deadline
+            left = bruno.http.delete(f"/api/quick/{refuses}", headers={"X-CSRF-Token": bruno.csrf})
+            assert left.json() == {"left": True}
+            allows = anna.post("/api/quick", {"players": 2, "bots": True}).json()["ticket"]
+            while (news := anna.http.get(f"/api/quick/{allows}").json())["status"] != "seated":
+                assert time.monotonic() < deadline, "Anna was not seated"
+            info = httpx.get(f"{server.url}/api/tables/{news['table']}").json()
+            assert {(s["name"], s["program"]) for s in info["seats"]} == {
+                ("Anna", False),
+                ("Robo", True),
+            }
+            assert anna.play(news, server.ws_url)
+            finished(bot)
+        finally:
+            bot.kill()
+        robo = rating(server.url, "Robo")
+        assert robo is not None and robo["matches"] == 1
+
+
 def test_a_bot_in_quick_play_sits_only_with_people_who_allow_bots() -> None:
     def entry(ticket: str, *, bots: bool, program: bool = False) -> Entry:
         return Entry(ticket, "italian", 2, 25.0, registered=True, bots=bots, program=program)

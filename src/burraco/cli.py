@@ -1242,6 +1242,9 @@ def bot_command(
     join: Annotated[
         bool, typer.Option("--join", help="Sitting nowhere, join an open table.")
     ] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Sitting nowhere, queue in quick play.")
+    ] = False,
     accept: Annotated[bool, typer.Option(help="Accept the challenges people send.")] = True,
     variant: Annotated[str, typer.Option(help="The game of the tables it makes.")] = "italian",
     players: Annotated[int, typer.Option(help="Players of the tables it makes.")] = 2,
@@ -1257,7 +1260,7 @@ def bot_command(
 ) -> None:
     """Run a house bot as a bot account's program over the bot API (docs/bots.md): it plays
     its tables (again after a dropped socket or a restarted room), accepts challenges,
-    and makes (--create) or joins (--join) tables."""
+    and makes (--create), joins (--join) or queues for (--quick) tables."""
     import logging
 
     from burraco.client import BotError, house, play
@@ -1284,6 +1287,7 @@ def bot_command(
             matches=matches or None,
             create=table if create else None,
             join={"variant": variant, "players": players, "rated": rated} if join else None,
+            quick={"variant": variant, "players": players} if quick else None,
             accept=accept,
         )
     except BotError as error:

@@ -54,6 +54,7 @@ async def run(
     create: dict[str, Any] | None = None,
     start: bool = True,
     join: dict[str, Any] | None = None,
+    quick: dict[str, Any] | None = None,
     accept: bool = True,
     poll: float = 1.0,
     patience: float = 120.0,
@@ -65,6 +66,9 @@ async def run(
     /api/tables``: variant, players, deals, rated, bot...) and, with ``start``, starts it at
     once, house bots in the empty seats. ``join``: when it sits nowhere, it joins the first
     open table with a free seat that these lobby filters list (``{"rated": True}``).
+    ``quick``: when it sits nowhere, it queues in quick play (``POST /api/quick``:
+    variant, players, bots) and sits where the queue seats it, beside people who allow
+    bots only.
     ``accept``: it accepts every challenge. ``patience``: seconds it keeps trying while
     the room cannot be reached (a restart), before it gives up."""
     headers = {"Authorization": f"Bearer {token}"}
@@ -75,6 +79,7 @@ async def run(
     done: set[str] = set()
     unreachable = 0.0
     missing: dict[str, float] = {}
+    ticket: str | None = None
     async with httpx.AsyncClient(base_url=base, headers=headers, timeout=30) as http:
         me = _answer(await http.get("/api/bot/account"))
         name = str(me["name"])
@@ -109,6 +114,16 @@ async def run(
                         table_id = await _join(http, name, join)
                         if table_id is not None:
                             begin(table_id)
+                    elif not playing and wanted and quick is not None and ticket is None:
+                        ticket = str(_answer(await http.post("/api/quick", json=quick))["ticket"])
+                    if ticket is not None:
+                        # Asked every poll, or the queue takes the bot for gone.
+                        news = await http.get(f"/api/quick/{ticket}")
+                        seated = news.status_code == 200 and news.json()["status"] == "seated"
+                        if seated:
+                            begin(str(news.json()["table"]))
+                        if seated or news.status_code != 200:
+                            ticket = None
                     unreachable = 0.0
                 except Refused as error:
                     log.warning("%s", error)
