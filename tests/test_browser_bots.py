@@ -29,6 +29,9 @@ def test_a_person_makes_a_bot_challenges_it_and_every_page_marks_it(
         page.fill("#signup-password", "asso di picche")
         page.click("#signup-form button[type=submit]")
         page.wait_for_selector("#member:not([hidden])")
+        page.wait_for_selector("#my-bots li")
+        # Each list once, though the page renders twice as it opens (its language too).
+        assert page.locator("#my-tables li").count() == 1
         page.fill("#bot-name", "Robo")
         page.click("#bot-form button[type=submit]")
         page.wait_for_selector("#bot-token-box:not([hidden])")
