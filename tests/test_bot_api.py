@@ -317,6 +317,48 @@ def test_a_bot_survives_a_room_restart(tmp_path: Path) -> None:
         served.wait()
 
 
+# --- storage ---------------------------------------------------------------------------------
+
+
+def test_a_room_of_the_version_before_bot_accounts_is_upgraded_with_its_people(
+    tmp_path: Path,
+) -> None:
+    """Migration 0005 on a database whose people have sessions and ratings (which refer to
+    their accounts, foreign keys on): they stay, and a person makes a bot."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, event
+
+    import burraco.storage.store as store_module
+    from burraco.storage import Store
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    event.listen(engine, "connect", store_module._sqlite_pragmas)
+    config = Config()
+    config.set_main_option(
+        "script_location", str(Path(store_module.__file__).parent / "migrations")
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0004")
+    engine.dispose()
+    with contextlib.closing(sqlite3.connect(tmp_path / "old.db")) as db:
+        db.execute(
+            "INSERT INTO users (name, name_key, password_hash, kind, language, created_at)"
+            " VALUES ('Anna', 'anna', 'x', 'person', 'en', 0)"
+        )
+        db.execute("INSERT INTO sessions VALUES ('h', 1, 'c', 0, 9e12)")
+        db.execute("INSERT INTO ratings VALUES (1, 'italian-2', 30, 5, 4, 0)")
+        db.commit()
+    store = Store(url)
+    anna = store.user(1)
+    assert anna is not None and anna.owner_id is None and store.session("h") is not None
+    assert store.ratings(1)[0].matches == 4
+    robo = store.create_user("Robo", "", "bot", owner_id=anna.id)
+    assert robo.program and store.bots_of(anna.id) == [robo]
+
+
 # --- refusals ----------------------------------------------------------------------------------
 
 

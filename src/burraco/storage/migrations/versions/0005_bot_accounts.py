@@ -15,10 +15,15 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("users") as batch:
-        batch.add_column(sa.Column("owner_id", sa.Integer, nullable=True))
-        batch.create_index("ix_users_owner_id", ["owner_id"])
-        batch.create_foreign_key("fk_users_owner_id", "users", ["owner_id"], ["id"])
+    # A plain ADD COLUMN, not a batch: SQLite's batch copies and drops `users`, which the
+    # sessions, ratings, results and seats of a live database refer to (foreign keys on),
+    # and Alembic adds no foreign key to SQLite but by a batch: SQLite takes it inline.
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE users ADD COLUMN owner_id INTEGER REFERENCES users (id)")
+    else:
+        column = sa.Column("owner_id", sa.Integer, sa.ForeignKey("users.id"), nullable=True)
+        op.add_column("users", column)
+    op.create_index("ix_users_owner_id", "users", ["owner_id"])
     op.create_table(
         "bot_tokens",
         sa.Column("id_hash", sa.String(64), primary_key=True),
@@ -31,7 +36,6 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("bot_tokens")
+    op.drop_index("ix_users_owner_id", "users")
     with op.batch_alter_table("users") as batch:
-        batch.drop_constraint("fk_users_owner_id", type_="foreignkey")
-        batch.drop_index("ix_users_owner_id")
         batch.drop_column("owner_id")
