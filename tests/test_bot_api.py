@@ -454,8 +454,13 @@ def test_a_bot_is_refused_another_seats_actions_hints_and_chat_spam(tmp_path: Pa
                     assert refused["code"] == "not_your_turn"
                 await ws.send(json.dumps({"type": "position"}))
                 position = await until("position")
-                assert position["seat"] == 1 and position["position"].startswith("bp1@1 ")
-                assert "#" in position["position"]  # Anna's hand is a count, never cards
+                fields = position["position"].split()
+                assert position["seat"] == 1 and fields[0] == "bp1@1"
+                # Exactly the seat's view: Anna's hand and the stock as counts, its own cards.
+                hands = fields[3].split("/")
+                assert hands[0] == "#11" and not hands[1].startswith("#")
+                assert sorted(hands[1]) == sorted("".join(state["view"]["hand"]))
+                assert fields[4].startswith("#")
                 await ws.send(json.dumps({"type": "hint"}))
                 assert (await until("error"))["code"] == "bot_no_hint"
                 await ws.send(json.dumps({"type": "chat", "text": "buy my crypto"}))
