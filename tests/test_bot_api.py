@@ -474,6 +474,59 @@ def test_a_bot_is_refused_another_seats_actions_hints_and_chat_spam(tmp_path: Pa
         asyncio.run(scenario())
 
 
+def test_a_bot_moves_at_a_programs_pace_where_a_persons_socket_is_slowed(
+    tmp_path: Path,
+) -> None:
+    limits = _with(LIMITS, socket_messages="5 per 10 seconds", bot_messages="100 per 10 seconds")
+    with room(tmp_path, limits=limits) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        seat = anna.challenge("Robo", rated=False)
+        [challenge] = httpx.get(f"{server.url}/api/bot/challenges", headers=bearer(token)).json()[
+            "challenges"
+        ]
+        httpx.post(
+            f"{server.url}/api/bot/challenges/{challenge['challenge']}/accept",
+            headers=bearer(token),
+        )
+        url = f"{server.ws_url}/ws/{seat['table']}"
+
+        async def pings(headers: dict[str, str], query: str = "") -> list[str]:
+            """What the room answers 30 pings sent at once: 30 pongs, or too_fast."""
+            async with websockets.connect(url + query, additional_headers=headers) as ws:
+                for _ in range(30):
+                    await ws.send(json.dumps({"type": "ping"}))
+                said: list[str] = []
+                while said.count("pong") < 30 and "too_fast" not in said:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), seconds(20)))
+                    said.append(message.get("code") or message["type"])
+                return said
+
+        robo = asyncio.run(pings(bearer(token)))
+        assert robo.count("pong") == 30 and "too_fast" not in robo
+        mine = asyncio.run(pings(anna.cookie, f"?token={seat['token']}"))
+        assert mine.count("pong") == 5 and "too_fast" in mine
+
+
+def test_a_bot_declines_a_challenge(tmp_path: Path) -> None:
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        seat = anna.challenge("Robo")
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        [challenge] = http.get("/api/bot/challenges").json()["challenges"]
+        answer = http.post(f"/api/bot/challenges/{challenge['challenge']}/decline")
+        assert answer.json() == {"challenge": challenge["challenge"], "status": "declined"}
+        assert http.get("/api/bot/challenges").json()["challenges"] == []
+        status = httpx.get(f"{server.url}/api/challenges/{seat['challenge']}").json()["status"]
+        assert status == "declined"
+        # Its table waits for people again; the bot may no longer accept.
+        bruno = Person(server.url, "Bruno")
+        assert bruno.post(f"/api/tables/{seat['table']}/join", {"name": "Bruno"}).status_code == 200
+        late = http.post(f"/api/bot/challenges/{challenge['challenge']}/accept")
+        assert late.status_code == 404
+
+
 def test_a_bot_sits_at_no_more_tables_than_its_cap(tmp_path: Path) -> None:
     with room(tmp_path, limits=_with(LIMITS, bot_tables=2)) as server:
         anna = Person(server.url, "Anna")
