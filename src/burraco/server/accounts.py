@@ -34,7 +34,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -433,12 +433,13 @@ class Sessions:
         self.app = app
         self.accounts = accounts
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # A plain function handing on the next layer's awaitable: a WebSocket's whole life
+        # keeps no frame of this layer (what the collector walks, per socket).
         if scope["type"] not in ("http", "websocket") or not scope["path"].startswith(
             ("/api/", "/ws/")
         ):
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
         conn = HTTPConnection(scope)
         state = scope.setdefault("state", {})
         state["user"] = state["session"] = None
@@ -459,9 +460,8 @@ class Sessions:
             if scope["type"] == "http" and scope["method"] in _UNSAFE:
                 given = conn.headers.get(CSRF_HEADER, "")
                 if not secrets.compare_digest(given.encode(), found[1].csrf.encode()):
-                    await _refuse_csrf(send)
-                    return
-        await self.app(scope, receive, send)
+                    return _refuse_csrf(send)
+        return self.app(scope, receive, send)
 
 
 #: What a request with an unknown or revoked bot token hears.

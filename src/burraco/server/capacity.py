@@ -83,6 +83,11 @@ class Capacity:
     lobby_page_max: int = 200
     #: Seconds the lobby's list is kept before it is built again.
     lobby_cache: float = 1.0
+    #: Seconds between two walks of the whole heap by the cyclic garbage collector, and
+    #: the growth of the process's memory (a fraction) that brings one sooner
+    #: (burraco.server.collector); 0 leaves the collector's schedule to the interpreter.
+    full_collection_every: float = 600.0
+    full_collection_growth: float = 0.5
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Capacity:

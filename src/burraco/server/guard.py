@@ -18,6 +18,7 @@ import base64
 import hashlib
 import json
 import re
+from collections.abc import Awaitable
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
@@ -92,10 +93,13 @@ class Guard:
         self.open_paths = open_paths
         self.policy = content_security_policy(public_url).encode()
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # A WebSocket goes straight on: no frame of this layer for the socket's whole life.
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self._http(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope.get("headers") or [])
         declared = headers.get(b"content-length")
         if declared is not None:

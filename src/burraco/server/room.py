@@ -23,6 +23,7 @@ from typing import Any
 
 from burraco.errors import RuleError
 from burraco.server.capacity import BUSY, Capacity, LoopLag
+from burraco.server.collector import FullCollections
 from burraco.server.limits import Limits, Rates
 from burraco.server.table.bots import Bots
 from burraco.server.table.chat import TableChat
@@ -80,6 +81,9 @@ class Room:
         self.rates = rates or Rates(Limits())
         self.capacity = capacity or Capacity()
         self.lag = LoopLag()
+        self.collections = FullCollections(
+            self.capacity.full_collection_every, self.capacity.full_collection_growth
+        )
         self.tables: dict[str, LiveTable] = {}
         #: Processes for expert bots and hints (started at the first search).
         self.thinking = Thinking(thinking)
@@ -228,6 +232,8 @@ class Room:
     def start_watching(self) -> None:
         """Start measuring the event loop's lag and reaping finished and stale tables."""
         self.lag.start()
+        if self.capacity.full_collection_every > 0:
+            self.collections.start()
         if self._reaper is None or self._reaper.done():
             self._reaper = asyncio.get_running_loop().create_task(self._reap_forever())
 
@@ -294,6 +300,7 @@ class Room:
         before anyone hears of it."""
         self.shared.closing = True
         await self.lag.stop()
+        await self.collections.stop()
         tasks: list[asyncio.Future[Any]] = list(self.shared.tasks)
         tasks += [t for t in (self._reaper, self._loader) if t is not None]
         for table in self.tables.values():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -348,6 +349,12 @@ class Store:
         #: counts as refusing: StorageUnavailable, and the caller tries again later.
         self.wait_seconds = 10.0
         self._held: Any = None
+        #: SQLite writes one transaction at a time. A write of the event loop's that met
+        #: the event log's writer thread mid-transaction slept in SQLite's busy handler
+        #: (1, 2, 5, 10 ms... the whole loop with it), or was refused outright when its
+        #: transaction began as a read; taking turns here waits exactly as long as the
+        #: other transaction lasts.
+        self._one_writer = threading.Lock() if url.startswith("sqlite") else None
         if migrate:
             self.migrate()
 
@@ -356,7 +363,7 @@ class Store:
         """A transaction whose failure for want of the database (not a broken constraint)
         is :class:`StorageUnavailable`: the caller can say so and try again later."""
         try:
-            with self.engine.begin() as connection:
+            with self._one_writer or contextlib.nullcontext(), self.engine.begin() as connection:
                 yield connection
         except IntegrityError:
             raise
