@@ -448,11 +448,9 @@ class Sessions:
         if authorization[:7].lower() == "bearer ":
             bot = self.accounts.bot_of_token(authorization[7:].strip())
             if bot is None:
-                await _refuse_token(scope, receive, send)
-                return
+                return _refuse_token(scope, receive, send)
             state["user"], state["bearer"] = bot, True
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
         secret = conn.cookies.get(COOKIE, "")
         found = self.accounts.session_of(secret) if secret else None
         if found is not None:
