@@ -96,6 +96,13 @@ ROOM_CODES = [
     "quick_gone",
     "no_game",
     "no_player",
+    # Bot accounts (docs/bots.md).
+    "bad_token",
+    "no_bot",
+    "too_many_bots",
+    "too_many_tokens",
+    "chat_quick_only",
+    "bot_no_hint",
 ]
 
 # Keys the code builds from a prefix and a value (t('variant.' + name),

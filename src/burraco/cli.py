@@ -1220,6 +1220,82 @@ def password_command(
     console.print(f"{user.name}: new password set; every session of the account has ended.")
 
 
+@app.command("bot")
+def bot_command(
+    token: Annotated[
+        str,
+        typer.Option(
+            envvar="BURRACO_BOT_TOKEN",
+            help="The bot account's API token (from /account; or BURRACO_BOT_TOKEN).",
+        ),
+    ],
+    url: Annotated[str, typer.Option(help="The room's address.")] = "http://127.0.0.1:8000",
+    level: Annotated[
+        str, typer.Option(help="The house bot that plays: random, greedy, expert, learned.")
+    ] = "greedy",
+    matches: Annotated[
+        int, typer.Option(help="Stop after this many matches (0: play on).", min=0)
+    ] = 0,
+    create: Annotated[
+        bool, typer.Option("--create", help="Sitting nowhere, make a table and start it.")
+    ] = False,
+    join: Annotated[
+        bool, typer.Option("--join", help="Sitting nowhere, join an open table.")
+    ] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Sitting nowhere, queue in quick play.")
+    ] = False,
+    accept: Annotated[bool, typer.Option(help="Accept the challenges people send.")] = True,
+    variant: Annotated[str, typer.Option(help="The game of the tables it makes.")] = "italian",
+    players: Annotated[int, typer.Option(help="Players of the tables it makes.")] = 2,
+    deals: Annotated[
+        int, typer.Option(help="Deals of the matches it makes (0: to the target).", min=0)
+    ] = 1,
+    rated: Annotated[bool, typer.Option("--rated", help="Make or join rated tables.")] = False,
+    opponent: Annotated[
+        str, typer.Option(help="The house bots in the empty seats of the tables it makes.")
+    ] = "greedy",
+    expert_seconds: Annotated[float, typer.Option(help="Thinking time of the expert.")] = 1.0,
+    seed: Annotated[int, typer.Option(help="The bot's own random seed.")] = 0,
+) -> None:
+    """Run a house bot as a bot account's program over the bot API (docs/bots.md): it plays
+    its tables (again after a dropped socket or a restarted room), accepts challenges,
+    and makes (--create), joins (--join) or queues for (--quick) tables."""
+    import logging
+
+    from burraco.client import BotError, house, play
+    from burraco.server.ratings import BOT_LEVELS
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    if level not in BOT_LEVELS:
+        raise typer.BadParameter(
+            f"no bot {level!r} ({', '.join(BOT_LEVELS)})", param_hint="--level"
+        )
+    table: dict[str, object] = {
+        "variant": variant,
+        "players": players,
+        "rated": rated,
+        "bot": opponent,
+    }
+    if deals:
+        table["deals"] = deals
+    try:
+        finished = play(
+            house(level, seed, expert_seconds),
+            url=url,
+            token=token,
+            matches=matches or None,
+            create=table if create else None,
+            join={"variant": variant, "players": players, "rated": rated} if join else None,
+            quick={"variant": variant, "players": players} if quick else None,
+            accept=accept,
+        )
+    except BotError as error:
+        Console(stderr=True, soft_wrap=True).print(f"[bold red]Refused:[/] {error}")
+        raise typer.Exit(1) from None
+    Console().print(f"{len(finished)} matches played: {', '.join(finished)}")
+
+
 # --- tournaments ------------------------------------------------------------------------------
 # The `tournament` command group lives in burraco.tournament.cli; it is added here, before the
 # __main__ guard, so that `python -m burraco.cli tournament ...` has it too.

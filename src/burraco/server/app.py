@@ -25,7 +25,9 @@ from pydantic import BaseModel, Field
 
 from burraco.rulebook import figures
 from burraco.server.account_api import routes as account_routes
-from burraco.server.accounts import Accounts, Sessions, counted, same_origin, user_of
+from burraco.server.accounts import Accounts, Sessions, by_token, counted, same_origin, user_of
+from burraco.server.bot_accounts import BotAccounts, Challenges
+from burraco.server.bot_api import routes as bot_routes
 from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
@@ -103,6 +105,8 @@ class CreateTournament(BaseModel):
     #: Anyone may watch the tournament's tables, and their players may chat.
     spectators: bool = True
     chat: bool = True
+    #: Bot accounts may play the tables with their entrants' tokens (docs/bots.md).
+    bots: bool = False
 
 
 class Register(BaseModel):
@@ -180,6 +184,7 @@ def create_app(
     cluster = Cluster(room, redis_url, node) if redis_url else None
     desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
+    bot_accounts, challenges = BotAccounts(store, accounts, limits), Challenges()
     quick = quick_play(
         room,
         store,
@@ -268,6 +273,7 @@ def create_app(
         if request["lines"] is None:
             request.pop("lines")
         user = user_of(request_)
+        bot_accounts.admit_table(user)
         if user is not None:
             request["name"] = user.name
         else:
@@ -333,6 +339,8 @@ def create_app(
         limit(request, "join_table")
         _exists(table_id)
         user = user_of(request)
+        bot_accounts.admit_table(user)
+        challenges.check_join(table_id, user.id if user else None)
         join = body.model_dump()
         if user is not None:
             join |= {"name": user.name, "user_id": user.id}
@@ -448,8 +456,11 @@ def create_app(
         await socket.accept()
         token = socket.query_params.get("token", "")
         user = user_of(socket)
-        # A socket that would open a seat by its session alone must come from this room.
-        user_id = user.id if user is not None and (token or same_origin(socket)) else None
+        # A socket that would open a seat by its session alone must come from this room (a
+        # bot's token is no cookie: any program may send it).
+        bearer = by_token(socket)
+        user_id = user.id if user is not None and (token or bearer or same_origin(socket)) else None
+        pace = "bot_messages" if bearer else "socket_messages"
         # A spectator (?watch=1) needs no token: it hears public information only.
         watching = socket.query_params.get("watch") == "1"
         spectator = socket.query_params.get("name", "")[:200] if watching else None
@@ -465,7 +476,7 @@ def create_app(
                     owner,
                     token,
                     socket.send_json,
-                    _paced(rates, _texts(socket), socket.send_json),
+                    _paced(rates, _texts(socket), socket.send_json, pace),
                     user_id,
                     watch=spectator,
                 )
@@ -478,6 +489,8 @@ def create_app(
             return
         try:
             table = room.table(table_id)
+            if bearer and table.row.tournament:
+                desk.admit_bot(table.row.tournament)
             seat = room.seat_of(table, token, user_id)
         except RoomError as error:
             await socket.send_json(
@@ -501,7 +514,7 @@ def create_app(
             await socket.close(code=code, reason=reason)
 
         await room.connect(table, seat, send, close)
-        receive = _paced(rates, _texts(socket), send)
+        receive = _paced(rates, _texts(socket), send, pace)
         try:
             while True:
                 raw = await receive()
@@ -526,9 +539,13 @@ def create_app(
 
     app.include_router(account_routes(accounts, room, store, rates))
 
-    app.include_router(quick_routes(quick, room, store, limit, accounts.check_guest_name))
+    app.include_router(
+        quick_routes(quick, room, store, limit, accounts.check_guest_name, bot_accounts.admit_table)
+    )
 
     app.include_router(player_routes(room, store))
+
+    app.include_router(bot_routes(room, store, bot_accounts, challenges))
 
     if WEB.is_dir():
         app.mount("/static", PageFiles(directory=WEB), name="static")
@@ -617,10 +634,12 @@ def _paced(
     rates: Rates,
     receive: Callable[[], Awaitable[str]],
     send: Callable[[dict[str, Any]], Awaitable[None]],
+    kind: str = "socket_messages",
 ) -> Callable[[], Awaitable[str]]:
-    """``receive`` for one socket, dropping what comes faster than ``socket_messages``
-    allows (with one ``too_fast`` answer a burst): a flood from one socket costs the room
-    no more than a person's pace, whichever process it reaches."""
+    """``receive`` for one socket, dropping what comes faster than ``kind`` allows
+    (``socket_messages``; a bot's token: ``bot_messages``), with one ``too_fast`` answer a
+    burst: a flood from one socket costs the room no more than a person's pace (or a
+    program's), whichever process it reaches."""
     key = f"socket-{next(_SOCKET_IDS)}"
     dropping = False
 
@@ -628,7 +647,7 @@ def _paced(
         nonlocal dropping
         while True:
             raw = await receive()
-            wait = rates.hit("socket_messages", key)
+            wait = rates.hit(kind, key)
             if wait is None:
                 dropping = False
                 return raw

@@ -201,6 +201,7 @@ class Room:
         row = self._pending.pop(table_id)
         try:
             table = self.event_log.load(row)
+            self.seats.mark_programs(table)
         except (RuleError, ValueError) as error:
             log.error("table %s cannot be rebuilt: %s", row.id, error)
             return None
@@ -330,6 +331,7 @@ class Room:
             if row is None:
                 raise RoomError("not_found", f"no table {table_id!r}", 404)
             table = self.event_log.load(row)
+            self.seats.mark_programs(table)
             self.tables[table_id] = table
         if self.finisher.unannounced and not self.closing:
             with contextlib.suppress(RuntimeError):  # no loop: nobody listens either

@@ -6,6 +6,7 @@ code; the schema is kept by Alembic migrations (``migrations/``).
 """
 
 from burraco.storage.store import (
+    BotTokenRow,
     ChatRow,
     EventRow,
     NameTaken,
@@ -20,6 +21,7 @@ from burraco.storage.store import (
 )
 
 __all__ = [
+    "BotTokenRow",
     "ChatRow",
     "EventRow",
     "NameTaken",

@@ -124,6 +124,24 @@ class UserRow:
     kind: str
     language: str
     created_at: float
+    #: A bot account's person; None for a person and for the room's own bot levels.
+    owner_id: int | None = None
+
+    @property
+    def program(self) -> bool:
+        """A person's bot account (a program that plays through the bot API)."""
+        return self.kind == "bot" and self.owner_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class BotTokenRow:
+    """A bot account's API token: its sha256 only, and its first characters."""
+
+    id_hash: str
+    user_id: int
+    hint: str
+    created_at: float
+    revoked_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -700,9 +718,15 @@ class Store:
     # --- accounts and sessions ------------------------------------------------------------
 
     def create_user(
-        self, name: str, password_hash: str, kind: str = "person", language: str = "en"
+        self,
+        name: str,
+        password_hash: str,
+        kind: str = "person",
+        language: str = "en",
+        owner_id: int | None = None,
     ) -> UserRow:
-        """A new account; :class:`NameTaken` if its name (whatever its case) is taken."""
+        """A new account (``owner_id``: a bot account's person); :class:`NameTaken` if its
+        name (whatever its case) is taken."""
         now = time.time()
         values = {
             "name": name,
@@ -711,6 +735,7 @@ class Store:
             "kind": kind,
             "language": language,
             "created_at": now,
+            "owner_id": owner_id,
         }
         try:
             with self._write() as c:
@@ -750,6 +775,44 @@ class Store:
             raise ValueError(f"an account's {sorted(allowed)} may change, not {sorted(values)}")
         with self._write() as c:
             c.execute(update(models.users).where(models.users.c.id == user_id).values(**values))
+
+    def bots_of(self, owner_id: int) -> list[UserRow]:
+        """The bot accounts a person made, the oldest first."""
+        u = models.users
+        query = select(u).where(u.c.owner_id == owner_id).order_by(u.c.id)
+        return self._all(query, UserRow)
+
+    def add_bot_token(self, row: BotTokenRow) -> None:
+        with self._write() as c:
+            c.execute(insert(models.bot_tokens).values(**_fields(row)))
+
+    def bot_tokens(self, user_id: int) -> list[BotTokenRow]:
+        """A bot account's tokens, revoked ones too, the oldest first."""
+        t = models.bot_tokens
+        query = select(t).where(t.c.user_id == user_id).order_by(t.c.created_at)
+        return self._all(query, BotTokenRow)
+
+    def revoke_bot_tokens(self, user_id: int, hint: str | None = None) -> int:
+        """Revoke a bot account's live tokens (those starting with ``hint``; all of them
+        with None); how many."""
+        t = models.bot_tokens
+        condition = (t.c.user_id == user_id) & t.c.revoked_at.is_(None)
+        if hint is not None:
+            condition = condition & (t.c.hint == hint)
+        with self._write() as c:
+            done = c.execute(update(t).where(condition).values(revoked_at=time.time()))
+        return int(done.rowcount or 0)
+
+    def bot_by_token(self, id_hash: str) -> UserRow | None:
+        """The bot account a live token of this hash opens (one query: every request of a
+        bot asks)."""
+        t, u = models.bot_tokens, models.users
+        query = (
+            select(u)
+            .join(t, t.c.user_id == u.c.id)
+            .where((t.c.id_hash == id_hash) & t.c.revoked_at.is_(None))
+        )
+        return self._first(query, UserRow)
 
     def create_session(self, row: SessionRow) -> None:
         with self._write() as c:

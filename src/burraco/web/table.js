@@ -18,7 +18,7 @@ import {
 } from './cards.js';
 import {
   el, $, api, me, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
-  seatName, lineName, variantLabel, setupLabel, defaultLineOf, botName,
+  seatName, lineName, variantLabel, setupLabel, defaultLineOf, seatLabel,
 } from './common.js';
 import { applyPrefs, getPrefs, setPref, reducedMotion } from './prefs.js';
 import { sound } from './sound.js';
@@ -874,7 +874,7 @@ function renderWaiting() {
     class: `seat-row kind-${s.kind}`, 'data-seat': s.seat,
   },
   el('span', { class: 'seat-no', text: s.seat + 1 }),
-  el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('seat.empty') : (s.kind === 'bot' ? botName(s.name) : s.name) || t(`seat.${s.kind}`) }),
+  el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('seat.empty') : seatLabel(s) || t(`seat.${s.kind}`) }),
   s.seat === S.seat ? el('span', { class: 'badge', text: t('seat.you') }) : null,
   s.kind === 'bot' ? el('span', { class: 'badge', text: t('seat.bot') }) : null,
   s.kind === 'human' && !s.connected ? el('span', { class: 'badge muted', text: t('seat.offline') }) : null)));
