@@ -66,8 +66,10 @@ __all__ = [
     "DealReview",
     "Decision",
     "accuracy_of",
+    "explain",
     "review_deal",
     "review_decisions",
+    "review_position",
     "tag_of",
 ]
 
@@ -250,26 +252,38 @@ class _Playout:
     def __call__(self, world: Deal, action: Action, seat: int, thrown: list[set[int]]) -> _Outcome:
         deal = world.clone()
         line = deal.line_of[seat]
-        had_pozzetto = deal.has_pozzetto[line] if deal.has_pozzetto else False
+        had_pozzetto = bool(deal.has_pozzetto) and deal.has_pozzetto[line]
         deal.apply(action)
-        closed = deal.phase == OVER and deal.closer >= 0 and deal.line_of[deal.closer] == line
-        pozzetto = bool(deal.has_pozzetto) and deal.has_pozzetto[line] and not had_pozzetto
         thrown = [set(cards) for cards in thrown]
         if action.kind == DISCARD:
             thrown[seat].add(action.cards[0])
         policy = self.policy
         stop = deal.turns + (1 << 30 if self.horizon is None else self.horizon)
+        # What the seat's own turn brings, the action and the greedy rest of the turn:
+        # the close, the pozzetto (noted when the turn passes or the deal ends).
+        closed = pozzetto = False
+        own_turn = True
         pile_taken = False
-        first_other = action.kind == DISCARD
-        while deal.phase != OVER and deal.turns < stop:
+        first_other = True
+        while True:
+            if own_turn and (deal.phase == OVER or deal.turn != seat):
+                own_turn = False
+                closed = deal.phase == OVER and deal.closer >= 0
+                closed = closed and deal.line_of[deal.closer] == line
+                pozzetto = bool(deal.has_pozzetto) and deal.has_pozzetto[line] and not had_pozzetto
+            if deal.phase == OVER or deal.turns >= stop:
+                break
             chosen = policy.playout(deal, thrown)
-            if first_other:
-                # The next seat's first action: does it take what the seat fed the pile?
+            if first_other and deal.turn != seat:
+                # The next seat's first action: does it take the pile the seat left?
                 pile_taken = chosen.kind == TAKE and deal.line_of[deal.turn] != line
                 first_other = False
             if chosen.kind == DISCARD:
                 thrown[deal.turn].add(chosen.cards[0])
             deal._perform(chosen)
+        if own_turn:
+            closed = deal.phase == OVER and deal.closer >= 0 and deal.line_of[deal.closer] == line
+            pozzetto = bool(deal.has_pozzetto) and deal.has_pozzetto[line] and not had_pozzetto
         totals = line_totals(deal)
         mine = totals.pop(deal.line_of[seat])
         value = mine - (max(totals.values()) if totals else 0)
@@ -378,6 +392,82 @@ def _decision(
     )
 
 
+def review_position(
+    deal: Deal,
+    played: Action | str,
+    *,
+    seconds: float | None = 0.5,
+    worlds: int | None = None,
+    seed: int = 0,
+    horizon: int | None = 6,
+    index: int = 1,
+) -> Decision:
+    """The review of one decision: ``played`` by the seat on turn of ``deal``, weighed from
+    that seat's view only (the deal's hidden cards are never read: the view is all the
+    review takes from it). ``index`` numbers the decision (and seeds its sampler).
+
+    >>> from burraco import compose, variant
+    >>> deal = compose(variant("italian"), ["3H 4H 5H 7S 7S 7C JK 9D 9D KC QC"], turn=0)
+    >>> review_position(deal, "draw", worlds=8).played
+    'draw'
+    """
+    action = Action.parse(played) if isinstance(played, str) else played
+    if deal.is_over:
+        raise ValueError("the deal is over: no decision to review")
+    legal = deal.legal_actions()
+    if action not in legal:
+        raise ValueError(f"{action} is not legal here: only a legal action is reviewed")
+    view = deal.view(deal.turn)
+    return _review_view(view, legal, action, index, seconds, worlds, seed, horizon, 0)
+
+
+def _review_view(
+    view: DealView,
+    legal: Sequence[Action],
+    played: Action,
+    index: int,
+    seconds: float | None,
+    worlds: int | None,
+    seed: int,
+    horizon: int | None,
+    deal_number: int,
+) -> Decision:
+    """Weigh one decision from the seat's view and the legal actions (which the seat on
+    turn knows: they follow from its hand and the table)."""
+    _check_budget(seconds, worlds)
+    rng = random.Random(zlib.crc32(f"review|{seed}|{deal_number}|{index}".encode()))
+    if len(legal) < 2:
+        return _decision(index, view, played, [played], [])
+    # As in the expert's search: the playouts make no cycles, the cyclic collector waits
+    # until the decision is weighed.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        options, outcomes = _weigh(
+            view,
+            legal,
+            played,
+            rng,
+            seconds=seconds,
+            worlds=worlds,
+            playout=_Playout(horizon),
+            expert=ExpertBot(),
+        )
+    finally:
+        if collecting:
+            gc.enable()
+    return _decision(index, view, played, options, outcomes)
+
+
+def _check_budget(seconds: float | None, worlds: int | None) -> None:
+    if seconds is None and worlds is None:
+        raise ValueError("a review needs a budget: seconds or worlds a decision")
+    if worlds is not None and worlds < 2:
+        raise ValueError(f"a review needs at least 2 sampled deals a decision, not {worlds}")
+    if seconds is not None and seconds <= 0:
+        raise ValueError(f"the time a decision must be positive, not {seconds}")
+
+
 def _deal_before(record: MatchRecord, deal: int) -> Match:
     """The match replayed up to the first action of its deal number ``deal`` (from 1)."""
     if not 1 <= deal <= len(record.deals):
@@ -425,12 +515,7 @@ def review_decisions(
     the record lacks or a deal not finished, and :class:`ReplayError` for a record whose
     actions cannot be replayed.
     """
-    if seconds is None and worlds is None:
-        raise ValueError("a review needs a budget: seconds or worlds a decision")
-    if worlds is not None and worlds < 2:
-        raise ValueError(f"a review needs at least 2 sampled deals a decision, not {worlds}")
-    if seconds is not None and seconds <= 0:
-        raise ValueError(f"the time a decision must be positive, not {seconds}")
+    _check_budget(seconds, worlds)
     if not 0 <= seat < record.players:
         raise ValueError(f"no seat {seat} at a table of {record.players}")
     match = _deal_before(record, deal)
@@ -442,39 +527,21 @@ def review_decisions(
     state = match.deals[deal - 1]
     # Count the seat's decisions first (a replay of the public actions), for progress.
     total = _choices(state.clone(), d.actions, seat)
-    expert = ExpertBot()
-    playout = _Playout(horizon)
     done = 0
-    collecting = gc.isenabled()
     for k, recorded in enumerate(d.actions, 1):
         if recorded.seat == seat and not state.is_over:
             legal = state.legal_actions()
             if len(legal) > 1:
-                view = state.view(seat)
                 if recorded.action not in legal:
                     raise ReplayError(
                         recorded.line, f"deal {deal}, action {k} ({recorded}) is illegal"
                     )
-                rng = random.Random(zlib.crc32(f"review|{seed}|{deal}|{k}".encode()))
-                # As in the expert's search: the playouts make no cycles, the cyclic
-                # collector waits until the decision is weighed.
-                gc.disable()
-                try:
-                    options, outcomes = _weigh(
-                        view,
-                        legal,
-                        recorded.action,
-                        rng,
-                        seconds=seconds,
-                        worlds=worlds,
-                        playout=playout,
-                        expert=expert,
-                    )
-                finally:
-                    if collecting:
-                        gc.enable()
+                view = state.view(seat)
+                decision = _review_view(
+                    view, legal, recorded.action, k, seconds, worlds, seed, horizon, deal
+                )
                 done += 1
-                yield done, total, _decision(k, view, recorded.action, options, outcomes)
+                yield done, total, decision
         _act(match, recorded.seat, recorded.action, f"deal {deal}, action {k}")
 
 
@@ -538,3 +605,28 @@ def review_deal(
         horizon=horizon,
         elapsed=round(time.perf_counter() - start, 3),
     )
+
+
+def explain(decision: Decision) -> str:
+    """The reason of a decision's cost in English words (the room says it in each
+    player's language from the same fields).
+
+    >>> explain(Decision(3, 2, "play", "discard 7H", "discard KS", 140.0, 12.0, 64,
+    ...                  "blunder", "pile", (0.8, 0.1)))
+    'discard KS was better: after discard 7H the next opponent took the pile in 80% of the sampled deals (10% after discard KS); about 140 MP lost (± 24).'
+    """
+    if decision.best == decision.played:
+        return f"{decision.played} was the best action found."
+    lost = f"about {decision.cost:.0f} MP lost (± {Z95 * decision.error:.0f})"
+    better = f"{decision.best} was better"
+    if decision.reason == CLOSE:
+        return f"{better}: it closes the deal; {lost}."
+    if decision.reason == POZZETTO:
+        return f"{better}: it takes the pozzetto now; {lost}."
+    if decision.reason == PILE:
+        after, best = decision.pile_taken
+        return (
+            f"{better}: after {decision.played} the next opponent took the pile in "
+            f"{after:.0%} of the sampled deals ({best:.0%} after {decision.best}); {lost}."
+        )
+    return f"{better} over {decision.worlds} sampled deals; {lost}."
