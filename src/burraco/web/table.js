@@ -1554,6 +1554,8 @@ function showSheet() {
   $('#record-link').href = `/api/tables/${id}/record`;
   $('#record-link').setAttribute('download', `burraco-${S.id || 'demo'}.txt`);
   $('#replay-link').href = `/replay/${id}`;
+  // The replay page asks for the review of the player's own seat (a spectator: seat 0).
+  $('#analyse-link').href = `/replay/${id}?analyse=${S.seat ?? 0}`;
   S.sheetShown = true;
   const dlg = $('#score-sheet');
   if (!dlg.open) dlg.showModal();
