@@ -75,6 +75,12 @@ def test_analyse_marks_the_moves_and_shows_the_better_one(
         else:
             assert page.locator(".open-hand[data-seat='0'] .card.better").count() >= 1
         shot(page, f"review-{lang}")
+        if lang == "en":
+            # The panel, its marks and the note pass axe as the rest of the replay does.
+            from test_accessibility import all_violations, settle
+
+            settle(page)
+            assert all_violations(page) == []
         # Another position: the better move's note goes; back on the mark, it returns.
         page.click("#next")
         assert better.is_hidden()

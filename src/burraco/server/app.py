@@ -182,7 +182,7 @@ def create_app(
         rates=rates,
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
-    review_pool = ReviewPool(store, reviews)
+    review_pool = ReviewPool(store, reviews or ReviewSettings.from_env())
     desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
     quick = quick_play(

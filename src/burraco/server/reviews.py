@@ -19,8 +19,9 @@ import os
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
 from burraco.server.table.errors import RoomError
@@ -49,6 +50,31 @@ class ReviewSettings:
     worlds: int = 64
     #: How much lower than the room the workers run (os.nice's increment).
     nice: int = 19
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ReviewSettings:
+        """Defaults overridden by ``BURRACO_REVIEW_<FIELD>`` variables
+        (``BURRACO_REVIEW_WORKERS=2``).
+
+        >>> ReviewSettings.from_env({"BURRACO_REVIEW_SECONDS": "1.5"}).seconds
+        1.5
+        """
+        environ = os.environ if environ is None else environ
+        changes: dict[str, Any] = {}
+        for f in fields(cls):
+            name = f"BURRACO_REVIEW_{f.name.upper()}"
+            raw = environ.get(name)
+            if raw is None:
+                continue
+            kind = float if f.type == "float" else int
+            try:
+                changes[f.name] = kind(raw)
+            except ValueError:
+                raise ValueError(f"{name}={raw!r} is not {kind.__name__}") from None
+        settings = replace(cls(), **changes)
+        if settings.workers < 1 or settings.queue < 0 or settings.per_person < 1:
+            raise ValueError("the reviews need a worker, a queue and one review a person at least")
+        return settings
 
 
 @dataclass(slots=True)
