@@ -25,9 +25,9 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium
 REVIEWS = ReviewSettings(workers=1, seconds=0.2, worlds=16)
 
 
-def _finished_match(server: RoomServer) -> str:
-    """Anna plays random moves against the greedy bot to the end of a one-deal match."""
-    table = create_table(server, deals=1, move_seconds=0)
+def _finished_match(server: RoomServer, deals: int = 1) -> str:
+    """Anna plays random moves against the greedy bot to the end of a match."""
+    table = create_table(server, deals=deals, move_seconds=0)
     start_table(server, table)
 
     async def play() -> None:
@@ -87,3 +87,27 @@ def test_analyse_marks_the_moves_and_shows_the_better_one(
         mark.click()
         better.wait_for(state="visible")
         context.close()
+
+
+def test_the_score_sheet_and_a_link_ask_for_a_deals_analysis(browser: Any, tmp_path: Path) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", reviews=REVIEWS) as server:
+        page = browser.new_page()
+        # The score sheet: an analysis of the player's play, the whole and deal by deal.
+        page.goto(f"{server.url}/static/table.html?demo=over")
+        page.wait_for_selector("#score-sheet[open]")
+        assert "?analyse=" in (page.get_attribute("#analyse-link", "href") or "")
+        links = page.locator("#sheet-table a.analyse-deal")
+        assert links.count() >= 1
+        assert (links.nth(0).get_attribute("href") or "").endswith("&deal=1")
+        # Such a link on a real match: deal 2 shown, Bruno's seat chosen, its review asked
+        # for at once and shown when done.
+        table = _finished_match(server, deals=2)
+        page.goto(f"{server.url}/replay/{table}?analyse=1&deal=2")
+        page.wait_for_selector("#review-panel[data-state=done]", timeout=ms(120))
+        assert page.locator("#review-seat").input_value() == "1"
+        assert "Deal 2" in page.locator("#deal-info").inner_text()
+        assert "deal 2" in page.locator("#review-summary").inner_text()
+        with server.http() as http:
+            reviews = http.get(f"/api/tables/{table}/reviews").json()["reviews"]
+        assert [(r["deal"], r["seat"]) for r in reviews] == [(2, 1)]
+        page.close()

@@ -10,7 +10,7 @@
 // runs) and lists the seat's costly decisions, marked blunder, mistake or inaccuracy;
 // selecting one shows the position before it, the better move's cards raised in the
 // hand and the reason in words. ?analyse=SEAT opens the page with that seat chosen and
-// asks for the review of the first deal.
+// asks for the review of the deal shown (?deal=N: deal N's first position).
 
 import { t, getLang, initI18n, onLangChange, moveText, refusalText } from './i18n.js';
 import { backEl, cardEl, fanEl, placeholderEl, sortBySuit, parseAction, normCard, cardLabel, backsEl } from './cards.js';
@@ -64,7 +64,9 @@ async function load() {
   const slider = $('#frame');
   slider.max = String(Math.max(0, R.frames.length - 1));
   const start = Number(params.get('frame'));
-  go(Number.isInteger(start) && start > 0 ? start : 0);
+  // ?deal=N: the deal's first position (the score sheet's "analyse" of a deal).
+  const dealStart = Number(params.get('deal')) > 1 ? frameAfter(Number(params.get('deal')), 1) : -1;
+  go(dealStart >= 0 ? dealStart : Number.isInteger(start) && start > 0 ? start : 0);
   await startReviews();
 }
 
