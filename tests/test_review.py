@@ -205,6 +205,23 @@ def test_a_time_budget_bounds_the_review() -> None:
     assert review.elapsed < len(review.decisions) * 0.5
 
 
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [("buraco", 2), ("canasta", 2), ("online", 4), ("italian", 3), ("buraco", 4), ("canasta", 4)],
+)
+def test_every_variant_and_table_is_reviewed(name: str, players: int) -> None:
+    match = Match(variant(name, players=players, deals=1), seed=3)
+    bot = GreedyBot()
+    while not match.is_over:
+        match.apply(bot.choose(match.view(match.turn), match.legal_actions()))
+    record = read_record(write_record(match))
+    for seat in range(players):
+        review = review_deal(record, 1, seat, worlds=4, seed=1)
+        assert review.players == players and review.decisions
+        assert any(d.weighed for d in review.decisions)
+        assert DealReview.from_json(review.to_json()) == review
+
+
 # --- the review reads no unseen card -----------------------------------------------------------
 
 
