@@ -169,3 +169,20 @@ def test_the_store_keeps_a_seats_first_review(tmp_path: Any) -> None:
     store.save_review(ReviewRow("t-1", 1, 1, '{"a": 3}', 3.0))
     assert [(r.seat, r.data) for r in store.reviews("t-1")] == [(0, '{"a": 1}'), (1, '{"a": 3}')]
     assert store.reviews("t-2") == []
+
+
+def test_the_workers_run_below_the_room() -> None:
+    """A worker starts as the pool starts it (server/reviews.py): niced by the settings'
+    increment, so the room's own process goes first on a shared core."""
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from burraco.server.reviews import _start_worker
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        1, mp_context=context, initializer=_start_worker, initargs=(None, 5)
+    ) as workers:
+        niceness = workers.submit(os.nice, 0).result(timeout=seconds(60))
+    assert niceness == min(19, os.nice(0) + 5)
