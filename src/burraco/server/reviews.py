@@ -4,8 +4,9 @@ A review (:mod:`burraco.bots.review`) is search, seconds of CPU: it never runs o
 event loop. Requests wait in one queue per table and the pool takes them in turn from
 table to table (a table that asks for ten reviews does not hold back the next table's
 one); at most ``queue`` wait in all and ``per_person`` of one person's are waiting or
-running. The workers are separate processes, niced (``os.nice``) so that the tables'
-turns and bots always come first, ``workers`` of them (one by default). A finished
+running. The workers are separate processes started as the thinking pool's are (from a
+fork server, ending with the room), niced (``os.nice``) further so that the tables'
+turns, bots and hints always come first, ``workers`` of them (one by default). A finished
 review is stored (``Store.save_review``); a deal's seat is reviewed once.
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import multiprocessing
 import os
 import threading
 import time
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
 from burraco.server.table.errors import RoomError
+from burraco.server.thinking import _context, _worker_start
 from burraco.storage import ReviewRow, Store
 
 __all__ = ["Job", "ReviewPool", "ReviewSettings"]
@@ -108,14 +109,18 @@ class Job:
 # --- in the worker processes -------------------------------------------------------------------
 
 _PROGRESS: Any = None
+#: The niceness the thinking pool's start gives its workers (server/thinking.py).
+_THINKING_NICE: Final = 10
 
 
-def _start_worker(progress: Any, nice: int) -> None:
-    """A worker's start: lower its priority below the room's, keep the progress queue."""
+def _start_worker(progress: Any, nice: int, room_pid: int) -> None:
+    """A worker's start: as the thinking pool's workers (nice 10, ending with the room
+    however it ends), then lower still, to ``nice`` in all; keep the progress queue."""
     global _PROGRESS
     _PROGRESS = progress
+    _worker_start(room_pid)
     with contextlib.suppress(OSError):
-        os.nice(nice)
+        os.nice(max(0, nice - _THINKING_NICE))
 
 
 def _review(job_id: int, record: str, deal: int, seat: int, seconds: float, worlds: int) -> str:
@@ -207,13 +212,15 @@ class ReviewPool:
     def _start(self) -> None:
         if self._task is not None:
             return
-        context = multiprocessing.get_context("spawn")
+        # The thinking pool's context: workers forked from a fork server, holding none of
+        # the room's file descriptors (its listening socket).
+        context = _context()
         self._progress = context.Queue()
         self._executor = ProcessPoolExecutor(
             max_workers=self.settings.workers,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(self._progress, self.settings.nice),
+            initargs=(self._progress, self.settings.nice, os.getpid()),
         )
         self._reader = threading.Thread(
             target=self._read_progress, args=(self._progress,), name="review-progress", daemon=True
