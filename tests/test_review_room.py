@@ -186,4 +186,6 @@ def test_the_workers_run_below_the_room() -> None:
         1, mp_context=context, initializer=_start_worker, initargs=start
     ) as workers:
         niceness = workers.submit(os.nice, 0).result(timeout=seconds(60))
+        policy = workers.submit(os.sched_getscheduler, 0).result(timeout=seconds(60))
     assert niceness == min(19, os.nice(0) + 15)
+    assert policy == os.SCHED_IDLE

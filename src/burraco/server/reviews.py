@@ -115,12 +115,16 @@ _THINKING_NICE: Final = 10
 
 def _start_worker(progress: Any, nice: int, room_pid: int) -> None:
     """A worker's start: as the thinking pool's workers (nice 10, ending with the room
-    however it ends), then lower still, to ``nice`` in all; keep the progress queue."""
+    however it ends), then lower still, to ``nice`` in all and the idle scheduling class;
+    keep the progress queue."""
     global _PROGRESS
     _PROGRESS = progress
     _worker_start(room_pid)
     with contextlib.suppress(OSError):
         os.nice(max(0, nice - _THINKING_NICE))
+    # Linux: run only on a core nothing else wants (SCHED_IDLE), below even nice 19.
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def _review(job_id: int, record: str, deal: int, seat: int, seconds: float, worlds: int) -> str:
