@@ -83,6 +83,28 @@ BLUNDER: Final = "blunder"
 THRESHOLDS: Final = ((BLUNDER, 100.0), (MISTAKE, 50.0), (INACCURACY, 20.0))
 #: The normal quantile of a two-sided 95% interval.
 Z95: Final = 1.96
+#: Student's t quantiles of a two-sided 95% interval by degrees of freedom (a few sampled
+#: deals give a wider interval than the normal one); between two entries, the one of
+#: fewer degrees (the wider); 1.98 from 120 on.
+_T95: Final = (
+    (1, 12.71),
+    (2, 4.30),
+    (3, 3.18),
+    (4, 2.78),
+    (5, 2.57),
+    (6, 2.45),
+    (7, 2.36),
+    (8, 2.31),
+    (9, 2.26),
+    (10, 2.23),
+    (12, 2.18),
+    (15, 2.13),
+    (20, 2.09),
+    (25, 2.06),
+    (30, 2.04),
+    (60, 2.00),
+    (120, 1.98),
+)
 #: The cost (MP) at which a decision's accuracy falls to 1/e (see :func:`accuracy_of`).
 ACCURACY_SCALE: Final = 100.0
 #: The fewest sampled deals a weighed decision gets, whatever its time: a standard
@@ -134,15 +156,17 @@ class Decision:
     #: pile after the played action and after the best one.
     pile_taken: tuple[float, float] = (0.0, 0.0)
     candidates: tuple[Candidate, ...] = ()
+    #: Half the width of the cost's 95% interval (Student's t for the sampled deals).
+    margin: float = 0.0
 
     @property
     def low(self) -> float:
         """The low end of the cost's 95% interval."""
-        return self.cost - Z95 * self.error
+        return self.cost - self.margin
 
     @property
     def high(self) -> float:
-        return self.cost + Z95 * self.error
+        return self.cost + self.margin
 
     @property
     def weighed(self) -> bool:
@@ -202,14 +226,35 @@ class DealReview:
         return cls.from_dict(json.loads(text))
 
 
-def tag_of(cost: float, error: float) -> str | None:
+def quantile95(worlds: int | None) -> float:
+    """The factor of a standard error that makes a 95% interval from ``worlds`` sampled
+    deals (Student's t; the normal 1.96 when None).
+
+    >>> quantile95(4), quantile95(11), quantile95(None)
+    (3.18, 2.23, 1.96)
+    """
+    if worlds is None:
+        return Z95
+    if worlds < 2:
+        return math.inf
+    factor = math.inf
+    for df, t in _T95:
+        if worlds - 1 >= df:
+            factor = t
+    return factor
+
+
+def tag_of(cost: float, error: float, worlds: int | None = None) -> str | None:
     """The tag a cost earns: the worst whose threshold the low end of its 95% interval
-    reaches (a cost within its noise of a threshold does not reach it).
+    reaches (a cost within its noise of a threshold does not reach it); ``worlds``, the
+    sampled deals it comes from, widens the interval when they are few.
 
     >>> tag_of(150, 10), tag_of(150, 40), tag_of(30, 1), tag_of(30, 20)
     ('blunder', 'mistake', 'inaccuracy', None)
+    >>> tag_of(150, 20, worlds=3), tag_of(150, 20)
+    ('mistake', 'blunder')
     """
-    low = cost - Z95 * error
+    low = cost - quantile95(worlds) * error
     for tag, threshold in THRESHOLDS:
         if low >= threshold:
             return tag
@@ -385,10 +430,11 @@ def _decision(
         round(cost, 2),
         round(error, 2),
         n,
-        tag_of(cost, error),
+        tag_of(cost, error, n),
         reason,
         (round(pile[0], 3), round(pile[1], 3)),
         candidates,
+        round(quantile95(n) * error, 2),
     )
 
 
@@ -612,12 +658,12 @@ def explain(decision: Decision) -> str:
     player's language from the same fields).
 
     >>> explain(Decision(3, 2, "play", "discard 7H", "discard KS", 140.0, 12.0, 64,
-    ...                  "blunder", "pile", (0.8, 0.1)))
+    ...                  "blunder", "pile", (0.8, 0.1), margin=24.0))
     'discard KS was better: after discard 7H the next opponent took the pile in 80% of the sampled deals (10% after discard KS); about 140 MP lost (± 24).'
     """
     if decision.best == decision.played:
         return f"{decision.played} was the best action found."
-    lost = f"about {decision.cost:.0f} MP lost (± {Z95 * decision.error:.0f})"
+    lost = f"about {decision.cost:.0f} MP lost (± {decision.margin:.0f})"
     better = f"{decision.best} was better"
     if decision.reason == CLOSE:
         return f"{better}: it closes the deal; {lost}."

@@ -320,7 +320,7 @@ function markBetter() {
     el('strong', { text: d.tag ? `${t(`review.tag.${d.tag}`)}: ` : '' }),
     el('span', { class: 'better-move', text: t('review.better', { best: moveText(d.best, name), played: moveText(d.played, name) }) }),
     ' ', el('span', { class: 'reason', text: reason() }),
-    ' ', el('span', { class: 'cost', text: t('review.cost', { cost: Math.round(d.cost), noise: Math.round(1.96 * d.error) }) }));
+    ' ', el('span', { class: 'cost', text: t('review.cost', { cost: Math.round(d.cost), noise: Math.round(d.margin ?? 1.96 * d.error) }) }));
   box.dataset.best = d.best;
   box.hidden = false;
   // The better move's cards, raised in the seat's hand (a draw or a take: the stock or the pile).
