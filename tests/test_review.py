@@ -337,3 +337,15 @@ def test_review_command_refuses_a_deal_the_record_lacks(tmp_path: Path) -> None:
     assert "no deal 3" in result.output
     result = runner.invoke(app, ["review", str(path), "--seat", "5"])
     assert result.exit_code == 2 and "no seat 5" in result.output
+
+
+def test_review_command_with_worlds_alone_gives_the_same_figures(tmp_path: Path) -> None:
+    path = _saved(tmp_path)
+    command = ["review", str(path), "--seat", "1", "--worlds", "3", "--json"]
+    first, again = (runner.invoke(app, command) for _ in range(2))
+    assert first.exit_code == 0, first.output
+    reviews = [json.loads(r.stdout[r.stdout.index("[") :]) for r in (first, again)]
+    assert reviews[0][0]["seconds"] is None and reviews[0][0]["worlds"] == 3
+    for review in reviews:
+        review[0].pop("elapsed")
+    assert reviews[0] == reviews[1]

@@ -714,9 +714,13 @@ def review_command(
     deal: Annotated[
         int | None, typer.Option(help="The deal reviewed, from 1 (default: every finished deal).")
     ] = None,
-    seconds: Annotated[float, typer.Option(help="Seconds of sampling a decision.")] = 0.5,
+    seconds: Annotated[
+        float | None,
+        typer.Option(help="Seconds of sampling a decision (0.5 without --worlds)."),
+    ] = None,
     worlds: Annotated[
-        int | None, typer.Option(help="At most this many sampled deals a decision.")
+        int | None,
+        typer.Option(help="Sampled deals a decision: the same figures on any machine."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the reviews as JSON.")] = False,
@@ -741,7 +745,9 @@ def review_command(
         raise refusal(console, f"the record has {len(record.deals)} deals; there is no deal {deal}")
     if deal is not None and not record.deals[deal - 1].is_over:
         raise refusal(console, f"deal {deal} is not finished: only a finished deal is reviewed")
-    if seconds <= 0 or (worlds is not None and worlds < 2):
+    if seconds is None and worlds is None:
+        seconds = 0.5
+    if (seconds is not None and seconds <= 0) or (worlds is not None and worlds < 2):
         raise refusal(console, "--seconds must be positive and --worlds at least 2")
     deals = [deal] if deal is not None else [n for n, d in enumerate(record.deals, 1) if d.is_over]
     seats = [seat] if seat is not None else list(range(record.players))
