@@ -38,6 +38,8 @@ from burraco.server.pages import WEB, PageFiles, page_response
 from burraco.server.players import routes as player_routes
 from burraco.server.quick_api import quick_play
 from burraco.server.quick_api import routes as quick_routes
+from burraco.server.review_api import routes as review_routes
+from burraco.server.reviews import ReviewPool, ReviewSettings
 from burraco.server.room import (
     NEXT_DEAL_SECONDS,
     TOO_FAST,
@@ -157,6 +159,7 @@ def create_app(
     quick_wait_seconds: float = 20.0,
     quick_deals: int | None = None,
     public_url: str | None = None,
+    reviews: ReviewSettings | None = None,
 ) -> FastAPI:
     """The web room's application over one database; with ``redis_url``, one process of
     a cluster (docs/cluster.md). ``limits`` and ``capacity`` default to their documented
@@ -164,7 +167,8 @@ def create_app(
     own pages at /docs. ``quick_wait_seconds``: how long quick play waits for people
     before bots fill the empty seats; ``quick_deals``: quick play's matches last this many
     deals (None: the game's own length). ``public_url``: the room's address as people
-    reach it (default ``BURRACO_PUBLIC_URL``), named in the pages' security policy."""
+    reach it (default ``BURRACO_PUBLIC_URL``), named in the pages' security policy.
+    ``reviews``: the reviews' worker pool and budget (server/reviews.py)."""
     public_url = public_url or os.environ.get("BURRACO_PUBLIC_URL") or None
     if public_url is not None:
         socket_origin(public_url)  # a URL that is no origin stops the start, not a request
@@ -182,6 +186,7 @@ def create_app(
         rates=rates,
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
+    review_pool = ReviewPool(store, reviews or ReviewSettings.from_env())
     desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
     bot_accounts, challenges = BotAccounts(store, accounts, limits), Challenges()
@@ -204,6 +209,7 @@ def create_app(
         quick.start()
         yield
         await quick.stop()
+        await review_pool.close()
         await desk.stop()
         if cluster is not None:
             await cluster.stop()
@@ -546,6 +552,7 @@ def create_app(
     app.include_router(player_routes(room, store))
 
     app.include_router(bot_routes(room, store, bot_accounts, challenges))
+    app.include_router(review_routes(review_pool, store, on_owner))
 
     if WEB.is_dir():
         app.mount("/static", PageFiles(directory=WEB), name="static")
@@ -677,4 +684,12 @@ async def _local(room: Room, op: str, table_id: str, body: dict[str, Any]) -> An
         return room.replay(table_id)
     if op == "deal":
         return room.finished_deal(table_id, int(body["number"]))
+    if op == "review_access":
+        user_id = body.get("user_id")
+        return room.review_access(
+            table_id,
+            str(body.get("token") or ""),
+            user_id if isinstance(user_id, int) else None,
+            bool(body.get("with_record")),
+        )
     raise RoomError("bad_message", f"unknown operation {op!r}")

@@ -461,3 +461,10 @@ class Room:
 
     def replay(self, table_id: str) -> dict[str, Any]:
         return self.records.replay(self.table(table_id))
+
+    def review_access(
+        self, table_id: str, token: str, user_id: int | None, with_record: bool = False
+    ) -> dict[str, Any]:
+        table = self.table(table_id)
+        holder = lambda: self.seats.seat_of(table, token, user_id)  # noqa: E731
+        return self.records.review_access(table, holder, with_record)

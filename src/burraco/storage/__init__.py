@@ -1,5 +1,5 @@
 """Storage: tables, seats, the append-only log of every action, finished records,
-accounts and their sessions, ratings, results and chat.
+accounts and their sessions, ratings, results, chat and the reviews of deals.
 
 SQLAlchemy over an embedded SQLite file by default, or PostgreSQL with the same
 code; the schema is kept by Alembic migrations (``migrations/``).
@@ -12,6 +12,7 @@ from burraco.storage.store import (
     NameTaken,
     RatingRow,
     ResultRow,
+    ReviewRow,
     SeatRow,
     SessionRow,
     Store,
@@ -27,6 +28,7 @@ __all__ = [
     "NameTaken",
     "RatingRow",
     "ResultRow",
+    "ReviewRow",
     "SeatRow",
     "SessionRow",
     "Store",

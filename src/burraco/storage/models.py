@@ -201,3 +201,15 @@ chat = Table(
     Column("quick", String(24), nullable=True),
     Column("created_at", Float, nullable=False),
 )
+
+reviews = Table(
+    "reviews",
+    metadata,
+    #: One review of a seat's decisions in one finished deal (burraco.bots.review).
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    #: The review as JSON (DealReview.to_json).
+    Column("data", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)

@@ -202,6 +202,17 @@ class FinishedTable:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewRow:
+    """A stored review of one seat in one finished deal (``data``: DealReview's JSON)."""
+
+    table_id: str
+    deal: int
+    seat: int
+    data: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class ChatRow:
     table_id: str
     channel: str
@@ -999,6 +1010,27 @@ class Store:
         with self.engine.connect() as c:
             rows = c.execute(query).all()
         return {r.game: {k: int(r._mapping[k] or 0) for k in columns} for r in rows}
+
+    # --- reviews ------------------------------------------------------------------------------
+
+    def save_review(self, row: ReviewRow) -> None:
+        """Store a review; a deal's seat keeps its first stored review (a second is the same
+        question asked again: its answer is already there)."""
+        r = models.reviews
+        with self._write() as c:
+            existing = c.execute(
+                select(r.c.deal).where(
+                    (r.c.table_id == row.table_id) & (r.c.deal == row.deal) & (r.c.seat == row.seat)
+                )
+            ).first()
+            if existing is None:
+                c.execute(insert(r).values(**_fields(row)))
+
+    def reviews(self, table_id: str) -> list[ReviewRow]:
+        """A table's stored reviews, by deal and seat."""
+        r = models.reviews
+        query = select(r).where(r.c.table_id == table_id).order_by(r.c.deal, r.c.seat)
+        return self._all(query, ReviewRow)
 
     # --- chat ---------------------------------------------------------------------------------
 

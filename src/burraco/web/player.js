@@ -94,6 +94,7 @@ function lastMatches() {
       el('td', { class: 'num', text: change(m) }),
       el('td', { class: 'links' },
         el('a', { href: m.replay, text: t('player.replay'), 'aria-label': t('player.replay_of', { table: m.table }) }), ' · ',
+        el('a', { href: `${m.replay}?analyse=${m.seat}`, class: 'analyse-link', text: t('player.analyse'), 'aria-label': t('player.analyse_of', { table: m.table }) }), ' · ',
         el('a', { href: m.record, download: true, text: t('player.record'), 'aria-label': t('player.record_of', { table: m.table }) })),
     ))),
   ));

@@ -1525,7 +1525,9 @@ function showSheet() {
   const totals = m.totals || st.totals || [];
   const rows = scores.map((sc, i) => el('tr', { 'data-deal': i + 1 }, el('th', { scope: 'row', text: i + 1 }),
     ...names.map((_, l) => { const p = sc.points ? sc.points[l] : undefined; return el('td', { class: num(p), text: fmt(p) }); }),
-    el('td', {}, el('button', { type: 'button', class: 'link', 'data-final': i + 1, text: t('score.final_table_short'), 'aria-label': t('score.final_of', { n: i + 1 }) }))));
+    el('td', {}, el('button', { type: 'button', class: 'link', 'data-final': i + 1, text: t('score.final_table_short'), 'aria-label': t('score.final_of', { n: i + 1 }) }), ' · ',
+      // The replay page analyses this deal for the player's seat (docs/review.md).
+      el('a', { class: 'analyse-deal', href: `/replay/${encodeURIComponent(S.id || 'demo')}?analyse=${S.seat ?? 0}&deal=${i + 1}`, text: t('score.analyse_short'), 'aria-label': t('score.analyse_of', { n: i + 1 }) }))));
   const foot = [el('tr', { class: 'total-row' }, el('th', { scope: 'row', text: t('score.totals') }), ...totals.map((x) => el('td', { class: num(x), text: fmt(x) })))];
   if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: x }))));
   $('#sheet-table').replaceChildren(
@@ -1554,6 +1556,8 @@ function showSheet() {
   $('#record-link').href = `/api/tables/${id}/record`;
   $('#record-link').setAttribute('download', `burraco-${S.id || 'demo'}.txt`);
   $('#replay-link').href = `/replay/${id}`;
+  // The replay page asks for the review of the player's own seat (a spectator: seat 0).
+  $('#analyse-link').href = `/replay/${id}?analyse=${S.seat ?? 0}&deal=1`;
   S.sheetShown = true;
   const dlg = $('#score-sheet');
   if (!dlg.open) dlg.showModal();
