@@ -81,9 +81,7 @@ class Room:
         self.rates = rates or Rates(Limits())
         self.capacity = capacity or Capacity()
         self.lag = LoopLag()
-        self.collections = FullCollections(
-            self.capacity.full_collection_every, self.capacity.full_collection_growth
-        )
+        self.collections = FullCollections.of(self.capacity)
         self.tables: dict[str, LiveTable] = {}
         #: Processes for expert bots and hints (started at the first search).
         self.thinking = Thinking(thinking)
@@ -192,7 +190,7 @@ class Room:
         for table_id in list(self._asleep):
             if (table := self.tables.get(table_id)) is not None:
                 self._wake(table)
-        await self.announce_unannounced()
+        await self.finisher.announce_unannounced()
 
     def _rebuild(self, table_id: str, *, wake: bool = True) -> LiveTable | None:
         """Rebuild a table of :attr:`_pending` and restart its clock and bots (or, not
@@ -225,15 +223,10 @@ class Room:
                 if table_id in self._pending:
                     self._rebuild(table_id)
 
-    async def announce_unannounced(self) -> None:
-        """Tell the finish listeners of the tables whose match the log alone finished."""
-        await self.finisher.announce_unannounced()
-
     def start_watching(self) -> None:
         """Start measuring the event loop's lag and reaping finished and stale tables."""
         self.lag.start()
-        if self.capacity.full_collection_every > 0:
-            self.collections.start()
+        self.collections.start()
         if self._reaper is None or self._reaper.done():
             self._reaper = asyncio.get_running_loop().create_task(self._reap_forever())
 
@@ -336,7 +329,7 @@ class Room:
         if self.finisher.unannounced and not self.closing:
             with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
                 loop = asyncio.get_running_loop()
-                self.shared.keep(loop.create_task(self.announce_unannounced()))
+                self.shared.keep(loop.create_task(self.finisher.announce_unannounced()))
         return table
 
     # --- the parts' doors: seats and tokens (server/table/seats.py) ------------------------
