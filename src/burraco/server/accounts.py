@@ -45,6 +45,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from burraco.server.capacity import Capacity
+from burraco.server.guard import refuse
 from burraco.server.limits import Lockout, Rates
 from burraco.server.names import NameIndex, invisible, normal
 from burraco.server.room import RoomError
@@ -475,37 +476,12 @@ async def _refuse_token(scope: Scope, receive: Receive, send: Send) -> None:
         await send({"type": "websocket.send", "text": text})
         await send({"type": "websocket.close", "code": 4401, "reason": "bad token"})
         return
-    body = json.dumps({"detail": BAD_TOKEN, "code": "bad_token"}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 401,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"www-authenticate", b"Bearer"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await refuse(send, 401, "bad_token", BAD_TOKEN, [(b"www-authenticate", b"Bearer")])
 
 
 async def _refuse_csrf(send: Send) -> None:
-    body = (
-        b'{"detail":"this request needs the page\'s CSRF token (the X-CSRF-Token header): '
-        b'reload the page","code":"csrf"}'
-    )
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 403,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    detail = "this request needs the page's CSRF token (the X-CSRF-Token header): reload the page"
+    await refuse(send, 403, "csrf", detail)
 
 
 def same_origin(conn: HTTPConnection) -> bool:
