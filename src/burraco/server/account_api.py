@@ -86,7 +86,7 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
 
     @router.post("/api/account/signup")
     async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
-        counted(rates, "sign_up", address(request), " from your address")
+        await counted(rates, "sign_up", address(request), " from your address")
         user = await accounts.sign_up(body.name, body.password, body.language)
         return opened(response, request, accounts.open_session(user))
 

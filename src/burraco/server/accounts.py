@@ -302,7 +302,7 @@ class Accounts:
         # A storm that fills the hash queue is told "busy" before it is counted: the owner
         # who tries again then has not spent a wrong password.
         self.hashing.admit()
-        counted(self.rates, "log_in", address, " from your address")
+        await counted(self.rates, "log_in", address, " from your address")
         # The account's own key (case, width and spaces aside), or a guesser would vary
         # them to start a fresh count.
         key = name_key(normal(name))[:64]
@@ -361,10 +361,10 @@ class Accounts:
         self.store.update_user(user.id, language=language)
 
 
-def counted(rates: Rates, kind: str, key: str, whose: str = "") -> None:
-    """Count one request of ``kind`` for ``key`` (an address, a name); past its rate, a
-    429 :class:`RoomError` that says how long to wait."""
-    wait = rates.hit(kind, key)
+async def counted(rates: Rates, kind: str, key: str, whose: str = "") -> None:
+    """Count one request of ``kind`` for ``key`` (an address, a name), across the cluster
+    when there is one; past its rate, a 429 :class:`RoomError` that says how long to wait."""
+    wait = await rates.hit_anywhere(kind, key)
     if wait is not None:
         raise RoomError(
             "too_many",

@@ -33,7 +33,7 @@ from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
 from burraco.server.guard import Guard, socket_origin
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
-from burraco.server.limits import Limits, Rates
+from burraco.server.limits import Limits, Rates, SharedRates
 from burraco.server.pages import WEB, PageFiles, page_response
 from burraco.server.players import routes as player_routes
 from burraco.server.quick_api import quick_play
@@ -174,6 +174,8 @@ def create_app(
         socket_origin(public_url)  # a URL that is no origin stops the start, not a request
     limits = limits or Limits.from_env()
     rates = Rates(limits)
+    # Several processes behind one proxy: an address's requests are counted together.
+    rates.shared = SharedRates(redis_url) if redis_url else None
     store = Store(database_url)
     room = Room(
         store,
@@ -263,10 +265,10 @@ def create_app(
         )
         return JSONResponse({"detail": detail, "code": "bad_message", "problems": problems}, 422)
 
-    def limit(request: Request, kind: str) -> None:
+    async def limit(request: Request, kind: str) -> None:
         """Count this request against its address's rate; 429 past it."""
         address = request.client.host if request.client else "unknown"
-        counted(rates, kind, address, " from your address")
+        await counted(rates, kind, address, " from your address")
 
     @app.exception_handler(StorageUnavailable)
     async def storage_unavailable(_: Any, error: StorageUnavailable) -> JSONResponse:
@@ -274,7 +276,7 @@ def create_app(
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request_: Request) -> dict[str, Any]:
-        limit(request_, "create_table")
+        await limit(request_, "create_table")
         request = body.model_dump()
         if request["lines"] is None:
             request.pop("lines")
@@ -342,7 +344,7 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
-        limit(request, "join_table")
+        await limit(request, "join_table")
         _exists(table_id)
         user = user_of(request)
         bot_accounts.admit_table(user)
@@ -389,7 +391,7 @@ def create_app(
 
     @app.post("/api/tournaments")
     async def create_tournament(body: CreateTournament, request: Request) -> dict[str, Any]:
-        limit(request, "create_tournament")
+        await limit(request, "create_tournament")
         live, token = desk.create(body.model_dump())
         return {"tournament": live.id, "token": token, "url": f"/desk/{live.id}"}
 
@@ -417,13 +419,13 @@ def create_app(
 
     @app.post("/api/tournaments/{tournament_id}/pad")
     async def pad(tournament_id: str, body: Pad, request: Request) -> dict[str, Any]:
-        limit(request, "pad_tournament")
+        await limit(request, "pad_tournament")
         return await desk.pad(tournament_id, body.token, body.size, body.level)
 
     @app.post("/api/tournaments/{tournament_id}/rounds")
     async def start_round(tournament_id: str, body: StartRound, request: Request) -> dict[str, Any]:
         if body.online:
-            limit(request, "start_round")
+            await limit(request, "start_round")
         return await desk.start_round(tournament_id, body.token, body.online)
 
     @app.post("/api/tournaments/{tournament_id}/results")

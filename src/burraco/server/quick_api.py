@@ -134,7 +134,7 @@ def routes(
     quick: QuickService,
     room: Room,
     store: Store,
-    limit: Callable[[Request, str], None],
+    limit: Callable[[Request, str], Awaitable[None]],
     guest_name: Callable[[str], None] | None = None,
     program_tables: Callable[[UserRow], None] = lambda _: None,
 ) -> APIRouter:
@@ -154,7 +154,7 @@ def routes(
 
     @router.post("/api/quick")
     async def join(body: QuickBody, request: Request) -> dict[str, Any]:
-        limit(request, "quick_play")
+        await limit(request, "quick_play")
         room.admit()
         if body.players not in setups[body.variant]:
             sizes = ", ".join(str(p) for p in setups[body.variant])
