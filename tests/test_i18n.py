@@ -688,6 +688,14 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
         assert page.title() == "Sala de Buraco"
         assert not re.search(r"\b(AM|PM)\b", lobby)
         shot(page, "lobby-pt")
+        # None takes the plural in Brazil ("0 cartas"), one the singular.
+        counted = page.evaluate(
+            """async () => {
+              const m = await import('/static/i18n.js');
+              return [0, 1, 2].map((n) => m.tn('table.pile_hidden', n));
+            }"""
+        )
+        assert counted == ["+0 viradas", "+1 virada", "+2 viradas"], counted
 
         create_table(page, server.url, name="Ana", start=True)
         board = visible_text(page)
