@@ -472,11 +472,11 @@ def create_app(
         # A spectator (?watch=1) needs no token: it hears public information only.
         watching = socket.query_params.get("watch") == "1"
         spectator = socket.query_params.get("name", "")[:200] if watching else None
-        if spectator and (registered := accounts.names.look_alike(spectator)) is not None:
+        registered = accounts.names.look_alike(spectator) if spectator else None
+        if registered is not None and (user is None or user.name != registered):
             # Nobody chats under a registered person's name, nor under a look-alike of it,
             # but that person: the others are "Spectator" (as without a name).
-            if user is None or user.name != registered:
-                spectator = ""
+            spectator = ""
         known = cluster is not None and store.table(table_id) is not None
         owner = await cluster.owner(table_id) if cluster is not None and known else None
         if cluster is not None and owner is not None and owner != cluster.node:

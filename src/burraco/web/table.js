@@ -578,7 +578,7 @@ function updateClock(clock) {
   // length from our "now", the clocks disagree: count clock.seconds from the
   // moment the state arrived instead.
   const skewed = !(remaining <= total + 1500 && remaining > -1500);
-  S.clock = { seat: clock.seat, deadline: clock.deadline, end: skewed ? now + total : clock.deadline, total };
+  S.clock = { seat: clock.seat, deadline: clock.deadline, end: skewed ? now + total : clock.deadline, total, absentEnd: now + (clock.absent || 0) * 1000 };
 }
 
 function tickTimer() {
@@ -590,7 +590,9 @@ function tickTimer() {
   const ms = Math.max(0, c.end - Date.now());
   const s = Math.ceil(ms / 1000);
   const name = seatName(S.msg.table, c.seat, S.seat);
-  box.querySelector('.timer-text').textContent = t('table.seconds_left', { s });
+  // A player who has not opened the table since the deal began is waited for first.
+  const absent = c.seat !== S.seat && Date.now() < c.absentEnd;
+  box.querySelector('.timer-text').textContent = absent ? t('table.waiting_absent', { name, s }) : t('table.seconds_left', { s });
   box.querySelector('.timer-fill').style.width = `${Math.min(100, (100 * ms) / c.total)}%`;
   box.dataset.seconds = String(s);
   box.dataset.seat = String(c.seat);
