@@ -358,11 +358,6 @@ _GAMES: Final[dict[str, Preset]] = {
         },
         vulnerable_at_half_target=True,
     ),
-    # Buraco as Brazil's online rooms play it (issue 24; docs/brazil.md): 108 cards, a morto
-    # of 11 for each line, one wildcard a meld, the pile open or closed, sets or none.
-    "buraco-aberto": _brazilian("buraco-aberto", sets=False, go_out_needs_clean=True),
-    "buraco-fechado": _brazilian("buraco-fechado", pile_open=False),
-    "stbl": _brazilian("stbl", sets=False, pile_open=False, go_out_needs_clean=True),
     "canasta": Preset(
         Variant(
             name="canasta",
@@ -402,6 +397,11 @@ _GAMES: Final[dict[str, Preset]] = {
         ((2, 2), (4, 2)),
         "2 players alone or 4 in pairs",
     ),
+    # Buraco as Brazil's online rooms play it (issue 24; docs/brazil.md): 108 cards, a morto
+    # of 11 for each line, one wildcard a meld, the pile open or closed, sets or none.
+    "buraco-aberto": _brazilian("buraco-aberto", sets=False, go_out_needs_clean=True),
+    "buraco-fechado": _brazilian("buraco-fechado", pile_open=False),
+    "stbl": _brazilian("stbl", sets=False, pile_open=False, go_out_needs_clean=True),
 }
 
 PRESETS: Final[dict[str, Variant]] = {name: game.rules for name, game in _GAMES.items()}
@@ -420,7 +420,7 @@ def preset(name: str) -> Preset:
     >>> preset("tresette")
     Traceback (most recent call last):
     ...
-    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta)
+    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta, buraco-aberto, buraco-fechado, stbl)
     """
     key = _ALIASES.get(name.lower(), name.lower())
     found = _GAMES.get(key)
@@ -469,7 +469,7 @@ def variant(name: str, **options: Any) -> Variant:
     >>> variant("tresette")
     Traceback (most recent call last):
     ...
-    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta)
+    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta, buraco-aberto, buraco-fechado, stbl)
     """
     game = preset(name)
     key = game.rules.name
