@@ -642,6 +642,12 @@ class Deal:
         return self.phase == OVER
 
     @property
+    def face_down_in_pile(self) -> int:
+        """The pile's cards no seat sees, at its bottom: canasta's buried cards, or all but
+        the top of a closed pile (buraco fechado, STBL)."""
+        return self.pile_hidden if self.v.pile_open else max(len(self.pile) - 1, 0)
+
+    @property
     def players(self) -> int:
         return self.v.players
 

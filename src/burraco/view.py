@@ -119,8 +119,7 @@ class DealView:
 def _table(deal: Deal) -> dict[str, Any]:
     """What anyone at the table sees of a deal: the fields a seat's view and a spectator's
     share (a :class:`PublicView`'s). No card of a hand, of the stock or of a pozzetto."""
-    # A closed pile (buraco fechado) shows its top card only: the rest is face down.
-    hidden = deal.pile_hidden if deal.v.pile_open else max(len(deal.pile) - 1, 0)
+    hidden = deal.face_down_in_pile  # a closed pile (buraco fechado) shows its top only
     return {
         "variant": deal.v.name,
         "players": deal.v.players,

@@ -392,7 +392,7 @@ class _Seen:
         s.hand = deal.hands[seat]
         s.size = deal.sizes[seat]
         s.melds = deal.melds
-        hidden = deal.pile_hidden if v.pile_open else max(len(deal.pile) - 1, 0)
+        hidden = deal.face_down_in_pile
         s.pile = deal.pile[hidden:] if hidden else deal.pile
         s.hidden = hidden
         s.stock_size = len(deal.stock)
