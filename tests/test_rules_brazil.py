@@ -413,3 +413,29 @@ def test_the_quotes_stand_in_the_notes() -> None:
         assert quotes, f"{name} quotes no source"
         for source, text in quotes:
             assert f"«{' '.join(text.split())}»" in notes, f"{name}: {source} «{text}» not in notes"
+
+
+def test_positions_write_the_options_and_the_closed_pile() -> None:
+    """The position notation writes each new option that differs from the preset, reads it
+    back, and keeps a closed pile's top card to be melded (``tomeld``).
+
+    jogatina: «No Buraco Fechado STBL só fica visível a carta do topo do lixo.»
+    """
+    v = variant("buraco-fechado", sets=False, go_out_needs_clean=True, long_clean_bonus=0)
+    deal = Deal.new(v, seed=2)
+    text = deal.position()
+    assert text.split()[1] == (
+        "buraco-fechado/2/2;sets=False;long_clean_bonus=0;go_out_needs_clean=True"
+    )
+    assert Deal.from_position(text).v == v
+    mixed = variant("buraco", pile_open=False, morto_as_stock=True)
+    assert Deal.from_position(Deal.new(mixed, seed=1).position()).v == mixed
+    hands = ["3H 4H 5H 6H 7H 8H 9H 9C 10C KS QD", None]
+    deal = compose(STBL, hands, pile="2S 9C 8C", turn=0)
+    deal.apply("take")
+    assert deal.position().split()[-1] == "first,tomeld=8C"
+    again = Deal.from_position(deal.position())
+    assert again.pile_top == deal.pile_top and texts(again) == texts(deal)
+    seen = deal.view(1)
+    assert seen.position().split()[-1] == "first,tomeld=8C"
+    assert DealView.from_position(seen.position()).pile_top == seen.pile_top
