@@ -439,3 +439,28 @@ def test_positions_write_the_options_and_the_closed_pile() -> None:
     seen = deal.view(1)
     assert seen.position().split()[-1] == "first,tomeld=8C"
     assert DealView.from_position(seen.position()).pile_top == seen.pile_top
+
+
+def test_the_quick_answers_on_a_closed_pile_are_the_full_ones() -> None:
+    """Whether a closed pile may be taken is answered at once in the common cases (a meld of
+    the line takes the top; no card of the hand can go with it); the answer is always the
+    one the full trial gives (the top put in the hand and the legal melds listed).
+
+    jogatina: «O jogador só poderá comprar o lixo se a carta que esti»
+    """
+    import random
+
+    checked = 0
+    for name in ("buraco-fechado", "stbl"):
+        for players in (2, 4):
+            v = variant(name, players=players)
+            for seed in range(6):
+                deal = Deal.new(v, seed=seed)
+                rng = random.Random(seed)
+                while not deal.is_over:
+                    if deal.phase == "draw" and deal.pile:
+                        full = deal._top_meldable_trial(deal.turn)
+                        assert deal._top_meldable(deal.turn) == full, deal.position()
+                        checked += 1
+                    deal.apply(rng.choice(deal.legal_actions()))
+    assert checked > 500

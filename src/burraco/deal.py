@@ -999,6 +999,31 @@ class Deal:
         meld or on one of the line's melds, and still end the turn. Judged on the hand and
         the top alone: the rest of the pile is face down, so no take may depend on it
         (the rest only adds cards to the hand, which never makes a meld illegal)."""
+        v = self.v
+        top = self.pile[-1]
+        line = self.line_of[seat]
+        fit_kinds = tables_for(v).fit_kinds
+        fits = any(top in fit_kinds(m) for m in self.melds[line])
+        if fits and self.sizes[seat] >= 2 and self.opened[line] and not v.black_threes_only_out:
+            return True  # onto that meld, keeping two cards: legal as _lay_actions lists it
+        hand = self.hands[seat]
+        wild = hand[JOKER] or hand[1] or hand[14] or hand[27] or hand[40]
+        if not fits and top != JOKER and top % 13 != 1 and not wild:
+            # No wildcard: a new meld needs the top's neighbours in its suit, or two of its
+            # rank for a set. (Counting too many here only sends it to the trial.)
+            base, rank = top - top % 13, top % 13
+            near = any(
+                hand[base + r]
+                for r in range(13)
+                if r != rank and min((r - rank) % 13, (rank - r) % 13) <= 2
+            )
+            same = hand[rank] + hand[13 + rank] + hand[26 + rank] + hand[39 + rank]
+            if not near and not (v.sets and same >= 2):
+                return False
+        return self._top_meldable_trial(seat)
+
+    def _top_meldable_trial(self, seat: int) -> bool:
+        """:meth:`_top_meldable` worked out in full: the top in the hand, the melds listed."""
         trial = self.clone()
         top = trial.pile.pop()
         trial.hands[seat][top] += 1
