@@ -3,7 +3,7 @@
 Run from the repository root::
 
     python bench/collector.py [--tables 300] [--seconds 120] [--bot-delay 0.2] [--src src]
-                              [--no-freeze]
+                              [--no-freeze] [--interpreter-schedule] [--census SECONDS]
 
 A room (no HTTP: the Room itself, on a SQLite file in a temporary directory) keeps
 ``--tables`` tables of four greedy bots playing italian, a new table started for every
@@ -14,8 +14,11 @@ It prints the collections of each generation and the longest, the loop's latenes
 (p50, p99, max), the actions played, and the objects the collector tracks at the end.
 As ``burraco serve`` does, what is built before the tables is frozen
 (``burraco.server.collector.freeze_startup``; ``--no-freeze``: not, or an older checkout
-without it). ``--src`` runs another checkout's code (e.g. one made with ``git worktree add
-/tmp/old <commit>``: ``--src /tmp/old/src``) in a subprocess.
+without it), and the room walks the whole heap on its own schedule
+(``FullCollections``; ``--interpreter-schedule``: whenever the interpreter would).
+``--census 60`` prints every minute what the collector tracks, by type. ``--src`` runs
+another checkout's code (e.g. one made with ``git worktree add /tmp/old <commit>``:
+``--src /tmp/old/src``) in a subprocess.
 """
 
 from __future__ import annotations
@@ -71,13 +74,43 @@ async def lateness(stop: float, every: float, late: list[float]) -> None:
         late.append(max(0.0, time.perf_counter() - due))
 
 
-async def run(tables: int, seconds: float, bot_delay: float, freeze: bool) -> None:
+def print_census(room: Any, elapsed: float, collections: Collections) -> None:
+    """What the collector tracks now, by type (the ten commonest), and the room's tables."""
+    from collections import Counter
+
+    kinds = Counter(type(o).__name__ for o in gc.get_objects())
+    statuses = Counter(t.status for t in room.tables.values())
+    longest = max(collections.pauses[2], default=0.0) * 1000
+    print(
+        f"[{elapsed:.0f} s] {sum(kinds.values()):,} tracked, tables {dict(statuses)}, "
+        f"longest gen2 so far {longest:.0f} ms"
+    )
+    print("   " + ", ".join(f"{name} {n:,}" for name, n in kinds.most_common(10)), flush=True)
+
+
+async def run(
+    tables: int,
+    seconds: float,
+    bot_delay: float,
+    freeze: bool,
+    census: float = 0.0,
+    schedule: bool = True,
+) -> None:
     from burraco.server.room import Room
     from burraco.storage import Store
 
     with tempfile.TemporaryDirectory() as directory:
         store = Store(f"sqlite:///{directory}/collector.db")
-        room = Room(store, bot_delay=bot_delay, next_deal_seconds=0)
+        try:
+            from burraco.server.capacity import Capacity
+
+            every = 600.0 if schedule else 0.0
+            capacity = Capacity(max_bot_tables=100_000, full_collection_every=every)
+        except TypeError:  # an older checkout: the interpreter's schedule
+            capacity = Capacity(max_bot_tables=100_000)
+        room = Room(store, bot_delay=bot_delay, next_deal_seconds=0, capacity=capacity)
+        # As a serving room does: its lag watch, its reaper, its collector's schedule.
+        room.start_watching()
         frozen = 0
         if freeze:
             try:
@@ -106,9 +139,13 @@ async def run(tables: int, seconds: float, bot_delay: float, freeze: bool) -> No
         began = time.perf_counter()
         stop = began + seconds
         ticker = asyncio.create_task(lateness(stop, 0.01, late))
+        next_census = began + census if census else float("inf")
         while time.perf_counter() < stop:
             await asyncio.sleep(1.0)
             await keep_full()
+            if time.perf_counter() >= next_census:
+                next_census += census
+                print_census(room, time.perf_counter() - began, collections)
         await ticker
         took = time.perf_counter() - began
         gc.callbacks.remove(collections)
@@ -135,17 +172,36 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.2, help="seconds a bot waits")
     parser.add_argument("--src", default=None, help="the code to run (default: this checkout)")
     parser.add_argument("--no-freeze", action="store_true", help="freeze nothing at start-up")
+    parser.add_argument(
+        "--interpreter-schedule",
+        action="store_true",
+        help="leave full collections to the interpreter (not the room's schedule)",
+    )
+    parser.add_argument(
+        "--census", type=float, default=0.0, help="every so many seconds, print what is tracked"
+    )
     args = parser.parse_args()
     if args.src is not None:
         env = dict(os.environ, PYTHONPATH=str(Path(args.src).resolve()))
         command = [sys.executable, __file__, "--tables", str(args.tables)]
         command += ["--seconds", str(args.seconds), "--bot-delay", str(args.bot_delay)]
         command += ["--no-freeze"] if args.no_freeze else []
+        command += ["--census", str(args.census)] if args.census else []
+        command += ["--interpreter-schedule"] if args.interpreter_schedule else []
         raise SystemExit(subprocess.call(command, env=env))
     here = Path(__file__).resolve().parent.parent / "src"
     if str(here) not in sys.path and "PYTHONPATH" not in os.environ:
         sys.path.insert(0, str(here))
-    asyncio.run(run(args.tables, args.seconds, args.bot_delay, not args.no_freeze))
+    asyncio.run(
+        run(
+            args.tables,
+            args.seconds,
+            args.bot_delay,
+            not args.no_freeze,
+            args.census,
+            not args.interpreter_schedule,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -56,7 +56,9 @@ async def player(
     actions = 0
     sent_at: float | None = None
     waiting_for = -1
-    async with websockets.connect(f"{url}/ws/{table}?token={token}", max_queue=None) as ws:
+    async with websockets.connect(
+        f"{url}/ws/{table}?token={token}", max_queue=None, open_timeout=120
+    ) as ws:
         while time.perf_counter() < stop:
             try:
                 raw = await asyncio.wait_for(
@@ -194,10 +196,14 @@ def free_port() -> int:
 
 
 def start_server(
-    port: int, database: Path, profile: str | None, deflate: bool = True
+    port: int,
+    database: Path,
+    profile: str | None,
+    deflate: bool = True,
+    collections: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     code = (
-        "import os, signal, sys, uvicorn\n"
+        "import gc, json, os, signal, sys, time, uvicorn\n"
         "from burraco.server.app import create_app\n"
         "from burraco.server.capacity import Capacity\n"
         "from burraco.server.limits import Limits\n"
@@ -209,19 +215,31 @@ def start_server(
         f"app = create_app('sqlite:///{database}', bot_delay=0, limits=limits, capacity=capacity)\n"
         f"serve = lambda: uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning',"
         f" ws_max_queue=1024, ws_per_message_deflate={deflate})\n"
+        # As `burraco serve` does: what start-up built is never walked again.
+        "from burraco.server.collector import freeze_startup\n"
+        "freeze_startup()\n"
+        # Every collection's pause, by generation, written when the room stops.
+        "pauses = {0: [], 1: [], 2: []}\n"
+        "began = [0.0]\n"
+        "def timed(phase, info):\n"
+        "    if phase == 'start': began[0] = time.thread_time()\n"
+        "    else: pauses[info['generation']].append(time.thread_time() - began[0])\n"
+        "gc.callbacks.append(timed)\n"
     )
+    # uvicorn raises the stop signal again once it has shut down, which would end the
+    # process before the collections or the profile are written.
+    code += "signal.raise_signal = lambda number: None\n"
     if profile is None:
         code += "serve()\n"
     else:
         code += (
             "import cProfile\n"
-            # uvicorn raises the stop signal again once it has shut down, which would end
-            # the process before the profile is written.
-            "signal.raise_signal = lambda number: None\n"
             "profiler = cProfile.Profile()\n"
             "profiler.runcall(serve)\n"
             f"profiler.dump_stats({profile!r})\n"
         )
+    if collections is not None:
+        code += f"open({str(collections)!r}, 'w').write(json.dumps(pauses))\n"
     process = subprocess.Popen([sys.executable, "-c", code])
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -257,7 +275,8 @@ def main() -> None:
         if url is None:
             port = args.port or free_port()
             database = Path(folder) / "bench.db"
-            process = start_server(port, database, args.profile, not args.no_deflate)
+            collections = Path(folder) / "collections.json"
+            process = start_server(port, database, args.profile, not args.no_deflate, collections)
             url = f"http://127.0.0.1:{port}"
         if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
             os.sched_setaffinity(0, {1})
@@ -268,6 +287,7 @@ def main() -> None:
             if process is not None:
                 process.terminate()
                 process.wait(timeout=30)
+        pauses = json.loads(collections.read_text()) if process and collections.exists() else None
     print(
         f"{result['tables']:.0f} tables, think {args.think} s, "
         f"{result['actions']:.0f} actions in {args.seconds:.0f} s: "
@@ -277,6 +297,14 @@ def main() -> None:
         f"an action ({result['server cpu %']:.0f}% of a core; the players "
         f"{result['players cpu %']:.0f}%)"
     )
+    if pauses is not None:
+        # The collector's own work (CPU time) in the room: what it adds to a player's wait.
+        print(
+            "the room's collections (CPU ms, longest): "
+            + ", ".join(
+                f"gen{g} {len(p)} ({max(p, default=0) * 1000:.1f})" for g, p in pauses.items()
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -5,16 +5,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from burraco import Action, Deal, parse_cards, variant
 from burraco.bots import Bot, RandomBot
-from burraco.bots.arena import make_bot, play_board, run_arena
+from burraco.bots.arena import boards_to_play, make_bot, play_board, run_arena
 from burraco.bots.expert import ExpertBot
 from burraco.bots.greedy import GreedyBot
 from burraco.bots.hints import suggest
 from burraco.bots.search import Budget, pimc
 from burraco.cards import CARDS
-from burraco.variants import SETUPS
+from burraco.variants import SETUPS, Variant
 
 
 def _play(deal: Deal, bots: list[Bot]) -> int:
@@ -103,6 +105,39 @@ def test_greedy_beats_random_in_duplicate() -> None:
     assert greedy.mean_difference > 150
     assert rand.mean_difference == -greedy.mean_difference
     assert greedy.interval[0] > 0
+
+
+def test_the_arenas_progress_never_passes_its_total() -> None:
+    # Asked for about 5 deals, a board of italian to one deal plays 2: the old estimate
+    # (5 // 2 = 2 boards) was passed by the third board ("3/2 boards", "43/37" on a long run).
+    seen: list[tuple[int, int]] = []
+    report = run_arena(
+        variant("italian", deals=1),
+        ["greedy", "random"],
+        deals=5,
+        workers=1,
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    assert report.boards == 3 and report.deals == 6
+    assert all(done <= total for done, total in seen), seen
+    assert seen[-1] == (report.boards, report.boards)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 200),
+    st.integers(0, 50),
+    st.integers(0, 10),
+    st.sampled_from([variant("italian", deals=1), variant("italian"), variant("canasta")]),
+)
+def test_boards_to_play_is_never_below_the_boards_played(
+    deals: int, boards_played: int, deals_a_board: int, v: Variant
+) -> None:
+    deals_played = boards_played * deals_a_board
+    total = boards_to_play(v, None, deals, boards_played, deals_played)
+    assert total >= boards_played
+    assert (total == boards_played) == (deals_played >= deals)
+    assert boards_to_play(v, 7, None, boards_played, deals_played) == max(7, boards_played)
 
 
 def test_identical_bots_cancel_out_in_duplicate() -> None:

@@ -8,6 +8,7 @@ Skipped where no ``redis-server`` is installed (``.ci/run`` installs it).
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -442,3 +443,26 @@ def test_the_leaderboard_and_player_pages_are_the_same_from_every_process(
     assert played["italian-2"] == before.get("italian-2", 0) + 2
     board = httpx.get(f"{rooms[0]}/api/leaderboard/italian-2?kind=person").json()
     assert {r["name"] for r in board["rows"]} == {"Pia", "Quinn"}
+
+
+def test_a_relays_failed_side_is_read_not_logged_as_never_retrieved() -> None:
+    from burraco.server.cluster import _read_failure
+
+    reported: list[dict[str, object]] = []
+
+    async def failing() -> None:
+        raise ConnectionResetError("the player's socket closed under a send")
+
+    async def scenario() -> None:
+        asyncio.get_running_loop().set_exception_handler(
+            lambda _, context: reported.append(context)
+        )
+        task = asyncio.create_task(failing())
+        task.add_done_callback(_read_failure)
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        del task
+        gc.collect()
+
+    asyncio.run(scenario())
+    assert not reported

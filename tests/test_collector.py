@@ -4,14 +4,17 @@ collector must track, and what start-up built is frozen."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import random
+import time
+import weakref
 
 from burraco import Deal, variant
 from burraco.actions import Action, discard, draw, extend, meld, take
 from burraco.cards import parse_card, parse_cards
 from burraco.melds import tables_for
-from burraco.server.collector import freeze_startup
+from burraco.server.collector import FullCollections, freeze_startup
 
 
 def _collect_fully() -> None:
@@ -85,3 +88,73 @@ def test_freezing_at_start_up_keeps_the_living_and_frees_the_garbage() -> None:
         gc.unfreeze()
     nodes = [o for o in gc.get_objects() if type(o) is Node]
     assert nodes == [living]
+
+
+def test_the_room_walks_the_whole_heap_on_its_schedule_not_the_interpreters() -> None:
+    asyncio.run(_two_rooms_share_the_collector())
+
+
+async def _two_rooms_share_the_collector() -> None:
+    saved = gc.get_threshold()
+    first, second = FullCollections(every=3600), FullCollections(every=3600)
+    first.start()
+    second.start()
+    try:
+        assert gc.get_threshold()[:2] == saved[:2]
+        assert gc.get_threshold()[2] > 10**6
+        full: list[int] = []
+
+        def note(phase: str, info: dict[str, int]) -> None:
+            if phase == "stop" and info["generation"] == 2:
+                full.append(1)
+
+        gc.callbacks.append(note)
+        try:
+            # Far more promoted objects than a quarter of the heap: the interpreter alone
+            # would have walked it several times.
+            kept = [[i] for i in range(300_000)]
+            assert not full
+            took = first.walk()
+            assert full and first.pauses == [took]
+        finally:
+            gc.callbacks.remove(note)
+        del kept
+        await first.stop()
+        # The other room still runs: the oldest generation stays the rooms'.
+        assert gc.get_threshold()[2] > 10**6
+    finally:
+        await second.stop()
+    assert gc.get_threshold() == saved
+
+
+def test_a_walk_is_due_after_its_seconds_or_when_memory_has_grown() -> None:
+    collections = FullCollections(every=600, growth=0.25)
+    assert not collections.due(since=0.0, base=1000, now=599.0, size=1200)
+    assert collections.due(since=0.0, base=1000, now=600.0, size=1000)
+    assert collections.due(since=0.0, base=1000, now=10.0, size=1251)
+    # Where the memory cannot be read, the seconds alone.
+    assert not collections.due(since=0.0, base=None, now=10.0, size=None)
+
+
+def test_garbage_cycles_are_freed_by_the_scheduled_walk() -> None:
+    asyncio.run(_a_cycle_freed())
+
+
+async def _a_cycle_freed() -> None:
+    class Node:
+        other: Node | None = None
+
+    collections = FullCollections(every=0.05, check=0.01)
+    collections.start()
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        gone = weakref.ref(a)
+        del a, b
+        deadline = time.monotonic() + 30
+        while gone() is not None and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        assert gone() is None
+        assert collections.pauses
+    finally:
+        await collections.stop()

@@ -391,6 +391,108 @@ def first_card_of_hand(replacement: str) -> str:
     return " ".join(fields)
 
 
+def loosened_card(index: int, change: Callable[[str], str]) -> str:
+    """BASE with the first card of field ``index`` holding a 10 written otherwise."""
+    fields = BASE.split()
+    found = re.search(r"10[SHDC]", fields[index])
+    assert found is not None
+    card = found.group(0)
+    fields[index] = fields[index].replace(card, change(card), 1)
+    return " ".join(fields)
+
+
+#: The reader takes the writer's form only (docs/position.md): how each other form is refused.
+LOOSE: list[tuple[str, str, list[str]]] = [
+    (
+        "double space",
+        BASE.replace(" ", "  ", 1),
+        ["position: character 5 is a second space", "separated by single spaces", "normalize"],
+    ),
+    ("tab", BASE.replace(" ", "\t", 1), ["position: character 4 is a tab", "single spaces"]),
+    ("line break", BASE + "\n", [f"character {len(BASE) + 1} is a line break"]),
+    ("leading", " " + BASE, ["character 1 is a space before the first field"]),
+    ("trailing", BASE + " ", [f"character {len(BASE) + 1} is a space after the last field"]),
+    (
+        "lower case",
+        loosened_card(4, str.lower),
+        ["field 5 (stock)", "is written 10", "in upper case, with 10 for ten", "normalize"],
+    ),
+    ("T for 10", loosened_card(4, lambda card: "T" + card[2:]), ["field 5 (stock)", "'T"]),
+    (
+        "variant case",
+        with_field(1, "Italian/2/2"),
+        ["field 2 (variant)", "'Italian/2/2' is written 'italian/2/2'", "preset's own name"],
+    ),
+    ("alias", with_field(1, "burraco/2/2"), ["'burraco/2/2' is written 'italian/2/2'"]),
+    (
+        "options' order",
+        with_field(1, "italian/2/2;deals=3;target=None"),
+        ["is written 'italian/2/2;target=None;deals=3'", "in the order of Variant's fields"],
+    ),
+    ("option as the preset", with_field(1, "italian/2/2;deals=None"), ["is written 'italian/2/2'"]),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), LOOSE, ids=[b[0] for b in LOOSE])
+def test_only_the_writers_form_is_read(name: str, text: str, expected: list[str]) -> None:
+    with pytest.raises(PositionError) as caught:
+        Deal.from_position(text)
+    for part in expected:
+        assert part in str(caught.value), f"{part!r} not in {str(caught.value)!r}"
+    # normalize reads the looser form, and writes the one the reader takes.
+    variant_field = {
+        "options' order": "italian/2/2;target=None;deals=3",
+    }
+    assert burraco.position.normalize(text) == with_field(1, variant_field.get(name, "italian/2/2"))
+
+
+#: White space a person might put between two fields.
+GAPS = st.sampled_from([" ", "  ", "\t", " \t ", "\n"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(CASES),
+    SEEDS,
+    st.integers(min_value=0, max_value=200),
+    st.booleans(),
+    st.lists(GAPS, min_size=14, max_size=14),
+    st.booleans(),
+)
+def test_normalize_gives_the_writers_form_back(
+    case: tuple[str, int, int, dict[str, object], dict[str, object]],
+    seed: int,
+    steps: int,
+    seen: bool,
+    gaps: list[str],
+    lower: bool,
+) -> None:
+    deal = make(case, seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if deal.is_over:
+            break
+        act(deal, choose(deal, rng, "uniform"))
+    text = deal.position(seat=deal.turn) if seen else deal.position()
+    fields = text.split(" ")
+    if lower:  # the cards in lower case, and the preset's name too
+        fields = [f.lower() if k in (3, 4, 5, 6, 8, 11) else f for k, f in enumerate(fields)]
+        fields[1] = fields[1][0].upper() + fields[1][1:]
+    loose = gaps[0].strip() + "".join(g + f for g, f in zip(gaps[1:], fields, strict=False))
+    assert burraco.position.normalize(loose) == text
+    assert burraco.position.normalize(text) == text
+
+
+def test_normalize_refuses_what_the_reader_refuses() -> None:
+    for name, text, expected in BAD:
+        if name == "view":  # a seat's view is a position too: normalize writes it back
+            assert burraco.position.normalize(text) == text
+            continue
+        with pytest.raises(PositionError) as caught:
+            burraco.position.normalize(text)
+        assert all(part in str(caught.value) for part in expected), (name, str(caught.value))
+
+
 BAD: list[tuple[str, str, list[str]]] = [
     ("fields", " ".join(BASE.split()[:-1]), ["13 fields", "this one has 12"]),
     ("empty", "", ["is not a position"]),

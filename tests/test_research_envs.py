@@ -43,7 +43,7 @@ from burraco.encoding import (
     returns,
 )
 from burraco.research.aec import env, raw_env
-from burraco.research.gym import BurracoEnv
+from burraco.research.gym import ILLEGAL_POINTS, MAX_EPISODE_STEPS, BurracoEnv
 from burraco.variants import SETUPS
 
 # Warnings of the API checkers about what PettingZoo's classic games do too: a dict
@@ -329,6 +329,78 @@ def test_gymnasium_refused_id_penalized_or_raised() -> None:
     strict.reset(seed=1)
     with pytest.raises(IllegalMove):
         strict.step(refused)
+
+
+def test_gymnasium_refused_id_costs_points_scaled_as_the_returns() -> None:
+    # It cost -1 against returns of hundreds of points: ignoring the mask was almost free.
+    game = BurracoEnv(variant="italian", players=2)
+    game.reset(seed=1)
+    assert game.step(REDRAW_ID)[1] == ILLEGAL_POINTS == -100.0
+    scaled = BurracoEnv(variant="italian", players=2, reward_scale=0.001)
+    scaled.reset(seed=1)
+    assert scaled.step(REDRAW_ID)[1] == pytest.approx(-0.1)
+    given = BurracoEnv(variant="italian", players=2, reward_scale=0.5, illegal_reward=-30.0)
+    given.reset(seed=1)
+    assert given.step(REDRAW_ID)[1] == -15.0
+
+
+def test_gymnasium_episode_is_truncated_after_its_steps() -> None:
+    game = BurracoEnv(variant="italian", players=2, max_episode_steps=5)
+    observation, _ = game.reset(seed=1)
+    rng = random.Random(1)
+    for step in range(1, 6):
+        refused = step % 2 == 0  # refused ids count as legal ones do
+        action = REDRAW_ID if refused else random_id(observation, rng)
+        observation, reward, terminated, truncated, _ = game.step(action)
+        assert not terminated and truncated == (step == 5)
+        assert reward == (ILLEGAL_POINTS if refused else 0.0)
+    with pytest.raises(IllegalMove, match="call reset"):
+        game.step(random_id(observation, rng))
+    observation, _ = game.reset(seed=2)  # a new episode starts the count again
+    assert not game.step(random_id(observation, rng))[3]
+
+
+def test_gymnasium_an_agent_ignoring_the_mask_loses_more_than_any_deal() -> None:
+    spiel = pytest.importorskip("burraco.research.spiel")
+    game = gymnasium.make("burraco/Burraco-v0", variant="canasta", players=2)
+    assert game.unwrapped.max_episode_steps == MAX_EPISODE_STEPS == 1000
+    game.reset(seed=3)
+    total, steps, truncated = 0.0, 0, False
+    while not truncated:
+        _, reward, terminated, truncated, _ = game.step(REDRAW_ID)
+        assert not terminated
+        total += float(reward)
+        steps += 1
+    assert steps == MAX_EPISODE_STEPS
+    assert total < -spiel.utility_bound(game.unwrapped.v)
+
+
+def test_gymnasium_match_counts_the_steps_of_each_deal() -> None:
+    # A match has no fixed number of deals: each deal has the steps, not the whole match.
+    game = BurracoEnv(variant="online", players=2, opponent="greedy", match=True)
+    total, steps = play_gym(game, seed=9)
+    assert len(game.table.match.deals) == 3
+    # Fewer steps than the match took, more than any of its deals took.
+    limited = BurracoEnv(
+        variant="online", players=2, opponent="greedy", match=True, max_episode_steps=steps - 1
+    )
+    assert play_gym(limited, seed=9) == (total, steps)
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"reward_scale": 0}, "reward_scale is a number above 0"),
+        ({"reward_scale": -1.0}, "reward_scale is a number above 0"),
+        ({"reward_scale": float("nan")}, "reward_scale is a number above 0"),
+        ({"illegal_reward": float("inf")}, "illegal_reward is a number of points or None"),
+        ({"max_episode_steps": 0}, "max_episode_steps is 1 or more, or None"),
+        ({"max_episode_steps": 2.5}, "max_episode_steps is 1 or more, or None"),
+    ],
+)
+def test_gymnasium_refuses_bad_reward_and_step_options(options: dict[str, Any], words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        BurracoEnv(**options)
 
 
 def test_gymnasium_seed_repeats_the_episode() -> None:

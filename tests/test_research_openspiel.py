@@ -10,6 +10,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 spiel = pytest.importorskip("burraco.research.spiel")
+make_observation = pytest.importorskip("open_spiel.python.observation").make_observation
 
 from burraco import variant  # noqa: E402
 from burraco.cards import KINDS, format_cards, parse_cards  # noqa: E402
@@ -353,3 +354,131 @@ def test_open_hands_show_the_partners_hand() -> None:
     other = state.resample_from_infostate(seat, sampler(0))
     assert other.deal.hands[partner] == state.deal.hands[partner]
     assert other.information_state_string(seat) == state.information_state_string(seat)
+
+
+# --- OpenSpiel's factored observations: the public one and a seat's private one ------------
+
+PUBLIC = pyspiel.IIGObservationType(
+    public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+)
+PUBLIC_RECALL = pyspiel.IIGObservationType(
+    public_info=True, perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE
+)
+PRIVATE = pyspiel.IIGObservationType(
+    public_info=False, perfect_recall=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+)
+
+
+def public_of(observer: Any, state: Any, player: int = 0) -> tuple[str, Any]:
+    observer.set_from(state, player)
+    return observer.string_from(state, player), observer.tensor.copy()
+
+
+def private_elsewhere(state: Any, seed: int) -> Any:
+    """A state of the same public information, every seat's hidden cards dealt anew: each
+    seat's turn to resample what it cannot see (its own hand is dealt by the next one)."""
+    other = state
+    for k, seat in enumerate([*range(state.deal.v.players), 0]):
+        other = other.resample_from_infostate(seat, sampler(seed + k))
+    return other
+
+
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_states_differing_only_in_private_cards_have_one_public_observation(
+    name: str, players: int
+) -> None:
+    game = load(name, players)
+    public = make_observation(game, PUBLIC)
+    recall = make_observation(game, PUBLIC_RECALL)
+    compared = 0
+    for seed in range(4):
+        state = played(game, seed, 20 + 45 * seed)
+        other = private_elsewhere(state, seed)
+        # The private cards did change: the hands are not all the same.
+        assert other.deal.hands != state.deal.hands or other.deal.stock != state.deal.stock
+        text, tensor = public_of(public, state)
+        assert public_of(public, other)[0] == text
+        np.testing.assert_array_equal(public_of(public, other)[1], tensor)
+        # The same whoever observes it.
+        for seat in range(players):
+            seen_text, seen_tensor = public_of(public, state, seat)
+            assert seen_text == text
+            np.testing.assert_array_equal(seen_tensor, tensor)
+        # With perfect recall: the public history and what each seat discarded and took.
+        recall_text, recall_tensor = public_of(recall, state)
+        assert public_of(recall, other)[0] == recall_text
+        np.testing.assert_array_equal(public_of(recall, other)[1], recall_tensor)
+        assert recall_text.startswith(text + "\n")
+        compared += 1
+    assert compared == 4
+
+
+def test_the_public_observation_names_no_hidden_card() -> None:
+    game = load("italian", 4, open_hands=True)
+    public = make_observation(game, PUBLIC)
+    state = played(game, 4, 60)
+    text, tensor = public_of(public, state)
+    fields = text.split(" ")
+    assert fields[0] == "public"
+    assert fields[3] == "/".join(f"#{n}" for n in state.deal.sizes)
+    assert "drawn=" not in fields[12]
+    parts = spiel.public_layout(game.rules.v).unflatten(tensor)
+    assert parts["hand_sizes"].tolist() == state.deal.sizes
+    assert parts["turn"].tolist() == [float(s == state.deal.turn) for s in range(4)]
+    np.testing.assert_array_equal(parts["known"], np.array(state.deal.known, dtype=np.float32))
+
+
+def test_the_private_observation_is_what_the_seat_alone_sees() -> None:
+    game = load()
+    private = make_observation(game, PRIVATE)
+    state = picking_state(game, 2)
+    seat = state.current_player()
+    private.set_from(state, seat)
+    parts = spiel.private_layout(game.rules.v).unflatten(private.tensor)
+    assert parts["hand"].tolist() == state.deal.hands[seat]
+    assert parts["picked"].tolist() == state.decisions.picked
+    assert " picked " not in private.string_from(state, 1 - seat)
+    assert "; picked " in private.string_from(state, seat)
+    # Resampled by this seat, the other seat's private cards change, its own do not.
+    other = state.resample_from_infostate(seat, sampler(3))
+    assert private.string_from(other, seat) == private.string_from(state, seat)
+    open_game = load("italian", 4, open_hands=True)
+    seen = played(open_game, 1, 10)
+    partner_view = make_observation(open_game, PRIVATE)
+    partner_view.set_from(seen, 0)
+    rows = spiel.private_layout(open_game.rules.v).unflatten(partner_view.tensor)["seen_hands"]
+    assert rows[1].tolist() == seen.deal.hands[2] and not rows[0].any() and not rows[2].any()
+
+
+def test_openspiels_api_checks_of_the_factored_observations() -> None:
+    # As open_spiel/integration_tests/api_test.py: a public string for every state, and
+    # private information for some player in an imperfect-information game.
+    game = load("canasta")
+    public = make_observation(game, PUBLIC)
+    private = make_observation(game, PRIVATE)
+    states = [played(game, seed, steps) for seed in range(2) for steps in (0, 30, 10**6)]
+    states.append(game.new_initial_state())
+    for state in states:
+        assert public.string_from(state, 0) is not None
+    assert any(private.string_from(s, p) for s in states for p in range(2))
+
+
+def test_observation_types_not_offered_are_refused() -> None:
+    every = pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+    )
+    with pytest.raises(ValueError, match="python_burraco observes"):
+        load().make_py_observer(every)
+
+
+@pytest.mark.slow
+def test_openspiels_playthrough_writes_every_observer() -> None:
+    # OpenSpiel's own playthrough (its golden-file tool) asks for the public and the
+    # private observers of every imperfect-information game: about 30 s a deal.
+    from open_spiel.python.algorithms import generate_playthrough
+
+    text = generate_playthrough.playthrough(
+        "python_burraco(variant=italian,players=2)", action_sequence=None, alsologtostdout=False
+    )
+    assert 'PublicObservationString() = "public italian/2/2' in text
+    assert 'PrivateObservationString(1) = "seat 1 hand' in text

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, compress
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from burraco.actions import (
     DISCARD,
@@ -587,6 +587,50 @@ class Deal:
         self._last_take_meld = None
         self._legal = None
         return self
+
+    def settle(self) -> None:
+        """Keep a finished deal as it will only be read from now on (its score, its views,
+        its record): every list of plain values becomes a tuple, and what only play needed
+        goes.
+
+        A long match, and a room of them, keeps every finished deal; a list stays under the
+        cyclic collector's watch for good, a tuple of ints leaves it after one pass, so
+        the collector's full walk no longer grows with the deals played. Nothing changes
+        a settled deal again (every action is refused once it is over).
+
+        >>> from burraco.variants import variant
+        >>> deal = Deal.new(variant("italian"), seed=1)
+        >>> deal.settle()
+        Traceback (most recent call last):
+        ...
+        burraco.errors.RuleError: only a finished deal is settled (this one is in play)
+        """
+        if not self.is_over:
+            raise RuleError("only a finished deal is settled (this one is in play)")
+        # Typed as the lists of play: a settled deal is read, never changed.
+        read_only: Any = tuple
+        self.line_of = read_only(self.line_of)
+        self.hands = read_only(read_only(h) for h in self.hands)
+        self.sizes = read_only(self.sizes)
+        self.stock = read_only(self.stock)
+        self.pile = read_only(self.pile)
+        self.pozzetti = read_only(read_only(p) for p in self.pozzetti)
+        self.has_pozzetto = read_only(self.has_pozzetto)
+        self.pending_pozzetto = read_only(
+            None if p is None else read_only(p) for p in self.pending_pozzetto
+        )
+        self.red_threes = read_only(self.red_threes)
+        self.relancinhos = read_only(self.relancinhos)
+        self.opened = read_only(self.opened)
+        self.minimum = read_only(self.minimum)
+        self.minimum_raised = read_only(self.minimum_raised)
+        self.pending_value = read_only(self.pending_value)
+        self.known = read_only(read_only(k) for k in self.known)
+        self._melded_seat = read_only(self._melded_seat)
+        self._pending_melds = read_only(self._pending_melds)
+        self._from_pile = None
+        self._last_take_meld = None
+        self._legal = None
 
     def clone(self) -> Deal:
         """A copy that shares nothing mutable with this deal (for search)."""

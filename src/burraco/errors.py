@@ -42,4 +42,16 @@ class IllegalMove(RuleError):
 
 
 class SetupError(RuleError):
-    """A variant, an option or a table setup that cannot be played."""
+    """A variant, an option or a table setup that cannot be played.
+
+    ``option`` names the option the message is about, when one is (``hand_size``), so a
+    caller can point at the broken field; the message says which rule it breaks.
+    """
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+    def __reduce__(self) -> tuple[type[SetupError], tuple[str, str | None]]:
+        # Pickled across processes with the option it names, as IllegalMove with its refusal.
+        return type(self), (str(self), self.option)

@@ -150,6 +150,8 @@ class Match:
                 self.phase = 2
             if v.players == 5 and any(t >= v.phase_limit for t in self.totals):
                 self.phase = 2
+        # Only read from now on: kept without the collector's watch over its lists.
+        self.deal.settle()
         if self._ends_now():
             self._over = True
             return

@@ -56,6 +56,7 @@ __all__ = [
     "PositionError",
     "compose",
     "deal_from_position",
+    "normalize",
     "position_of",
     "view_from_position",
     "view_position",
@@ -129,7 +130,12 @@ DEAL_SLOTS: Final[dict[str, str]] = {
 _PHASES: Final = (DRAW_PHASE, PLAY_PHASE, OVER)
 _END_REASONS: Final = ("went out", "closed", "stock", "stall", "time-out")
 _VERSION_TAG: Final = re.compile(r"bp(\d+)(?:@(\d+))?")
-_CARD: Final = re.compile(r"(?:10|[2-9AJQKT])[SHDC]|JK")
+#: A card as the writer writes it; the lenient form (any case, T for 10) is only for
+#: :func:`normalize` and :func:`compose`.
+_CARD: Final = re.compile(r"(?:10|[2-9AJQK])[SHDC]|JK")
+_LOOSE_CARD: Final = re.compile(r"(?:10|[2-9AJQKT])[SHDC]|JK", re.IGNORECASE)
+#: Any white space but a single space between two fields.
+_ODD_SPACE: Final = re.compile(r"[^\S ]|  |^ | $")
 _MELD: Final = re.compile(r"([^()]+)(?:\((\d+)-(\d+)(?:@(\d+(?:\.\d+)*))?\))?")
 _LINE_ITEM: Final = re.compile(r"([a-z])(-?\d+)?")
 _SEAT: Final = re.compile(r"(\d+)(m?)")
@@ -484,10 +490,55 @@ def view_from_position(text: str) -> DealView:
     return view_of(_build(parts), parts.seat)
 
 
-def _parse(text: str, *, view: bool) -> _Parts:
-    fields = text.split() if isinstance(text, str) else []
-    if not fields:
+#: The fields that list cards, and the keys of the state field that name cards.
+_CARD_FIELDS: Final = (_HANDS, _STOCK, _PILE, _POZZETTI, _TAKEN, _MELDS, _KNOWN)
+_CARD_KEYS: Final = ("drawn", "single", "frompile")
+
+
+def normalize(text: str) -> str:
+    """A position typed loosely, in the one form the reader takes: the fields separated
+    by single spaces (any run of spaces, tabs or line breaks between them, none around
+    them), the cards in upper case with 10 for T, the variant by its preset's own name
+    with its options in order, and all else as the writer writes it (a hand sorted by
+    kind). It is read and written again, so a position that is wrong in another way
+    raises :class:`PositionError` as the reader does.
+
+    >>> from burraco import Deal, variant
+    >>> text = Deal.new(variant("italian"), seed=7).position()
+    >>> loose = "  " + text.replace(" ", "\\t", 2).replace("AS", "as").replace("10", "T") + "\\n"
+    >>> loose.startswith("  bp1\\titalian/2/2\\t0/1/draw ")
+    True
+    >>> normalize(loose) == text
+    True
+    """
+    if not isinstance(text, str):
         raise PositionError("position", f"{text!r} is not a position (it starts with {VERSION})")
+    fields = text.split()
+    if len(fields) == len(FIELDS):
+        fields[_VARIANT] = _variant_text(_variant_of(fields[_VARIANT], loose=True))
+        for index in _CARD_FIELDS:
+            fields[index] = _LOOSE_CARD.sub(_upper_card, fields[index])
+        items = fields[_STATE].split(",")
+        for k, item in enumerate(items):
+            key, equals, value = item.partition("=")
+            if equals and key in _CARD_KEYS:
+                items[k] = f"{key}={_LOOSE_CARD.sub(_upper_card, value)}"
+        fields[_STATE] = ",".join(items)
+    written = " ".join(fields)
+    if fields and "@" in fields[0]:  # a seat's view
+        return view_from_position(written).position()
+    return deal_from_position(written).position()
+
+
+def _upper_card(match: re.Match[str]) -> str:
+    return str(parse_card(match.group(0)))
+
+
+def _parse(text: str, *, view: bool) -> _Parts:
+    fields = text.split(" ") if isinstance(text, str) else []
+    if not text or not isinstance(text, str) or not text.strip():
+        raise PositionError("position", f"{text!r} is not a position (it starts with {VERSION})")
+    _check_spacing(text)
     seat = _version(fields[0], view)
     if len(fields) != len(FIELDS):
         raise PositionError(
@@ -541,6 +592,35 @@ def _parse(text: str, *, view: bool) -> _Parts:
     return parts
 
 
+def _check_spacing(text: str) -> None:
+    """The fields are separated by single spaces, with none before or after them: one
+    position has one text (python-chess reads a FEN as strictly). :func:`normalize`
+    rewrites a position spaced otherwise."""
+    if _ODD_SPACE.search(text) is None:
+        return
+    for at, char in enumerate(text):
+        if char == " ":
+            if at == 0:
+                what = "a space before the first field"
+            elif at == len(text) - 1:
+                what = "a space after the last field"
+            elif text[at - 1] == " ":
+                what = "a second space"
+            else:
+                continue
+        elif char.isspace():
+            what = {"\t": "a tab", "\n": "a line break", "\r": "a line break"}.get(
+                char, f"the space {char!r}"
+            )
+        else:
+            continue
+        raise PositionError(
+            "position",
+            f"character {at + 1} is {what}: the {len(FIELDS)} fields are separated by single "
+            "spaces (burraco.position.normalize rewrites a position spaced otherwise)",
+        )
+
+
 def _version(token: str, view: bool) -> int | None:
     where = _where(0)
     match = _VERSION_TAG.fullmatch(token)
@@ -569,7 +649,9 @@ def _version(token: str, view: bool) -> int | None:
     return seat
 
 
-def _variant_of(text: str) -> Variant:
+def _variant_of(text: str, *, loose: bool = False) -> Variant:
+    """The variant of the field; ``loose`` (:func:`normalize`) also takes an alias, any
+    case and the options in any order, which a position never holds."""
     where = _where(_VARIANT)
     head, *words = text.split(";")
     table = head.split("/")
@@ -592,9 +674,19 @@ def _variant_of(text: str) -> Variant:
             raise PositionError(where, f"option {option} is given twice")
         options[option] = value
     try:
-        return base.with_options(**options) if options else base
-    except (SetupError, TypeError, ValueError) as error:
-        raise PositionError(where, f"the options do not make a variant: {error}") from None
+        v = base.with_options(**options) if options else base
+    except SetupError as error:
+        # The variant's own refusal, word for word (and as the cause, with its option).
+        raise PositionError(where, f"the options do not make a variant: {error}") from error
+    written = _variant_text(v)
+    if text != written and not loose:
+        raise PositionError(
+            where,
+            f"{text!r} is written {written!r}: the preset's own name in lower case, then each "
+            "option that differs from it, in the order of Variant's fields, as the writer "
+            "writes it (burraco.position.normalize rewrites it)",
+        )
+    return v
 
 
 def _turn_of(text: str, players: int) -> tuple[int, int, str]:
@@ -636,21 +728,32 @@ def _per(text: str, count: int, index: int, what: str) -> list[str]:
     return items
 
 
-def _cards(text: str, where: str) -> list[int]:
+def _cards(text: str, where: str, *, loose: bool = False) -> list[int]:
+    """The cards of a list written with no spaces; ``loose`` also takes lower case and T
+    for 10 (:func:`compose`), which a position never holds."""
     if text == "-":
         return []
     found: list[int] = []
-    upper = text.upper()
     at = 0
-    while at < len(upper):
-        match = _CARD.match(upper, at)
+    while at < len(text):
+        lenient = _LOOSE_CARD.match(text, at)
+        match = lenient if loose else _CARD.match(text, at)
+        if match is None and lenient is not None:
+            token = lenient.group(0)
+            canonical = parse_card(token)
+            raise PositionError(
+                where,
+                f"{token!r} (at character {at + 1} of {text!r}) is written {canonical}: a "
+                "position writes its cards in upper case, with 10 for ten "
+                "(burraco.position.normalize rewrites them)",
+            )
         if match is None:
             bad = re.match(r"#?\w{1,3}|.", text[at:])
             token = bad.group(0) if bad else text[at:]
             raise PositionError(
                 where, f"{token!r} (at character {at + 1} of {text!r}) is not a card: {_CARD_HELP}"
             )
-        found.append(parse_card(match.group(0)))
+        found.append(parse_card(match.group(0).upper()))
         at = match.end()
     return found
 
@@ -1085,7 +1188,9 @@ CardsLike = str | Iterable[int]
 def _given(cards: CardsLike, where: str) -> list[int]:
     """Cards given as text (``"5H 6H"``, ``"5H6H"``) or as card kinds."""
     if isinstance(cards, str):
-        return [c for word in cards.replace(",", " ").split() for c in _cards(word, where)]
+        return [
+            c for word in cards.replace(",", " ").split() for c in _cards(word, where, loose=True)
+        ]
     return [int(c) for c in cards]
 
 

@@ -49,6 +49,7 @@ __all__ = [
     "preset",
     "preset_of",
     "variant",
+    "vp_table_problem",
 ]
 
 Family = Literal["burraco", "buraco", "canasta"]
@@ -429,7 +430,143 @@ def preset(name: str) -> Preset:
     return found
 
 
+#: The whole-number options: the least each may be, and the rule that says so.
+_AT_LEAST: Final[dict[str, tuple[int, str]]] = {
+    "decks": (1, "a game is played with at least one deck"),
+    "jokers": (0, "the jokers are counted, never negative"),
+    "hand_size": (1, "a hand is dealt at least one card"),
+    "max_wildcards": (1, "a meld may hold at least one wildcard"),
+    "set_max": (0, "a set's size is 0 (no limit) or at least 3"),
+    "burraco_length": (3, "a burraco is a meld, of at least three cards"),
+    "pozzetto_size": (1, "a pozzetto holds at least one card"),
+    "draw_count": (1, "a draw takes at least one card"),
+    "dead_stock": (0, "the cards left dead in the stock are never negative"),
+    "opening_minimum": (0, "an opening minimum is never negative (0: none)"),
+    "stall_rounds": (0, "the stall's rounds are never negative (0: no stall rule)"),
+    "vulnerable_at": (0, "the score that makes a line vulnerable is never negative (0: never)"),
+    "vulnerable_minimum": (0, "a vulnerable line's minimum is never negative"),
+    "vulnerable_penalty_minimum": (0, "a vulnerable line's minimum is never negative"),
+    "phase_limit": (0, "the partnerships' limit is never negative"),
+    "move_seconds": (0, "a move's time is never negative (0: no clock)"),
+    "deal_minutes": (1, "a deal lasts at least a minute"),
+    "target": (1, "a points target is above 0 (None: the match is a number of deals)"),
+    "deals": (1, "a match has at least one deal (None: it is played to a points target)"),
+}
+#: Points a line earns or loses: never negative (a bonus is added, a penalty taken away).
+_POINTS: Final = frozenset(
+    {
+        "clean_bonus", "semi_clean_bonus", "dirty_bonus", "twos_bonus", "jokers_bonus",
+        "wild_mix_bonus", "real_clean_bonus", "real_dirty_bonus", "relancinho_bonus",
+        "long_clean_bonus",
+        "red_three_bonus", "closing_bonus", "no_pozzetto_penalty", "abandon_penalty",
+    }
+)  # fmt: skip
+#: Options that may be None, and what None means.
+_OPTIONAL: Final = frozenset({"target", "deals"})
+#: The ranks a card value is given for: the joker, then the ace to the king.
+_VALUE_RANKS: Final = 14
+#: The VP of a table, shared by its two lines, and each line's when the MP are even.
+_TOTAL_VP: Final = 20
+_EVEN_VP: Final = 10
+
+
+def vp_table_problem(table: object) -> str | None:
+    """What keeps ``table`` from being a VP table, or None: bands of ``(upper end, winner's
+    VP)``, their ends growing from 0, the VP from 10 to 20 and never falling (the lookups
+    take the first band that holds a difference).
+
+    >>> vp_table_problem(VP_TABLE_4) is None
+    True
+    >>> vp_table_problem(((100, 12), (50, 13)))
+    'VP table bands must grow: 50 after 100'
+    >>> print(vp_table_problem(5))
+    a VP table is a tuple of (upper end of the band, winner's VP) pairs, not 5
+    """
+    shape = "a VP table is a tuple of (upper end of the band, winner's VP) pairs"
+    if not isinstance(table, tuple) or not all(
+        isinstance(band, tuple)
+        and len(band) == 2
+        and all(type(n) is int for n in band)  # bool is an int: refused too
+        for band in table
+    ):
+        return f"{shape}, not {table!r}"
+    if not table:
+        return "a VP table needs at least one band"
+    previous_end, previous_vp = -1, _EVEN_VP
+    for end, vp in table:
+        if end <= previous_end:
+            return f"VP table bands must grow: {end} after {previous_end}"
+        if not previous_vp <= vp <= _TOTAL_VP:
+            return f"VP table: {vp} VP after {previous_vp} (from 10 to 20, never falling)"
+        previous_end, previous_vp = end, vp
+    return None
+
+
+def _tuples(value: Any) -> Any:
+    """Lists as tuples, all the way down: options given as JSON (a room's stored options)
+    or as list literals hold lists where a variant, frozen and hashed, keeps tuples."""
+    if isinstance(value, list | tuple):
+        return tuple(_tuples(item) for item in value)
+    return value
+
+
+#: The option fields, and each one's type as the presets hold it.
+_DEFAULTS: Final = {
+    f.name: f.default for f in dataclasses.fields(Variant) if f.name not in ("name", "family")
+}
+
+
+def _option_problem(name: str, value: Any) -> str | None:
+    """Which rule of its own the value of option ``name`` breaks, or None."""
+    default = _DEFAULTS[name]
+    if isinstance(default, bool):
+        return None if isinstance(value, bool) else f"True or False, not {value!r}"
+    if name == "values":
+        if (
+            not isinstance(value, tuple)
+            or len(value) != _VALUE_RANKS
+            or not all(type(n) is int and n >= 0 for n in value)
+        ):
+            return (
+                f"{_VALUE_RANKS} card values, never negative, the joker's then the ace's to the "
+                f"king's, not {value!r}"
+            )
+        return None
+    if name == "vp_table":
+        return vp_table_problem(value)
+    if value is None and name in _OPTIONAL:
+        return None
+    if type(value) is not int:
+        kind = "a whole number or None" if name in _OPTIONAL else "a whole number"
+        return f"{kind}, not {value!r}"
+    if name in _POINTS:
+        return None if value >= 0 else "points a line earns or loses are never negative"
+    least, rule = _AT_LEAST[name]  # a new whole-number option needs its rule here
+    if value < least or (name == "set_max" and 0 < value < 3):
+        return rule
+    return None
+
+
+def _refuse(name: str, value: Any, rule: str) -> SetupError:
+    return SetupError(f"option {name}={value!r}: {rule}", option=name)
+
+
+def _normal(v: Variant) -> Variant:
+    """``v`` with its options in the form a variant keeps: lists as tuples, and a VP
+    table given as 3 or 4 (the deals of a round) as that table."""
+    changes: dict[str, Any] = {}
+    for name in ("values", "vp_table"):
+        value = getattr(v, name)
+        if name == "vp_table" and value in (3, "3", 4, "4"):
+            changes[name] = VP_TABLE_4 if str(value) == "4" else VP_TABLE_3
+        elif isinstance(value, list) or (isinstance(value, tuple) and value != _tuples(value)):
+            changes[name] = _tuples(value)
+    return dataclasses.replace(v, **changes) if changes else v
+
+
 def _checked(v: Variant) -> Variant:
+    """``v`` if it can be played, every option checked alone and with the others; else a
+    :class:`SetupError` naming the option (``option``) and the rule it breaks."""
     setup = (v.players, v.lines)
     game = _GAMES[v.name]
     if setup not in game.tables:
@@ -437,23 +574,33 @@ def _checked(v: Variant) -> Variant:
             f"{v.name} is played by {game.tables_text}, "
             f"not by {v.players} players in {v.lines} lines"
         )
+    v = _normal(v)
+    for name in OPTION_NAMES:
+        value = getattr(v, name)
+        problem = _option_problem(name, value)
+        if problem is not None:
+            raise _refuse(name, value, problem)
     if v.target is None and v.deals is None:
-        raise SetupError("a match needs a number of deals or a points target")
-    if v.max_wildcards < 1:
-        raise SetupError("max_wildcards must be at least 1")
+        raise SetupError("a match needs a number of deals or a points target", option="target")
     if v.sequences and v.max_wildcards > 1 and v.wildcard_displacement:
         raise SetupError(
-            "several wildcards in a sequence are played with fixed places (buraco's option)"
+            "several wildcards in a sequence are played with fixed places (buraco's option)",
+            option="max_wildcards",
         )
-
     if v.jokers not in (0, 2, 4, 6):
-        raise SetupError(f"{v.jokers} jokers: a game is played with 0, 2, 4 or 6")
+        raise SetupError(f"{v.jokers} jokers: a game is played with 0, 2, 4 or 6", option="jokers")
+    if v.jokers > 2 * v.decks:
+        raise _refuse("jokers", v.jokers, f"{v.decks} deck(s) bring at most {2 * v.decks} jokers")
     pozzetti = v.players if v.name == "italian" and v.players in (3, 5) else v.lines
     needed = v.players * v.hand_size + (v.pozzetto_size * pozzetti if v.pozzetti else 0)
     if v.players in (3, 5) and v.pozzetti:
         needed += 7  # the 18-card pozzetto of the first phase
     if needed + 3 > v.deck_size:
-        raise SetupError(f"{v.deck_size} cards are too few for this table ({needed} dealt)")
+        # The hand size deals most of them (the decks and jokers make the deck).
+        raise SetupError(
+            f"{v.deck_size} cards are too few for this table ({needed} dealt)",
+            option="hand_size",
+        )
     return dataclasses.replace(v, line_of=_line_of(v.players, v.lines))
 
 
@@ -480,12 +627,10 @@ def variant(name: str, **options: Any) -> Variant:
     for keyword, bundle in game.bundles.items():
         if options.pop(keyword, False):
             options.update(bundle)
+    target = options.get("target")
     if game.vulnerable_at_half_target and "target" in options and "vulnerable_at" not in options:
-        options["vulnerable_at"] = (options["target"] or 0) // 2
-    if options.get("vp_table") == 4 or options.get("vp_table") == "4":
-        options["vp_table"] = VP_TABLE_4
-    elif options.get("vp_table") == 3 or options.get("vp_table") == "3":
-        options["vp_table"] = VP_TABLE_3
+        # A target that is not a number is refused by the check below, naming it.
+        options["vulnerable_at"] = target // 2 if type(target) is int else 0
     names = {f.name for f in dataclasses.fields(Variant)}
     unknown = sorted(set(options) - names)
     if unknown:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from burraco.errors import RuleError
-from burraco.variants import VP_TABLE_3, VP_TABLE_4
+from burraco.variants import VP_TABLE_3, VP_TABLE_4, vp_table_problem
 
 __all__ = [
     "ABANDON_MIN_VP",
@@ -77,15 +77,10 @@ def vp_table_for(deals: int) -> VPTable:
 def _checked(table: VPTable) -> VPTable:
     # A director may load any table, so guard the assumptions the lookups rely on:
     # bands in order (first match wins) and VP that never fall as the difference grows.
-    if not table:
-        raise RuleError("a VP table needs at least one band")
-    previous_end, previous_vp = -1, _EVEN_VP
-    for end, vp in table:
-        if end <= previous_end:
-            raise RuleError(f"VP table bands must grow: {end} after {previous_end}")
-        if not previous_vp <= vp <= TOTAL_VP:
-            raise RuleError(f"VP table: {vp} VP after {previous_vp} (from 10 to 20, never falling)")
-        previous_end, previous_vp = end, vp
+    # The rule is the one a variant's vp_table option is checked by.
+    problem = vp_table_problem(tuple(tuple(band) for band in table))
+    if problem is not None:
+        raise RuleError(problem)
     return table
 
 

@@ -277,25 +277,26 @@ def run_arena(
         make_bot(name)
     if boards is None and deals is None:
         boards = 10
-    estimate = boards if boards is not None else max(1, (deals or 1) // _deals_per_board(v))
     played: list[Board] = []
     seeds = iter(range(seed * 1_000_003, seed * 1_000_003 + 10**6))
     keep = save is not None
 
-    def done() -> bool:
-        if boards is not None:
-            return len(played) >= boards
-        return sum(len(s.deals) for b in played for s in b.seatings) >= (deals or 0)
+    def total() -> int:
+        deals_played = sum(len(s.deals) for b in played for s in b.seatings)
+        return boards_to_play(v, boards, deals, len(played), deals_played)
 
     if workers <= 1:
-        while not done():
+        while len(played) < total():
             played.append(play_board(v, names, next(seeds), seconds, worlds, keep))
             if progress:
-                progress(len(played), estimate)
+                progress(len(played), total())
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            while not done():
-                batch = max(1, estimate - len(played)) if boards is not None else workers
+            while len(played) < total():
+                # The boards asked for at once; for some deals, a board a worker, and no
+                # more than the estimate still asks for.
+                left = total() - len(played)
+                batch = left if boards is not None else min(workers, left)
                 futures = [
                     pool.submit(play_board, v, names, next(seeds), seconds, worlds, keep)
                     for _ in range(batch)
@@ -303,13 +304,39 @@ def run_arena(
                 for future in futures:
                     played.append(future.result())
                     if progress:
-                        progress(len(played), max(estimate, len(played)))
+                        progress(len(played), total())
     report = summarize(v, names, played)
     if save is not None:
         save.mkdir(parents=True, exist_ok=True)
         for i, text in enumerate(report.records):
             (save / f"board-{i:04d}.txt").write_text(text)
     return report
+
+
+def boards_to_play(
+    v: Variant, boards: int | None, deals: int | None, boards_played: int, deals_played: int
+) -> int:
+    """How many boards a run plays in all, as known so far: ``boards`` when given; else
+    enough for about ``deals`` deals, estimated from the deals a board has played so far
+    (matches to a target vary in length), and exactly the boards played once the deals
+    are reached. Never fewer than the boards played: a progress bar never passes its end.
+
+    >>> from burraco import variant
+    >>> v = variant("italian", target=2005)  # a board: 2 seatings of a match to 2005
+    >>> boards_to_play(v, 6, None, 2, 4), boards_to_play(v, None, 37, 0, 0)
+    (6, 5)
+    >>> boards_to_play(v, None, 37, 10, 30), boards_to_play(v, None, 37, 12, 40)
+    (13, 12)
+    """
+    if boards is not None:
+        return max(boards, boards_played)
+    wanted = deals or 0
+    if deals_played >= wanted:
+        return boards_played
+    if not boards_played or not deals_played:
+        return boards_played + max(1, -(-(wanted - deals_played) // _deals_per_board(v)))
+    per_board = deals_played / boards_played
+    return boards_played + max(1, math.ceil((wanted - deals_played) / per_board))
 
 
 def _deals_per_board(v: Variant) -> int:

@@ -14,18 +14,29 @@ decisions the other seats are played by bots of a level (``random``, ``greedy`` 
 (0.0, False)
 
 The reward is zero until a deal ends, then the agent's
-:func:`~burraco.encoding.returns` of it times ``reward_scale``; an episode is one deal,
-or a whole match with ``match=True`` (a reward at each deal's end). An id the mask does
-not allow changes nothing: it is answered with ``illegal_reward`` and
+:func:`~burraco.encoding.returns` of it (points) times ``reward_scale``; an episode is
+one deal, or a whole match with ``match=True`` (a reward at each deal's end). An id the
+mask does not allow changes nothing: it is answered with ``illegal_reward`` points
+(:data:`ILLEGAL_POINTS` by default), times ``reward_scale`` as the returns are, and
 ``info["illegal"]`` naming the rule, or, with ``illegal_reward=None``, raises
-:class:`~burraco.errors.IllegalMove`. ``reset(seed=s)`` plays the deals of
-``Match(v, seed=s)`` with bots seeded from ``s``; the expert bot is reproducible only
-with ``expert_worlds`` (its default budget is time).
+:class:`~burraco.errors.IllegalMove`.
+
+An episode is truncated (``truncated=True``, no reward) at the agent's
+``max_episode_steps``-th step of a deal (:data:`MAX_EPISODE_STEPS` by default, legal
+ids and refused ones alike; ``None``: no limit). In match mode every deal of the match
+has that many steps, since a match has no fixed number of deals. A masked random agent
+takes at most about 260 steps a deal, so play that heeds the mask is never cut short,
+and an agent that keeps playing refused ids pays ``100 * 1000`` points before the cut:
+far more than any deal can cost it (:func:`burraco.research.spiel.utility_bound`).
+
+``reset(seed=s)`` plays the deals of ``Match(v, seed=s)`` with bots seeded from ``s``;
+the expert bot is reproducible only with ``expert_worlds`` (its default budget is time).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, Final
 
 import gymnasium
 
@@ -44,7 +55,13 @@ from burraco.research._table import (
 from burraco.variants import Variant
 from burraco.variants import variant as make_variant
 
-__all__ = ["ENV_ID", "BurracoEnv"]
+__all__ = ["ENV_ID", "ILLEGAL_POINTS", "MAX_EPISODE_STEPS", "BurracoEnv"]
+
+#: The points an id the mask does not allow costs by default: a closing bonus, the size of
+#: a deal's usual result (returns run to a few hundred points), so the mask is worth heeding.
+ILLEGAL_POINTS: Final = -100.0
+#: The agent's steps in a deal after which the episode is truncated, by default.
+MAX_EPISODE_STEPS: Final = 1000
 
 
 class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
@@ -53,7 +70,8 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
     ``variant``, ``players``, ``lines`` and any other keyword (``target=``, ``deals=``,
     ...) go to :func:`burraco.variants.variant`. ``opponent`` is the level of the other
     lines' bots and ``partner`` that of the agent's partners (default: the opponent's);
-    ``seat`` is the agent's seat. ``match``, ``reward_scale`` and ``illegal_reward`` as
+    ``seat`` is the agent's seat. ``match``, ``reward_scale`` (above 0),
+    ``illegal_reward`` (points, or None) and ``max_episode_steps`` (1 or more, or None) as
     in the module's text; ``expert_seconds`` and ``expert_worlds`` are the expert bot's
     budget per decision.
     """
@@ -71,7 +89,8 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
         seat: int = 0,
         match: bool = False,
         reward_scale: float = 1.0,
-        illegal_reward: float | None = -1.0,
+        illegal_reward: float | None = ILLEGAL_POINTS,
+        max_episode_steps: int | None = MAX_EPISODE_STEPS,
         expert_seconds: float = 1.0,
         expert_worlds: int | None = None,
         render_mode: str | None = None,
@@ -81,6 +100,24 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
         for role, level in (("opponent", opponent), ("partner", partner)):
             if level not in BOT_NAMES:
                 raise ValueError(f"no bot level {level!r} for the {role} ({', '.join(BOT_NAMES)})")
+        if isinstance(reward_scale, bool) or not (
+            isinstance(reward_scale, int | float)
+            and math.isfinite(reward_scale)
+            and reward_scale > 0
+        ):
+            raise ValueError(f"reward_scale is a number above 0, not {reward_scale!r}")
+        if illegal_reward is not None and not math.isfinite(illegal_reward):
+            raise ValueError(
+                f"illegal_reward is a number of points or None, not {illegal_reward!r}"
+            )
+        if max_episode_steps is not None and (
+            isinstance(max_episode_steps, bool)
+            or not isinstance(max_episode_steps, int)
+            or max_episode_steps < 1
+        ):
+            raise ValueError(
+                f"max_episode_steps is 1 or more, or None (no limit), not {max_episode_steps!r}"
+            )
         if lines is not None:
             options["lines"] = lines
         self.v: Variant = make_variant(variant, players=players, **options)
@@ -88,7 +125,12 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
             raise ValueError(f"no seat {seat}: the seats run from 0 to {self.v.players - 1}")
         self.seat = seat
         self.render_mode = checked_render_mode(render_mode)
-        self.illegal_reward = illegal_reward
+        #: The reward of a refused id, scaled as the returns are (None: it raises).
+        self.illegal_reward = None if illegal_reward is None else illegal_reward * reward_scale
+        self.max_episode_steps = max_episode_steps
+        #: The agent's steps in the deal in play, and whether the episode was cut short.
+        self._steps = 0
+        self._truncated = False
         line_of = self.v.line_of
         #: The bot level of each seat (None: the agent's).
         self.levels: tuple[str | None, ...] = tuple(
@@ -125,6 +167,7 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
                 if level is not None
             }
             self._table.start(match_seed)
+            self._steps, self._truncated = 0, False
             self._pending = self._bots_play()
             if not self._table.over:
                 break
@@ -136,9 +179,10 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         table = self._table
-        if table.over:
+        if table.over or self._truncated:
             refusal = Refusal("match_over" if table.match_mode else "deal_over")
             raise IllegalMove(refusal, "step: call reset() for a new episode")
+        deal = table.deal
         try:
             rewards = table.play_id(action)
         except IllegalMove as refused:
@@ -146,13 +190,23 @@ class BurracoEnv(gymnasium.Env[dict[str, Any], Any]):
                 raise
             observation = table.observe(self.seat)
             info = {"action_mask": observation["action_mask"].copy(), "illegal": str(refused)}
-            return observation, float(self.illegal_reward), False, False, info
+            truncated = self._count_step(deal)
+            return observation, float(self.illegal_reward), False, truncated, info
         reward = self._pending + (rewards[self.seat] if rewards is not None else 0.0)
         self._pending = 0.0
         reward += self._bots_play()
         observation = table.observe(self.seat)
         info = {"action_mask": observation["action_mask"].copy()}
-        return observation, float(reward), table.over, False, info
+        terminated = table.over
+        truncated = not terminated and self._count_step(deal)
+        return observation, float(reward), terminated, truncated, info
+
+    def _count_step(self, deal: object) -> bool:
+        """Count a step of the agent in ``deal``: whether the episode is now truncated."""
+        self._steps = self._steps + 1 if self._table.deal is deal else 0
+        limit = self.max_episode_steps
+        self._truncated = limit is not None and self._steps >= limit
+        return self._truncated
 
     def _bots_play(self) -> float:
         """The bots play until the agent is on turn or the episode ends: its rewards."""

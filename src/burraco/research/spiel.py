@@ -26,6 +26,20 @@ What a seat knows:
 
 Another seat's picks are not seen until the meld is committed.
 
+OpenSpiel's factored observations are offered too (``make_observation`` with an
+``IIGObservationType``):
+
+* the public observation (``public_info=True, private_info=NONE``): what every seat
+  sees, the same for all of them (:func:`public_layout`): the melds, the face-up pile,
+  each hand's size and the cards all know are in it (taken from the pile), the stock's,
+  the pile's and the pozzetti's sizes, each line's pozzetto, opening and minimum, the
+  phase, whose turn it is. Its string is the position a seat's view writes with every
+  hand a count (``public`` in place of the version tag). With ``perfect_recall`` the
+  string adds the public history and the tensor the cards each seat discarded and took;
+* the private observation (``public_info=False, private_info=SINGLE_PLAYER``): what a
+  seat alone sees (:func:`private_layout`): its hand, its picks and the card it drew,
+  and an open-handed partner's hand.
+
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_burraco(variant=italian,players=2)")
 >>> game.num_distinct_actions(), game.max_chance_outcomes(), game.num_players()
@@ -53,6 +67,7 @@ from burraco.cards import KINDS, cards_from_counts, counts_of, deck, format_card
 from burraco.deal import Deal
 from burraco.encoding import (
     EXTEND_BASE,
+    MELD_FEATURES,
     PICK_BASE,
     ActionSpace,
     Decisions,
@@ -73,6 +88,8 @@ __all__ = [
     "BurracoState",
     "info_state_layout",
     "max_game_length",
+    "private_layout",
+    "public_layout",
     "state_from_view",
     "utility_bound",
     "variant_of",
@@ -227,6 +244,67 @@ def info_state_layout(v: Variant) -> ObservationLayout:
             ("taken", (v.players, KINDS)),  # the face-up pile cards each seat took
             ("dealt", (KINDS,)),  # the seat's hand when dealt
             ("received", (KINDS,)),  # the cards that came to its hand since
+        ]
+    )
+
+
+def public_layout(v: Variant, *, perfect_recall: bool = False) -> ObservationLayout:
+    """The parts of the public observation: what every seat sees, in the table's own
+    order (seat 0 and line 0 first), so it is the same whoever observes it.
+
+    >>> from burraco import variant
+    >>> v = variant("italian")
+    >>> public_layout(v).size, public_layout(v, perfect_recall=True).size
+    (4767, 4979)
+    """
+    m = action_space(v).max_melds
+    layout = ObservationLayout((), 0).extended(
+        [
+            ("pile", (KINDS,)),  # the face-up pile, a count per kind
+            ("pile_top", (KINDS,)),  # its top card, one-hot
+            ("known", (v.players, KINDS)),  # the cards all know are in each hand
+            ("melds", (v.lines, m, KINDS)),
+            ("meld_info", (v.lines, m, MELD_FEATURES)),
+            ("hand_sizes", (v.players,)),
+            ("stock_size", (1,)),
+            ("pile_size", (1,)),  # the whole pile, buried cards included
+            ("pozzetti_left", (1,)),
+            ("has_pozzetto", (v.lines,)),
+            ("opened", (v.lines,)),
+            ("minimum", (v.lines,)),
+            ("red_threes", (v.lines,)),
+            ("phase", (3,)),  # draw, play, over
+            ("turn", (v.players,)),  # the seat on turn, one-hot (none once over)
+            ("final_turn", (1,)),
+        ]
+    )
+    if perfect_recall:
+        layout = layout.extended([("discarded", (v.players, KINDS)), ("taken", (v.players, KINDS))])
+    return layout
+
+
+#: The parts of the seat's observation the public one copies (seat 0's, whose seats and
+#: lines are the table's own order); the hand, the picks and the card drawn are private.
+_PUBLIC_PARTS: Final = (
+    "pile", "pile_top", "melds", "meld_info", "hand_sizes", "stock_size", "pile_size",
+    "pozzetti_left", "has_pozzetto", "opened", "minimum", "red_threes", "phase", "final_turn",
+)  # fmt: skip
+
+
+def private_layout(v: Variant) -> ObservationLayout:
+    """The parts of a seat's private observation: what it alone sees.
+
+    >>> from burraco import variant
+    >>> private_layout(variant("italian", players=4)).size
+    318
+    """
+    return ObservationLayout((), 0).extended(
+        [
+            ("hand", (KINDS,)),
+            ("picked", (KINDS,)),  # the cards picked for a meld not yet committed
+            ("drawn", (KINDS,)),  # the card drawn this turn, one-hot
+            # The other seats from the observer on: a partner's hand it sees (open hands).
+            ("seen_hands", (v.players - 1, KINDS)),
         ]
     )
 
@@ -387,22 +465,28 @@ class BurracoGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
-    ) -> BurracoObserver:
+    ) -> BurracoObserver | PublicObserver | PrivateObserver:
         """The observer of a seat's observation (default) or information state (perfect
-        recall); only a seat's own private information is offered."""
+        recall), of the public information alone (private info NONE, with or without
+        perfect recall) or of a seat's private information alone."""
         if params:
             raise ValueError(f"the observer takes no parameters, not {dict(params)}")
-        recall = False
-        if iig_obs_type is not None:
-            if (
-                iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-                or not iig_obs_type.public_info
-            ):
-                raise ValueError(
-                    "python_burraco observes one seat's own and the public information only"
-                )
-            recall = bool(iig_obs_type.perfect_recall)
-        return BurracoObserver(self.rules, recall)
+        if iig_obs_type is None:
+            return BurracoObserver(self.rules, False)
+        private = iig_obs_type.private_info
+        public = bool(iig_obs_type.public_info)
+        recall = bool(iig_obs_type.perfect_recall)
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER and public:
+            return BurracoObserver(self.rules, recall)
+        if private == pyspiel.PrivateInfoType.NONE and public:
+            return PublicObserver(self.rules, recall)
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER and not recall:
+            return PrivateObserver(self.rules)
+        raise ValueError(
+            "python_burraco observes a seat's own and the public information, the public "
+            "information alone, or a seat's own alone (without perfect recall); "
+            f"not {iig_obs_type}"
+        )
 
 
 class BurracoState(pyspiel.State):  # type: ignore[misc]
@@ -590,6 +674,102 @@ class BurracoObserver:
         if self.perfect_recall:
             text += "\n" + "\n".join(play.records[player])
         return text
+
+
+class PublicObserver:
+    """What every seat sees, as a string and a tensor (:func:`public_layout`): the same
+    for every ``player`` an observation is asked for."""
+
+    def __init__(self, rules: _Rules, perfect_recall: bool) -> None:
+        self.rules = rules
+        self.perfect_recall = perfect_recall
+        layout = public_layout(rules.v, perfect_recall=perfect_recall)
+        self.tensor: npt.NDArray[np.float32] = np.zeros(layout.size, dtype=np.float32)
+        self.dict = layout.unflatten(self.tensor)
+        self._seat = rules.layout
+
+    def set_from(self, state: BurracoState, player: int) -> None:
+        play = state._play
+        deal = play.deal
+        self.tensor.fill(0.0)
+        if deal is None:
+            return
+        seen = self._seat.unflatten(observe(deal, 0))
+        for name in _PUBLIC_PARTS:
+            self.dict[name][...] = seen[name]
+        self.dict["known"][:] = deal.known
+        if not deal.is_over:
+            self.dict["turn"][deal.turn] = 1.0
+        if self.perfect_recall:
+            self.dict["discarded"][:] = play.discarded
+            self.dict["taken"][:] = play.taken
+
+    def string_from(self, state: BurracoState, player: int) -> str:
+        play = state._play
+        text = public_text(play)
+        if self.perfect_recall:
+            text += "\n" + "\n".join(play.public)
+        return text
+
+
+def public_text(play: _Play) -> str:
+    """The public observation as text: the position of a seat's view that is not on turn
+    (so no card drawn or taken this turn is named), every hand as its count."""
+    deal = play.deal
+    if deal is None:
+        return f"shuffled {len(play.order)} of {play.rules.v.deck_size}"
+    fields = deal.position(seat=(deal.turn + 1) % deal.v.players).split(" ")
+    fields[0] = "public"
+    fields[3] = "/".join(f"#{size}" for size in deal.sizes)
+    return " ".join(fields)
+
+
+class PrivateObserver:
+    """What a seat alone sees (:func:`private_layout`): its hand, its picks and the card
+    it drew, an open-handed partner's hand."""
+
+    def __init__(self, rules: _Rules) -> None:
+        self.rules = rules
+        layout = private_layout(rules.v)
+        self.tensor: npt.NDArray[np.float32] = np.zeros(layout.size, dtype=np.float32)
+        self.dict = layout.unflatten(self.tensor)
+
+    def set_from(self, state: BurracoState, player: int) -> None:
+        play = state._play
+        deal = play.deal
+        self.tensor.fill(0.0)
+        if deal is None:
+            return
+        self.dict["hand"][:] = deal.hands[player]
+        on_turn = deal.turn == player and not deal.is_over
+        if on_turn and play.decisions is not None and play.decisions.picking:
+            self.dict["picked"][:] = play.decisions.picked
+        if on_turn and deal.drawn >= 0:
+            self.dict["drawn"][deal.drawn] = 1.0
+        players = deal.v.players
+        for i in range(1, players):
+            other = (player + i) % players
+            if other in _watchers(deal, player) and other != player:
+                self.dict["seen_hands"][i - 1] = deal.hands[other]
+
+    def string_from(self, state: BurracoState, player: int) -> str:
+        play = state._play
+        deal = play.deal
+        if deal is None:
+            return ""
+        words = [f"seat {player} hand {format_cards(cards_from_counts(deal.hands[player]))}"]
+        if deal.turn == player and not deal.is_over:
+            picked = _picked_text(play)
+            if picked:
+                words.append(f"picked {picked}")
+            if deal.drawn >= 0:
+                words.append(f"drew {format_cards([deal.drawn])}")
+        for other in _watchers(deal, player):
+            if other != player:
+                words.append(
+                    f"seat {other} hand {format_cards(cards_from_counts(deal.hands[other]))}"
+                )
+        return "; ".join(words)
 
 
 pyspiel.register_game(GAME_TYPE, BurracoGame)

@@ -70,9 +70,10 @@ class Capacity:
     #: leaves the other core to the tables.
     hash_threads: int = 1
     hash_queue: int = 32
-    #: Seconds a finished match stays in memory (its players read the score sheet); it
-    #: stays in the database for ever, and loads again on demand.
-    finished_linger: float = 300.0
+    #: Seconds a finished match stays in memory after its end (and as long as a socket is
+    #: open on it: its players read the score sheet); it stays in the database for ever,
+    #: and loads again on demand. Short: what the collector walks grows with it.
+    finished_linger: float = 60.0
     #: Seconds a table may wait for its players before it leaves the lobby ("expired").
     waiting_expiry: float = 6 * 3600.0
     #: Seconds a waiting table stays with none of its seats open (since it was created,
@@ -83,6 +84,11 @@ class Capacity:
     lobby_page_max: int = 200
     #: Seconds the lobby's list is kept before it is built again.
     lobby_cache: float = 1.0
+    #: Seconds between two walks of the whole heap by the cyclic garbage collector, and
+    #: the growth of the process's memory (a fraction) that brings one sooner
+    #: (burraco.server.collector); 0 leaves the collector's schedule to the interpreter.
+    full_collection_every: float = 600.0
+    full_collection_growth: float = 0.5
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Capacity:

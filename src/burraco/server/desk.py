@@ -148,7 +148,7 @@ def _facts(table: LiveTable) -> dict[str, Any]:
 #: What a director sets when creating a tournament (the rest are the defaults).
 SETTINGS = (
     "name", "game", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds",
-    "grace_seconds", "seeding", "spectators", "chat",
+    "grace_seconds", "seeding", "spectators", "chat", "bots",
 )  # fmt: skip
 
 
@@ -234,6 +234,15 @@ class Desk:
         self.tournaments[live.id] = live
         self._save(live)
         return live, token
+
+    def admit_bot(self, key: str) -> None:
+        """Nothing if the tournament of a table (its ``TOURNAMENT:ROUND:TABLE``) admits bot
+        accounts, else a 403 :class:`RoomError`: its director chose people only."""
+        live = self.tournaments.get(key.split(":", 1)[0])
+        if live is None or not live.tournament.settings.bots:
+            raise RoomError(
+                "forbidden", "this tournament's director does not admit bot accounts", 403
+            )
 
     def get(self, tournament_id: str) -> LiveTournament:
         """The tournament; in a cluster read afresh from the store, where another process

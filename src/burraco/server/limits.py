@@ -61,6 +61,14 @@ class Limits:
     #: Messages one WebSocket may send (actions, hints, syncs, pings); past it they are
     #: dropped, with one "too_fast" answer, until the window allows more.
     socket_messages: str = "60 per 10 seconds"
+    #: Messages a bot account's socket may send (docs/bots.md): a program moves as fast as
+    #: the table lets it, and this only stops a loop gone wrong.
+    bot_messages: str = "600 per 10 seconds"
+    #: Bot accounts a person may hold, live API tokens a bot may hold, and tables (waiting
+    #: or playing) a bot may sit at at once.
+    bots_per_person: int = 3
+    tokens_per_bot: int = 3
+    bot_tables: int = 4
     #: Entrants a tournament may be padded to with bots.
     pad_size: int = 128
     #: Tables one online round may seat.
@@ -83,6 +91,7 @@ _WHAT = {
     "log_in": "login attempts",
     "sign_up": "new accounts",
     "socket_messages": "messages",
+    "bot_messages": "messages",
     "chat_messages": "chat messages",
 }
 

@@ -30,7 +30,7 @@ from burraco.server.quickplay import (
 )
 from burraco.server.ratings import game_key
 from burraco.server.room import Room, RoomError
-from burraco.storage import Store
+from burraco.storage import Store, UserRow
 from burraco.variants import variant
 
 __all__ = ["QuickBody", "quick_play", "routes"]
@@ -138,6 +138,7 @@ def routes(
     store: Store,
     limit: Callable[[Request, str], None],
     guest_name: Callable[[str], None] | None = None,
+    program_tables: Callable[[UserRow], None] = lambda _: None,
 ) -> APIRouter:
     """The quick-play routes; ``limit`` counts a join against its address's rate,
     ``guest_name`` refuses a guest's name that passes for a registered player's."""
@@ -164,6 +165,8 @@ def routes(
                 f"{body.variant} is played by {sizes} players, not {body.players}",
             )
         user = user_of(request)
+        if user is not None and user.program:
+            program_tables(user)
         game = game_key(variant(body.variant, players=body.players))
         if user is not None:
             name, registered = user.name, True
@@ -184,6 +187,7 @@ def routes(
             bots=body.bots,
             name=name,
             user_id=user.id if user is not None else None,
+            program=user is not None and user.program,
         )
         return await quick.enter(entry)
 

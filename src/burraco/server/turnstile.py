@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
+from collections.abc import Awaitable
 from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -44,13 +45,14 @@ class Turnstile:
     def waiting(self) -> int:
         return len(self._line)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+        # A plain function handing on an awaitable: a seat's socket keeps no frame of this
+        # layer for its whole life (what the collector walks, per socket).
         if scope["type"] == "http":
-            await self._request(scope, receive, send)
-        elif scope["type"] == "websocket" and _watching(scope):
-            await self._spectator(scope, receive, send)
-        else:  # a seat's socket, the lifespan
-            await self.app(scope, receive, send)
+            return self._request(scope, receive, send)
+        if scope["type"] == "websocket" and _watching(scope):
+            return self._spectator(scope, receive, send)
+        return self.app(scope, receive, send)  # a seat's socket, the lifespan
 
     async def _request(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not await self._enter():

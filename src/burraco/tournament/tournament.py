@@ -138,6 +138,9 @@ class Settings:
     seed: int = 0
     spectators: bool = True
     chat: bool = True
+    #: The director admits bot accounts (docs/bots.md): a program may play a seat of the
+    #: room's tables with its entrant's token.
+    bots: bool = False
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -211,6 +214,7 @@ class Settings:
             "seed": self.seed,
             "spectators": self.spectators,
             "chat": self.chat,
+            "bots": self.bots,
         }
 
     @classmethod
@@ -236,6 +240,8 @@ class Settings:
             # Tournaments saved before spectators and chat had both.
             spectators=bool(data.get("spectators", True)),
             chat=bool(data.get("chat", True)),
+            # Tournaments saved before bot accounts admitted none.
+            bots=bool(data.get("bots", False)),
         )
 
 

@@ -133,10 +133,22 @@ export function botName(name, level = null) {
   return t('seat.bot_name', { level: t(`bot_short.${found[0]}`), n: found[1] });
 }
 
+/** A bot account's name, marked as a bot's (docs/bots.md): a program plays it. */
+export function programName(name) {
+  return t('seat.program', { name });
+}
+
+/** A seat's name as the server gives it: a house bot's in the reader's words, a bot
+ * account's marked as a bot's, a person's as it is. */
+export function seatLabel(s) {
+  if (s.kind === 'bot') return botName(s.name);
+  return s.program ? programName(s.name) : s.name;
+}
+
 /** A seat's display name. */
 export function seatName(info, seat, mySeat = null) {
   const s = info && info.seats && info.seats[seat];
-  let name = s && s.name ? (s.kind === 'bot' ? botName(s.name) : s.name) : t('seat.n', { n: seat + 1 });
+  let name = s && s.name ? seatLabel(s) : t('seat.n', { n: seat + 1 });
   if (mySeat !== null && seat === mySeat) name = s && s.name ? s.name : t('table.you');
   return name;
 }

@@ -342,6 +342,7 @@ async function createTournament(ev) {
     move_seconds: Number($('#t-move').value),
     grace_seconds: Math.round(Number($('#t-grace').value) * 60),
     spectators: $('#t-spectators').checked,
+    bots: $('#t-bots').checked,
     chat: $('#t-chat').checked,
   };
   $('#t-create').disabled = true;

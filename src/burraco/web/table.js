@@ -18,7 +18,7 @@ import {
 } from './cards.js';
 import {
   el, $, api, me, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
-  seatName, lineName, variantLabel, setupLabel, defaultLineOf, botName,
+  seatName, lineName, variantLabel, setupLabel, defaultLineOf, seatLabel,
 } from './common.js';
 import { applyPrefs, getPrefs, setPref, reducedMotion } from './prefs.js';
 import { sound } from './sound.js';
@@ -876,7 +876,7 @@ function renderWaiting() {
     class: `seat-row kind-${s.kind}`, 'data-seat': s.seat,
   },
   el('span', { class: 'seat-no', text: s.seat + 1 }),
-  el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('seat.empty') : (s.kind === 'bot' ? botName(s.name) : s.name) || t(`seat.${s.kind}`) }),
+  el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('seat.empty') : seatLabel(s) || t(`seat.${s.kind}`) }),
   s.seat === S.seat ? el('span', { class: 'badge', text: t('seat.you') }) : null,
   s.kind === 'bot' ? el('span', { class: 'badge', text: t('seat.bot') }) : null,
   s.kind === 'human' && !s.connected ? el('span', { class: 'badge muted', text: t('seat.offline') }) : null)));
@@ -1527,7 +1527,9 @@ function showSheet() {
   const totals = m.totals || st.totals || [];
   const rows = scores.map((sc, i) => el('tr', { 'data-deal': i + 1 }, el('th', { scope: 'row', text: i + 1 }),
     ...names.map((_, l) => { const p = sc.points ? sc.points[l] : undefined; return el('td', { class: num(p), text: fmt(p) }); }),
-    el('td', {}, el('button', { type: 'button', class: 'link', 'data-final': i + 1, text: t('score.final_table_short'), 'aria-label': t('score.final_of', { n: i + 1 }) }))));
+    el('td', {}, el('button', { type: 'button', class: 'link', 'data-final': i + 1, text: t('score.final_table_short'), 'aria-label': t('score.final_of', { n: i + 1 }) }), ' · ',
+      // The replay page analyses this deal for the player's seat (docs/review.md).
+      el('a', { class: 'analyse-deal', href: `/replay/${encodeURIComponent(S.id || 'demo')}?analyse=${S.seat ?? 0}&deal=${i + 1}`, text: t('score.analyse_short'), 'aria-label': t('score.analyse_of', { n: i + 1 }) }))));
   const foot = [el('tr', { class: 'total-row' }, el('th', { scope: 'row', text: t('score.totals') }), ...totals.map((x) => el('td', { class: num(x), text: fmt(x) })))];
   if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: x }))));
   $('#sheet-table').replaceChildren(
@@ -1556,6 +1558,8 @@ function showSheet() {
   $('#record-link').href = `/api/tables/${id}/record`;
   $('#record-link').setAttribute('download', `burraco-${S.id || 'demo'}.txt`);
   $('#replay-link').href = `/replay/${id}`;
+  // The replay page asks for the review of the player's own seat (a spectator: seat 0).
+  $('#analyse-link').href = `/replay/${id}?analyse=${S.seat ?? 0}&deal=1`;
   S.sheetShown = true;
   const dlg = $('#score-sheet');
   if (!dlg.open) dlg.showModal();
