@@ -464,3 +464,15 @@ def test_the_quick_answers_on_a_closed_pile_are_the_full_ones() -> None:
                         checked += 1
                     deal.apply(rng.choice(deal.legal_actions()))
     assert checked > 500
+
+
+def test_the_top_of_a_closed_pile_of_one_is_not_discarded_back() -> None:
+    """A closed pile of one card taken: that card goes to the table, never back to the pile
+    (found by the property tests: the discard of the top was let through).
+
+    jogatina: «O jogador só poderá comprar o lixo se a carta que esti»
+    """
+    deal = compose(STBL, ["5C 6C 7C KS QD 4H", None], pile="7C", melds=[["4C 5C 6C"], []], turn=0)
+    legal(deal, "take")
+    assert all("7C" in a for a in texts(deal)) and "discard 7C" not in texts(deal)
+    illegal(deal, "discard 7C", "first meld its top card")

@@ -995,7 +995,10 @@ class Deal:
             return _ALREADY_DRAWN
         elif kind in (MELD, EXTEND) and self._drew_before_opening(seat):
             return _OPEN_BEFORE_DRAW
-        elif self.pile_top >= 0 and self.pile_top not in action.cards:
+        elif self.pile_top >= 0 and (
+            kind not in (MELD, EXTEND) or self.pile_top not in action.cards
+        ):
+            # A closed pile just taken: its top goes to the table first (not back to the pile).
             return _MELD_PILE_TOP_FIRST
         if kind == REDRAW:
             return None if self._may_redraw() else self._redraw_problem()
