@@ -64,6 +64,13 @@ SETUPS: list[tuple[str, int, int | None]] = [
     ("buraco", 6, None),
     ("canasta", 2, None),
     ("canasta", 4, None),
+    # Buraco as Brazil's online rooms play it (issue 24): the morto, open and closed piles.
+    ("buraco-aberto", 2, None),
+    ("buraco-aberto", 4, None),
+    ("buraco-fechado", 2, None),
+    ("buraco-fechado", 4, None),
+    ("stbl", 2, None),
+    ("stbl", 4, None),
 ]
 IDS = [f"{n}-{p}p" + (f"-{lines}l" if lines else "") for n, p, lines in SETUPS]
 
@@ -632,8 +639,9 @@ def check_view(deal: Deal, seat: int, where: str) -> None:
     assert list(view.hand) == seat_hand(deal, seat), f"seat {seat}'s view hand: {where}"
     assert view.hand_sizes == tuple(deal.sizes), where
     assert view.stock_size == len(deal.stock), where
-    assert list(view.pile) == deal.pile[deal.pile_hidden :], where
-    assert view.pile_hidden == deal.pile_hidden, where
+    # (A closed pile shows its top only: the rest is face down.)
+    assert list(view.pile) == deal.pile[deal.face_down_in_pile :], where
+    assert view.pile_hidden == deal.face_down_in_pile, where
     assert view.pozzetti == tuple(len(p) for p in deal.pozzetti), where
     assert all(isinstance(n, int) for n in view.pozzetti), where
     assert all(type(n) is int for n in view.pozzetto_face_down), f"pozzetto cards seen: {where}"

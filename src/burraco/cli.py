@@ -51,7 +51,12 @@ from burraco.view import DealView
 __all__ = ["app", "card_text", "cards_text", "hand_order"]
 
 #: The options that set a table, shared by the commands that play.
-VariantName = Annotated[str, typer.Option("--variant", help="italian, online, buraco or canasta.")]
+VariantName = Annotated[
+    str,
+    typer.Option(
+        "--variant", help="italian, online, buraco, canasta, buraco-aberto, buraco-fechado or stbl."
+    ),
+]
 Players = Annotated[int, typer.Option(help="Players at the table.")]
 Lines = Annotated[int | None, typer.Option(help="Lines (teams).")]
 VariantOptions = Annotated[

@@ -62,7 +62,9 @@ __all__ = ["create_app"]
 
 
 class CreateTable(BaseModel):
-    variant: Literal["italian", "online", "buraco", "canasta"] = "italian"
+    variant: Literal[
+        "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
+    ] = "italian"
     players: int = Field(2, ge=2, le=6)
     lines: int | None = Field(None, ge=2, le=6)
     deals: int | None = Field(None, ge=1, le=50)

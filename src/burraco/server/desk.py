@@ -117,6 +117,7 @@ def _table_spec(
         if not entrant.bot and index < len(player_hashes):
             hashes[str(seat)] = player_hashes[index]
     return {
+        "game": s.game,
         "options": {"players": 4 if pairs else 2, "deals": s.deals, "target": None},
         "seats": seats,
         "bot": a.bot or b.bot or "greedy",
@@ -146,7 +147,7 @@ def _facts(table: LiveTable) -> dict[str, Any]:
 
 #: What a director sets when creating a tournament (the rest are the defaults).
 SETTINGS = (
-    "name", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds",
+    "name", "game", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds",
     "grace_seconds", "seeding", "spectators", "chat", "bots",
 )  # fmt: skip
 
@@ -412,7 +413,8 @@ class Desk:
         self, spec: dict[str, Any], table_id: str
     ) -> tuple[LiveTable, dict[int, str]]:
         return await self.room.create_seated(
-            "italian",
+            # A spec written before the game was a setting seated Italian Burraco.
+            str(spec.get("game", "italian")),
             dict(spec["options"]),
             [(str(name), str(kind)) for name, kind in spec["seats"]],
             bot=spec["bot"],

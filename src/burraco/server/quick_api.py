@@ -44,7 +44,9 @@ Ticket = PathParam(min_length=8, max_length=64, pattern=r"^[\w\-]+$")
 
 
 class QuickBody(BaseModel):
-    variant: Literal["italian", "online", "buraco", "canasta"] = "italian"
+    variant: Literal[
+        "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
+    ] = "italian"
     players: int = Field(2, ge=2, le=6)
     #: Bots may fill the empty seats after the wait.
     bots: bool = True

@@ -96,6 +96,9 @@ export const FALLBACK_VARIANTS = [
   { name: 'online', setups: [[2, 2], [4, 2]], deals: 3, target: null },
   { name: 'buraco', setups: [[2, 2], [3, 3], [4, 4], [4, 2], [6, 2]], deals: null, target: 1500 },
   { name: 'canasta', setups: [[2, 2], [4, 2]], deals: null, target: 15000 },
+  { name: 'buraco-aberto', setups: [[2, 2], [4, 2]], deals: null, target: 3000 },
+  { name: 'buraco-fechado', setups: [[2, 2], [4, 2]], deals: null, target: 3000 },
+  { name: 'stbl', setups: [[2, 2], [4, 2]], deals: null, target: 3000 },
 ];
 
 /** The label of a (players, lines) setup. */

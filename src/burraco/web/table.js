@@ -859,7 +859,9 @@ function renderTurn(m) {
     // Canasta before a line may take it).
     const canTake = (m.legal || []).some((a) => a === 'take' || a.startsWith('take '));
     const drawKey = canTake ? 'table.your_turn_draw' : 'table.your_turn_draw_only';
-    text = mine ? t(v.phase === 'draw' ? drawKey : 'table.your_turn_play')
+    // A closed pile just taken (buraco fechado, STBL): its top card is melded first.
+    const playKey = v.pile_top ? 'table.your_turn_meld_top' : 'table.your_turn_play';
+    text = mine ? t(v.phase === 'draw' ? drawKey : playKey, { card: v.pile_top || '' })
       : t('table.turn_of', { name: seatName(m.table, v.turn, S.seat) });
   }
   box.textContent = text;
