@@ -1082,3 +1082,18 @@ def test_slow_options(
     policy: str,
 ) -> None:
     check_all(setup, seed, policy, options, deal_options)
+
+
+def test_a_player_who_opened_before_drawing_passes_on_an_empty_stock() -> None:
+    """Found by test_options_all_properties: canasta with ``open_draws_one``, a player who
+    opens before drawing must draw one card from the stock (003: «Se il giocatore sceglie
+    di aprire deve prendere una carta dal mazzo.»); with the stock empty the pass that
+    ends the deal was allowed but not listed among the legal actions."""
+    setup = ("canasta", 2, None)
+    for deal, legal, _ in playout(setup, 484133123, "builder", {"open_draws_one": True}):
+        if deal.phase == "draw" and not deal.stock and deal.history[-1].kind == "meld":
+            assert deal.is_legal(Action.parse("pass"))
+            assert Action.parse("pass") in legal  # beside the melds it may still lay
+            break
+    else:
+        raise AssertionError("the deal never reached an empty stock after an opening")

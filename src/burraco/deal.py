@@ -947,7 +947,9 @@ class Deal:
         if self.stock:
             actions.append(_DRAW)
         if self._pending_melds:
-            return actions  # opened before drawing: one card from the stock (003)
+            # Opened before drawing: one card from the stock (003), or, the stock empty,
+            # the pass that ends the deal.
+            return actions if self.stock else [_PASS]
         if self.v.pile_needs_pair:
             actions.extend(take_action(c) for c in self._pair_takes(seat))
         elif self._take_problem(seat) is None:
