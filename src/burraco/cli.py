@@ -1374,6 +1374,9 @@ def bot_command(
     from burraco.server.ratings import BOT_LEVELS
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    # The bot's own lines (its tables, its matches), not one per HTTP request it makes.
+    for chatty in ("httpx", "httpcore", "websockets"):
+        logging.getLogger(chatty).setLevel(logging.WARNING)
     if level not in BOT_LEVELS:
         raise typer.BadParameter(
             f"no bot {level!r} ({', '.join(BOT_LEVELS)})", param_hint="--level"
