@@ -89,6 +89,8 @@ def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
         assert row.get_attribute("data-outcome") == "loss"
         assert "Abandoned" in row.inner_text()
         assert row.locator(f"a[href='/replay/{table_id}']").count() == 1
+        # Analyse opens the replay with Anna's seat chosen (docs/review.md).
+        assert row.locator(f"a[href='/replay/{table_id}?analyse=0']").count() == 1
         matches = page.locator(".stats-table tr[data-figure=matches] td").all_inner_texts()
         assert matches == ["1", "1"]
         shot(page, "player-anna")

@@ -253,3 +253,28 @@ def test_the_chat_history_is_the_last_fifty(db: str) -> None:
 
     with RoomServer(db) as server:
         asyncio.run(scenario(server))
+
+
+def test_a_spectator_does_not_chat_under_a_registered_persons_name(db: str) -> None:
+    async def scenario(server: RoomServer) -> None:
+        with httpx.Client(base_url=server.url) as http:
+            made = http.post(
+                "/api/account/signup", json={"name": "Giulia", "password": "a long passphrase 7"}
+            )
+            assert made.status_code == 200, made.text
+        table = create_table(server, move_seconds=0, watchable=True)
+        table_id = table["table"]
+        async with Player(server, table_id, table["token"]) as anna:
+            await anna.until("state")
+            start_table(server, table)
+            # The same name, and one that looks like it (a Cyrillic а, a 1 for an l).
+            for name in ("Giulia", "Giuliа", "Giu1ia"):
+                async with Spectator(server, table_id, name) as fake:
+                    await fake.until("state")
+                    assert (await said(fake, {"text": "ciao"}))["name"] == ""
+            async with Spectator(server, table_id, "Zoe") as zoe:
+                await zoe.until("state")
+                assert (await said(zoe, {"text": "ciao"}))["name"] == "Zoe"
+
+    with RoomServer(db) as server:
+        asyncio.run(scenario(server))

@@ -25,6 +25,23 @@ def test_variants_lists_the_four_presets() -> None:
     assert "4 in pairs" in result.output
 
 
+def test_variants_lists_the_brazilian_rooms_games() -> None:
+    result = runner.invoke(app, ["variants"])
+    assert result.exit_code == 0, result.output
+    for name in ("buraco-aberto", "buraco-fechado", "stbl"):
+        assert name in result.output
+
+
+def test_a_closed_pile_shows_its_top_in_the_terminal() -> None:
+    """Buraco fechado: the terminal shows the pile's top card and how many lie under it."""
+    result = runner.invoke(
+        app, ["play", "--variant", "stbl", "--seed", "4", "--deals", "1"], input="1\n" * 3000
+    )
+    assert result.exit_code == 0, result.output
+    assert "face down)" in result.output
+    assert "Deal 1 is over" in result.output
+
+
 def test_variants_shows_one_preset_or_refuses_an_unknown_one() -> None:
     result = runner.invoke(app, ["variants", "canasta"])
     assert result.exit_code == 0
@@ -87,6 +104,9 @@ def test_play_a_whole_match_with_the_first_legal_action_each_time(tmp_path: Path
         ["--variant", "online", "--players", "4", "--seat", "1"],
         ["--variant", "buraco", "--players", "4", "--lines", "4"],
         ["--variant", "canasta", "--players", "4", "-o", "red_three_bonus=0"],
+        ["--variant", "buraco-aberto"],
+        ["--variant", "buraco-fechado", "--players", "4", "--seat", "1"],
+        ["--variant", "stbl", "--players", "4"],
     ],
 )
 def test_play_other_tables(args: list[str], tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ Skipped where no ``redis-server`` is installed (``.ci/run`` installs it).
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
@@ -442,3 +443,60 @@ def test_the_leaderboard_and_player_pages_are_the_same_from_every_process(
     assert played["italian-2"] == before.get("italian-2", 0) + 2
     board = httpx.get(f"{rooms[0]}/api/leaderboard/italian-2?kind=person").json()
     assert {r["name"] for r in board["rows"]} == {"Pia", "Quinn"}
+
+
+def test_a_relays_failed_side_is_read_not_logged_as_never_retrieved() -> None:
+    from burraco.server.cluster import _read_failure
+
+    reported: list[dict[str, object]] = []
+
+    async def failing() -> None:
+        raise ConnectionResetError("the player's socket closed under a send")
+
+    async def scenario() -> None:
+        asyncio.get_running_loop().set_exception_handler(
+            lambda _, context: reported.append(context)
+        )
+        task = asyncio.create_task(failing())
+        task.add_done_callback(_read_failure)
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        del task
+        gc.collect()
+
+    asyncio.run(scenario())
+    assert not reported
+
+
+def test_an_address_is_counted_once_across_the_processes(redis_url: str) -> None:
+    """The proxy sends an address's requests round the processes: each counting alone
+    let it make as many tables a minute as there are processes (docs/cluster.md)."""
+    from burraco.server.limits import Limits, Rates, SharedRates
+
+    async def scenario() -> list[float | None]:
+        first, second = (Rates(Limits(create_table="3/minute")) for _ in range(2))
+        first.shared, second.shared = SharedRates(redis_url), SharedRates(redis_url)
+        waits = []
+        for rates in (first, second, first, second, second):
+            waits.append(await rates.hit_anywhere("create_table", "10.0.0.9"))
+        # Another address, and a socket's messages (one process's), count on their own.
+        waits.append(await second.hit_anywhere("create_table", "10.0.0.10"))
+        waits.append(await first.hit_anywhere("socket_messages", "socket-1"))
+        return waits
+
+    waits = asyncio.run(scenario())
+    assert waits[:3] == [None, None, None]
+    assert all(w is not None and 0 < w <= 60 for w in waits[3:5])
+    assert waits[5:] == [None, None]
+
+
+def test_without_redis_each_process_counts_alone() -> None:
+    from burraco.server.limits import Limits, Rates, SharedRates
+
+    async def scenario() -> list[float | None]:
+        rates = Rates(Limits(create_table="2/minute"))
+        rates.shared = SharedRates(f"redis://127.0.0.1:{free_port()}/0")  # nobody there
+        return [await rates.hit_anywhere("create_table", "10.0.0.9") for _ in range(3)]
+
+    waits = asyncio.run(scenario())
+    assert waits[:2] == [None, None] and waits[2] is not None

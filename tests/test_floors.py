@@ -56,7 +56,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({*FLOORS, ""}),
     frozenset({"bots"}),
     frozenset({"storage"}),
-    frozenset({"server", "tournament", "research", "cli", "terminal", "web"}),
+    frozenset({"server", "tournament", "research", "client", "cli", "terminal", "web"}),
 )
 
 #: Upward imports inside a function, allowed: (module, function, the module it imports).

@@ -59,6 +59,8 @@ SERVER = WEB.parent / "server"
 # The room's own error codes (RoomError, the socket's error messages, the HTTP answers).
 ROOM_CODE = re.compile(r'(?:RoomError\(\s*|error_message\(\s*|"code":\s*)"([a-z_]+)"')
 ROOM_CODES = [
+    "too_many_reviews",
+    "reviews_busy",
     "bad_login",
     "bad_name",
     "bad_password",
@@ -96,6 +98,13 @@ ROOM_CODES = [
     "quick_gone",
     "no_game",
     "no_player",
+    # Bot accounts (docs/bots.md).
+    "bad_token",
+    "no_bot",
+    "too_many_bots",
+    "too_many_tokens",
+    "chat_quick_only",
+    "bot_no_hint",
 ]
 
 # Keys the code builds from a prefix and a value (t('variant.' + name),
@@ -104,6 +113,7 @@ DYNAMIC_KEYS = {
     "variant.": ["italian", "online", "buraco", "canasta"],
     "status.": ["waiting", "playing", "over"],
     "seat.": ["empty", "bot", "human"],
+    "review.tag.": ["blunder", "mistake", "inaccuracy"],
     "score.": [
         "melded",
         "in_hand",
@@ -678,6 +688,14 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
         assert page.title() == "Sala de Buraco"
         assert not re.search(r"\b(AM|PM)\b", lobby)
         shot(page, "lobby-pt")
+        # None takes the plural in Brazil ("0 cartas"), one the singular.
+        counted = page.evaluate(
+            """async () => {
+              const m = await import('/static/i18n.js');
+              return [0, 1, 2].map((n) => m.tn('table.pile_hidden', n));
+            }"""
+        )
+        assert counted == ["+0 viradas", "+1 virada", "+2 viradas"], counted
 
         create_table(page, server.url, name="Ana", start=True)
         board = visible_text(page)

@@ -264,7 +264,9 @@ def test_websocket_messages_are_capped_and_odd_ones_answered(
             ):
                 await anna.send(raw)
                 said = await anna.until("error")
-                assert said["code"] in ("bad_message", "stale", "unknown_action"), said
+                # An action at a table whose match another test has not started yet is
+                # refused as such first (the tests of this module share the table).
+                assert said["code"] in ("bad_message", "stale", "unknown_action", "forbidden"), said
                 assert said["message"]
             await anna.send({"type": "ping"})
             await anna.until("pong")

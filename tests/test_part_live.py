@@ -28,6 +28,7 @@ def test_a_seat_a_bot_took_over_is_a_bots_and_its_table_may_be_bots_alone() -> N
         "kind": "bot",
         "taken_over": True,
         "connected": False,
+        "program": False,
     }
     table.seats[0].connections.append(Socket().send)
     assert bots_alone(table) and not nobody_sees(table)

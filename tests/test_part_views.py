@@ -51,6 +51,18 @@ def test_the_move_clock_and_the_deal_clock_are_told_in_seconds_left() -> None:
     message = state(table, 0)
     assert 44 < message["clock"]["seconds"] <= 45
     assert message["deal_clock"]["total"] == 600 and not message["deal_clock"]["called"]
+    assert message["clock"]["absent"] == 0
+
+
+def test_the_clock_says_when_it_waits_for_a_player_who_has_not_come() -> None:
+    table = dealt()
+    turn = table.match.deal.turn
+    table.unseen = {turn}
+    table.absent_until = time.time() + 30
+    table.deadline = table.absent_until + 45
+    assert 29 < state(table, 0)["clock"]["absent"] <= 30
+    table.absent_until = time.time() - 1  # the wait is over: the move's own clock runs
+    assert state(table, 0)["clock"]["absent"] == 0
 
 
 def test_an_event_says_its_action_or_its_kind() -> None:

@@ -64,6 +64,13 @@ SETUPS: list[tuple[str, int, int | None]] = [
     ("buraco", 6, None),
     ("canasta", 2, None),
     ("canasta", 4, None),
+    # Buraco as Brazil's online rooms play it (issue 24): the morto, open and closed piles.
+    ("buraco-aberto", 2, None),
+    ("buraco-aberto", 4, None),
+    ("buraco-fechado", 2, None),
+    ("buraco-fechado", 4, None),
+    ("stbl", 2, None),
+    ("stbl", 4, None),
 ]
 IDS = [f"{n}-{p}p" + (f"-{lines}l" if lines else "") for n, p, lines in SETUPS]
 
@@ -632,8 +639,9 @@ def check_view(deal: Deal, seat: int, where: str) -> None:
     assert list(view.hand) == seat_hand(deal, seat), f"seat {seat}'s view hand: {where}"
     assert view.hand_sizes == tuple(deal.sizes), where
     assert view.stock_size == len(deal.stock), where
-    assert list(view.pile) == deal.pile[deal.pile_hidden :], where
-    assert view.pile_hidden == deal.pile_hidden, where
+    # (A closed pile shows its top only: the rest is face down.)
+    assert list(view.pile) == deal.pile[deal.face_down_in_pile :], where
+    assert view.pile_hidden == deal.face_down_in_pile, where
     assert view.pozzetti == tuple(len(p) for p in deal.pozzetti), where
     assert all(isinstance(n, int) for n in view.pozzetti), where
     assert all(type(n) is int for n in view.pozzetto_face_down), f"pozzetto cards seen: {where}"
@@ -1074,3 +1082,18 @@ def test_slow_options(
     policy: str,
 ) -> None:
     check_all(setup, seed, policy, options, deal_options)
+
+
+def test_a_player_who_opened_before_drawing_passes_on_an_empty_stock() -> None:
+    """Found by test_options_all_properties: canasta with ``open_draws_one``, a player who
+    opens before drawing must draw one card from the stock (003: «Se il giocatore sceglie
+    di aprire deve prendere una carta dal mazzo.»); with the stock empty the pass that
+    ends the deal was allowed but not listed among the legal actions."""
+    setup = ("canasta", 2, None)
+    for deal, legal, _ in playout(setup, 484133123, "builder", {"open_draws_one": True}):
+        if deal.phase == "draw" and not deal.stock and deal.history[-1].kind == "meld":
+            assert deal.is_legal(Action.parse("pass"))
+            assert Action.parse("pass") in legal  # beside the melds it may still lay
+            break
+    else:
+        raise AssertionError("the deal never reached an empty stock after an opening")

@@ -376,6 +376,17 @@ def test_one_alone_gets_bots_after_the_wait(server: RoomServer) -> None:
         assert info["seats"][seated["seat"]]["name"] == "Anna"
 
 
+def test_quick_play_seats_a_brazilian_game(server: RoomServer) -> None:
+    """Issue 24: quick play offers the Brazilian rooms' games, each in a queue of its own."""
+    with server.http() as http:
+        answer = http.post("/api/quick", json={"variant": "stbl", "players": 2, "name": "Ana"})
+        assert answer.status_code == 200, answer.text
+        seated = wait_seated(http, answer.json()["ticket"])
+        assert server.room.table(seated["table"]).match.v.name == "stbl"
+        info = http.get(f"/api/tables/{seated['table']}").json()
+        assert info["variant"] == "stbl"
+
+
 def test_leave_bad_requests_and_the_overview(server: RoomServer) -> None:
     with server.http() as http:
         answer = http.post("/api/quick", json={"variant": "italian", "name": "Anna", "bots": False})

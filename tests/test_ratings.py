@@ -170,3 +170,14 @@ def test_every_bot_level_plays_rating_matches() -> None:
     assert [g.levels for g in games] == [("learned", "greedy"), ("greedy", "learned")]
     rated = rate_matches(games)
     assert {r.level: r.matches for r in rated.values()} == {"learned": 2, "greedy": 2}
+
+
+def test_each_brazilian_game_has_ratings_of_its_own() -> None:
+    """Issue 24: a rating per preset. The Brazilian rooms' games have a dash in their names;
+    their keys read back, and none is another game's."""
+    keys = {name: game_key(variant(name, players=4)) for name in ("buraco-aberto", "stbl")}
+    assert keys == {"buraco-aberto": "buraco-aberto-4", "stbl": "stbl-4"}
+    assert {"buraco-fechado-2", "stbl-2", "buraco-aberto-4"} <= set(GAMES)
+    found = game_variant("buraco-fechado-2")
+    assert found is not None and (found.name, found.players) == ("buraco-fechado", 2)
+    assert game_variant("buraco-aberto-3") is None and game_variant("buraco-aberto-4x4") is None

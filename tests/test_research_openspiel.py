@@ -22,6 +22,9 @@ TABLES = (
     ("italian", 4),
     ("buraco", 2),
     ("canasta", 2),
+    # Buraco with a closed pile: its face-down cards are unseen cards like the stock's.
+    ("stbl", 2),
+    ("buraco-fechado", 4),
 )
 
 

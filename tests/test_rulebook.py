@@ -238,7 +238,13 @@ def test_every_rules_key_of_the_page_is_said_in_every_language() -> None:
     for lang in LANGS:
         for key, text in found[lang].items():
             if key.startswith(
-                ("rules.intro.", "rules.burraco.", "rules.buraco.", "rules.canasta.")
+                (
+                    "rules.intro.",
+                    "rules.burraco.",
+                    "rules.buraco.",
+                    "rules.canasta.",
+                    "rules.morto.",
+                )
             ):
                 bare = re.findall(r"(?<![{\w♥♣A-Z=-])\b(1[0-9]{2,}|[2-9]0+)\b", text)
                 assert not bare, f"{lang} {key}: {bare}"
@@ -315,6 +321,11 @@ def open_rules(browser: Any, url: str, locale: str, phone: bool) -> tuple[Any, A
         ),
         ("buraco", "pt-BR", ("A batida", "morto", "lixo", "monte", "Canastra limpa", "trinca")),
         ("canasta", "en-GB", ("Going out", "Clean canasta", "red 3", "pile")),
+        (
+            "stbl",
+            "pt-BR",
+            ("Buraco fechado STBL", "morto", "O lixo é fechado", "Sem trinca", "canastra limpa"),
+        ),
     ],
 )
 def test_a_rules_page_says_the_engines_figures_in_the_players_language(

@@ -750,3 +750,29 @@ def test_the_grace_before_a_no_shows_first_move_is_a_setting_kept_with_the_tourn
     error = _caught(lambda: Settings(grace_seconds=3601))
     assert (error.code, dict(error.params)) == ("grace_range", {"seconds": 3601})
     assert str(error) == "the grace before the first move has 0 to 3600 seconds, not 3601"
+
+
+def test_a_tournament_plays_the_game_it_names() -> None:
+    """Issue 24: a tournament's tables play its game (Italian Burraco unless it names
+    another), the game is saved with it, and a game without the tournament's table is
+    refused, naming the games it may play."""
+    from burraco.tournament.botplay import BotOptions, _jobs, play_round
+    from burraco.variants import VP_TABLE_3
+
+    t = Tournament(
+        format="round-robin", kind="individual", deals=1, game="stbl", vp_table=VP_TABLE_3
+    )
+    t.pad_with_bots(2, "greedy")
+    t.start_round()
+    jobs = _jobs(t, BotOptions())
+    assert [job.game for job in jobs] == ["stbl"]
+    played = play_round(t, workers=1)
+    assert len(played) == 1 and t.phase.value == "finished"
+    assert Settings.from_dict(t.settings.to_dict()).game == "stbl"
+    old = Settings().to_dict()
+    del old["game"]
+    assert Settings.from_dict(old).game == "italian"  # saved before the game was a setting
+    with pytest.raises(TournamentError) as refused:
+        Settings(kind="pairs", game="tresette")
+    assert refused.value.code == "unknown_game"
+    assert "buraco-fechado" in refused.value.params["games"]

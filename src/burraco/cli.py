@@ -4,6 +4,7 @@
 
     burraco play --variant italian --players 2 --seat 0 --seed 7 --deals 1 --save game.txt
     burraco replay game.txt --step
+    burraco review game.txt --seat 0 --deal 1 --seconds 0.5
     burraco variants
 
 At the prompt of ``play`` a player types an action in its text form (``draw``,
@@ -50,7 +51,12 @@ from burraco.view import DealView
 __all__ = ["app", "card_text", "cards_text", "hand_order"]
 
 #: The options that set a table, shared by the commands that play.
-VariantName = Annotated[str, typer.Option("--variant", help="italian, online, buraco or canasta.")]
+VariantName = Annotated[
+    str,
+    typer.Option(
+        "--variant", help="italian, online, buraco, canasta, buraco-aberto, buraco-fechado or stbl."
+    ),
+]
 Players = Annotated[int, typer.Option(help="Players at the table.")]
 Lines = Annotated[int | None, typer.Option(help="Lines (teams).")]
 VariantOptions = Annotated[
@@ -701,6 +707,107 @@ def replay_command(
         console.print(Text("The match is unfinished.", style="bold"))
 
 
+# --- review -----------------------------------------------------------------------------------
+
+
+@app.command("review")
+def review_command(
+    file: Annotated[Path, typer.Argument(help="A game record.")],
+    seat: Annotated[
+        int | None, typer.Option(help="The seat reviewed (default: every seat).")
+    ] = None,
+    deal: Annotated[
+        int | None, typer.Option(help="The deal reviewed, from 1 (default: every finished deal).")
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(help="Seconds of sampling a decision (0.5 without --worlds)."),
+    ] = None,
+    worlds: Annotated[
+        int | None,
+        typer.Option(help="Sampled deals a decision: the same figures on any machine."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the reviews as JSON.")] = False,
+) -> None:
+    """Review a record's deals: every decision of a seat weighed from what it could see,
+    the better action found and what the one played cost (docs/review.md)."""
+    import json
+
+    from burraco.bots.review import DealReview, explain, review_deal
+    from burraco.terminal import progress_of
+
+    console = Console(highlight=False)
+    # The bar goes to the error stream, so that --json prints nothing else on the output.
+    bar_console = Console(stderr=True, highlight=False)
+    try:
+        record = load(file)
+    except (OSError, ValueError) as error:
+        raise refusal(console, f"{file}: {error}", status=1) from None
+    if seat is not None and not 0 <= seat < record.players:
+        raise refusal(console, f"no seat {seat} at a table of {record.players}")
+    if deal is not None and not 1 <= deal <= len(record.deals):
+        raise refusal(console, f"the record has {len(record.deals)} deals; there is no deal {deal}")
+    if deal is not None and not record.deals[deal - 1].is_over:
+        raise refusal(console, f"deal {deal} is not finished: only a finished deal is reviewed")
+    if seconds is None and worlds is None:
+        seconds = 0.5
+    if (seconds is not None and seconds <= 0) or (worlds is not None and worlds < 2):
+        raise refusal(console, "--seconds must be positive and --worlds at least 2")
+    deals = [deal] if deal is not None else [n for n, d in enumerate(record.deals, 1) if d.is_over]
+    seats = [seat] if seat is not None else list(range(record.players))
+    names = list(record.names) or [f"Seat {s}" for s in range(record.players)]
+    reviews: list[DealReview] = []
+    try:
+        for number in deals:
+            for s in seats:
+                with progress_of(bar_console, f"deal {number}, {names[s]}") as advance:
+                    reviews.append(
+                        review_deal(
+                            record,
+                            number,
+                            s,
+                            seconds=seconds,
+                            worlds=worlds,
+                            seed=seed,
+                            progress=advance,
+                        )
+                    )
+    except (RuleError, ValueError) as error:
+        raise refusal(console, f"{file}: {error}", status=1) from None
+    if as_json:
+        sys.stdout.write(json.dumps([r.to_dict() for r in reviews], indent=1) + "\n")
+        return
+    for r in reviews:
+        table = Table(
+            title=f"Deal {r.deal} · {names[r.seat]} (seat {r.seat}): "
+            f"{r.cost:.0f} MP lost (± {1.96 * r.error:.0f}), accuracy {r.accuracy:.1f}%"
+        )
+        for column in ("#", "played", "best found", "cost MP", "95% interval", "tag"):
+            table.add_column(column, justify="right" if column in ("#", "cost MP") else "left")
+        for d in r.decisions:
+            if d.best == d.played:
+                continue
+            table.add_row(
+                str(d.index),
+                d.played,
+                d.best,
+                f"{d.cost:.0f}",
+                f"{d.low:.0f} .. {d.high:.0f}",
+                Text(
+                    d.tag or "",
+                    style={"blunder": "bold red", "mistake": "red"}.get(d.tag or "", ""),
+                ),
+            )
+        console.print(table)
+        weighed = sum(1 for d in r.decisions if d.weighed)
+        tags = ", ".join(f"{t}: {len(r.tagged(t))}" for t in ("blunder", "mistake", "inaccuracy"))
+        console.print(f"{len(r.decisions)} decisions, {weighed} weighed; {tags}")
+        for d in r.decisions:
+            if d.tag in ("blunder", "mistake"):
+                console.print(Text(f"  {d.index}. {explain(d)}"), soft_wrap=True)
+
+
 # --- variants ---------------------------------------------------------------------------------
 
 
@@ -1218,6 +1325,85 @@ def password_command(
     store.update_user(user.id, password_hash=hasher().hash(password))
     store.delete_sessions(user.id)
     console.print(f"{user.name}: new password set; every session of the account has ended.")
+
+
+@app.command("bot")
+def bot_command(
+    token: Annotated[
+        str,
+        typer.Option(
+            envvar="BURRACO_BOT_TOKEN",
+            help="The bot account's API token (from /account; or BURRACO_BOT_TOKEN).",
+        ),
+    ],
+    url: Annotated[str, typer.Option(help="The room's address.")] = "http://127.0.0.1:8000",
+    level: Annotated[
+        str, typer.Option(help="The house bot that plays: random, greedy, expert, learned.")
+    ] = "greedy",
+    matches: Annotated[
+        int, typer.Option(help="Stop after this many matches (0: play on).", min=0)
+    ] = 0,
+    create: Annotated[
+        bool, typer.Option("--create", help="Sitting nowhere, make a table and start it.")
+    ] = False,
+    join: Annotated[
+        bool, typer.Option("--join", help="Sitting nowhere, join an open table.")
+    ] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Sitting nowhere, queue in quick play.")
+    ] = False,
+    accept: Annotated[bool, typer.Option(help="Accept the challenges people send.")] = True,
+    variant: Annotated[str, typer.Option(help="The game of the tables it makes.")] = "italian",
+    players: Annotated[int, typer.Option(help="Players of the tables it makes.")] = 2,
+    deals: Annotated[
+        int, typer.Option(help="Deals of the matches it makes (0: to the target).", min=0)
+    ] = 1,
+    rated: Annotated[bool, typer.Option("--rated", help="Make or join rated tables.")] = False,
+    opponent: Annotated[
+        str, typer.Option(help="The house bots in the empty seats of the tables it makes.")
+    ] = "greedy",
+    expert_seconds: Annotated[float, typer.Option(help="Thinking time of the expert.")] = 1.0,
+    seed: Annotated[int, typer.Option(help="The bot's own random seed.")] = 0,
+) -> None:
+    """Run a house bot as a bot account's program over the bot API (docs/bots.md): it plays
+    its tables (again after a dropped socket or a restarted room), accepts challenges,
+    and makes (--create), joins (--join) or queues for (--quick) tables."""
+    import logging
+
+    from burraco.client import BotError, house, play
+    from burraco.server.ratings import BOT_LEVELS
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    # The bot's own lines (its tables, its matches), not one per HTTP request it makes.
+    for chatty in ("httpx", "httpcore", "websockets"):
+        logging.getLogger(chatty).setLevel(logging.WARNING)
+    if level not in BOT_LEVELS:
+        raise typer.BadParameter(
+            f"no bot {level!r} ({', '.join(BOT_LEVELS)})", param_hint="--level"
+        )
+    table: dict[str, object] = {
+        "variant": variant,
+        "players": players,
+        "rated": rated,
+        "bot": opponent,
+    }
+    if deals:
+        table["deals"] = deals
+    try:
+        finished = play(
+            house(level, seed, expert_seconds),
+            url=url,
+            token=token,
+            matches=matches or None,
+            create=table if create else None,
+            join={"variant": variant, "players": players, "rated": rated} if join else None,
+            quick={"variant": variant, "players": players} if quick else None,
+            accept=accept,
+        )
+    except BotError as error:
+        Console(stderr=True, soft_wrap=True).print(f"[bold red]Refused:[/] {error}")
+        raise typer.Exit(1) from None
+    Console().print(f"{len(finished)} matches played: {', '.join(finished)}")
 
 
 # --- tournaments ------------------------------------------------------------------------------

@@ -129,6 +129,9 @@ _LEAVES_ONLY_WILDCARD: Final = Refusal("leaves_only_wildcard")
 _LEAVES_DEAD_END: Final = Refusal("leaves_dead_end")
 _GO_OUT_BY_DISCARD: Final = Refusal("go_out_by_discard")
 _GO_OUT_NEEDS_CANASTRA: Final = Refusal("go_out_needs_canastra")
+_GO_OUT_NEEDS_CLEAN: Final = Refusal("go_out_needs_clean_canastra")
+_CLOSED_PILE_TOP_UNMELDABLE: Final = Refusal("closed_pile_top_unmeldable")
+_MELD_PILE_TOP_FIRST: Final = Refusal("meld_pile_top_first")
 _GO_OUT_TWO_CANASTAS: Final = Refusal("go_out_two_canastas")
 _CLOSE_BY_DISCARD: Final = Refusal("close_by_discard")
 _BURRACO_BEFORE_POZZETTO: Final = Refusal("burraco_before_pozzetto")
@@ -142,6 +145,7 @@ _NO_BURRACO_YET: Final = frozenset(
         _BURRACO_BEFORE_POZZETTO,
         _CLOSE_NEEDS_BURRACO,
         _GO_OUT_NEEDS_CANASTRA,
+        _GO_OUT_NEEDS_CLEAN,
         _GO_OUT_TWO_CANASTAS,
     )
 )
@@ -230,6 +234,7 @@ class Deal:
         "phase",
         "pile",
         "pile_hidden",
+        "pile_top",
         "pozzetti",
         "quiet_turns",
         "red_threes",
@@ -254,6 +259,9 @@ class Deal:
     stock: list[int]
     pile: list[int]
     pile_hidden: int
+    #: A closed pile just taken: its top card, which must be melded before anything else
+    #: this turn (-1: none).
+    pile_top: int
     pozzetti: list[list[int]]
     has_pozzetto: list[bool]
     pending_pozzetto: list[list[int] | None]
@@ -358,6 +366,7 @@ class Deal:
         self.sizes = [0] * v.players
         self.pile = []
         self.pile_hidden = 0
+        self.pile_top = -1
         self.pozzetti = []
         # Per line (indexed by line_of[seat]): has_pozzetto, melds, red_threes, relancinhos,
         # opened, minimum, minimum_raised, pending_value. Per seat: the rest.
@@ -540,6 +549,7 @@ class Deal:
         buried = [pool.pop() for _ in range(view.pile_hidden)]
         self.pile = [*buried, *view.pile]
         self.pile_hidden = view.pile_hidden
+        self.pile_top = -1 if view.pile_top is None else int(view.pile_top)
         if len(pool) != view.stock_size:
             raise RuleError("the view is inconsistent with the deck")
         self.stock = pool
@@ -634,6 +644,7 @@ class Deal:
         other.stock = self.stock[:]
         other.pile = self.pile[:]
         other.pile_hidden = self.pile_hidden
+        other.pile_top = self.pile_top
         other.pozzetti = [p[:] for p in self.pozzetti]
         other.has_pozzetto = self.has_pozzetto[:]
         other.pending_pozzetto = [None if p is None else p[:] for p in self.pending_pozzetto]
@@ -673,6 +684,12 @@ class Deal:
     @property
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    @property
+    def face_down_in_pile(self) -> int:
+        """The pile's cards no seat sees, at its bottom: canasta's buried cards, or all but
+        the top of a closed pile (buraco fechado, STBL)."""
+        return self.pile_hidden if self.v.pile_open else max(len(self.pile) - 1, 0)
 
     @property
     def players(self) -> int:
@@ -720,6 +737,10 @@ class Deal:
         return actions
 
     def _play_actions(self) -> list[Action]:
+        if self.pile_top >= 0:
+            # A closed pile was taken: its top card is melded first (docs/brazil.md).
+            top = CARDS[self.pile_top]
+            return [a for a in self._lay_actions() if top in a.cards]
         actions = []
         if self.v.dealer_redraw and self._may_redraw():
             actions.append(_REDRAW)
@@ -926,7 +947,9 @@ class Deal:
         if self.stock:
             actions.append(_DRAW)
         if self._pending_melds:
-            return actions  # opened before drawing: one card from the stock (003)
+            # Opened before drawing: one card from the stock (003), or, the stock empty,
+            # the pass that ends the deal.
+            return actions if self.stock else [_PASS]
         if self.v.pile_needs_pair:
             actions.extend(take_action(c) for c in self._pair_takes(seat))
         elif self._take_problem(seat) is None:
@@ -974,6 +997,11 @@ class Deal:
             return _ALREADY_DRAWN
         elif kind in (MELD, EXTEND) and self._drew_before_opening(seat):
             return _OPEN_BEFORE_DRAW
+        elif self.pile_top >= 0 and (
+            kind not in (MELD, EXTEND) or self.pile_top not in action.cards
+        ):
+            # A closed pile just taken: its top goes to the table first (not back to the pile).
+            return _MELD_PILE_TOP_FIRST
         if kind == REDRAW:
             return None if self._may_redraw() else self._redraw_problem()
         cards = action.cards
@@ -1011,7 +1039,49 @@ class Deal:
         v = self.v
         if v.single_card_no_single_pile and self.sizes[seat] == 1 and len(self.pile) == 1:
             return _ONE_CARD_NO_SINGLE_PILE
+        if not v.pile_open and not self._top_meldable(seat):
+            return _CLOSED_PILE_TOP_UNMELDABLE
         return None
+
+    def _top_meldable(self, seat: int) -> bool:
+        """A closed pile: whether the hand can meld the pile's top card at once, in a new
+        meld or on one of the line's melds, and still end the turn. Judged on the hand and
+        the top alone: the rest of the pile is face down, so no take may depend on it
+        (the rest only adds cards to the hand, which never makes a meld illegal)."""
+        v = self.v
+        top = self.pile[-1]
+        line = self.line_of[seat]
+        fit_kinds = tables_for(v).fit_kinds
+        fits = any(top in fit_kinds(m) for m in self.melds[line])
+        if fits and self.sizes[seat] >= 2 and self.opened[line] and not v.black_threes_only_out:
+            return True  # onto that meld, keeping two cards: legal as _lay_actions lists it
+        hand = self.hands[seat]
+        wild = hand[JOKER] or hand[1] or hand[14] or hand[27] or hand[40]
+        if not fits and top != JOKER and top % 13 != 1 and not wild:
+            # No wildcard: a new meld needs the top's neighbours in its suit, or two of its
+            # rank for a set. (Counting too many here only sends it to the trial.)
+            base, rank = top - top % 13, top % 13
+            near = any(
+                hand[base + r]
+                for r in range(13)
+                if r != rank and min((r - rank) % 13, (rank - r) % 13) <= 2
+            )
+            same = hand[rank] + hand[13 + rank] + hand[26 + rank] + hand[39 + rank]
+            if not near and not (v.sets and same >= 2):
+                return False
+        return self._top_meldable_trial(seat)
+
+    def _top_meldable_trial(self, seat: int) -> bool:
+        """:meth:`_top_meldable` worked out in full: the top in the hand, the melds listed."""
+        trial = self.clone()
+        top = trial.pile.pop()
+        trial.hands[seat][top] += 1
+        trial.sizes[seat] += 1
+        trial.pile_top = top
+        trial.phase = PLAY_PHASE
+        if not trial.pile:
+            trial.taken_single = top
+        return bool(trial._play_actions())
 
     def _pair_takes(self, seat: int) -> list[tuple[int, ...]]:
         # Canasta: the ways to take the pile, by the cards melded with its top.
@@ -1250,9 +1320,9 @@ class Deal:
         if v.family == "buraco":
             if short:
                 return _minimum("vulnerable_minimum", v.vulnerable_minimum)
-            if v.go_out_needs_canastra and not any(grade_of(m, v) for m in melds_after):
-                return _GO_OUT_NEEDS_CANASTRA
-            return None
+            if self._morto_waits(line):
+                return None  # the hand runs out into the morto: not going out
+            return self._buraco_go_out_problem(melds_after)
         if self.has_pozzetto[line]:
             return _CLOSE_BY_DISCARD
         if v.burraco_before_pozzetto and not any(grade_of(m, v) for m in melds_after):
@@ -1270,11 +1340,9 @@ class Deal:
                 return _minimum("meld_minimum_not_reached", self.minimum[line])
             return self._go_out_problem(line, melds_after)
         if v.family == "buraco":
-            if short:
-                return None  # the short lay-down goes back to the hand first
-            if v.go_out_needs_canastra and not any(grade_of(m, v) for m in melds_after):
-                return _GO_OUT_NEEDS_CANASTRA
-            return None
+            if short or self._morto_waits(line):
+                return None  # the short lay-down goes back to the hand first; or the morto
+            return self._buraco_go_out_problem(melds_after)
         if not self.has_pozzetto[line]:
             if v.burraco_before_pozzetto and not any(grade_of(m, v) for m in melds_after):
                 return _BURRACO_BEFORE_POZZETTO
@@ -1283,6 +1351,20 @@ class Deal:
             return _CLOSE_NEEDS_BURRACO
         if v.close_no_wild_discard and is_wild(card):
             return _CLOSING_DISCARD_WILDCARD
+        return None
+
+    def _morto_waits(self, line: int) -> bool:
+        """Buraco with mortos: the line has not taken one and one is left, so a hand that
+        runs out takes it instead of going out."""
+        return self.v.pozzetti and not self.has_pozzetto[line] and bool(self.pozzetti)
+
+    def _buraco_go_out_problem(self, melds: list[Meld]) -> Refusal | None:
+        v = self.v
+        if v.go_out_needs_clean:
+            if not any(grade_of(m, v) == "clean" for m in melds):
+                return _GO_OUT_NEEDS_CLEAN
+        elif v.go_out_needs_canastra and not any(grade_of(m, v) for m in melds):
+            return _GO_OUT_NEEDS_CANASTRA
         return None
 
     def _go_out_problem(self, line: int, melds: list[Meld]) -> Refusal | None:
@@ -1371,6 +1453,9 @@ class Deal:
             hand[card] += 1
             self.sizes[seat] += 1
             self.drawn = card
+        if not self.stock and v.morto_as_stock and self.pozzetti:
+            # A morto nobody took becomes the stock (rafaelmuylaert/buraco, docs/brazil.md).
+            self.stock = self.pozzetti.pop(0)
         if v.red_threes:
             self._lay_aside_red_threes(seat)
         self._progress = True
@@ -1385,7 +1470,13 @@ class Deal:
         known = self.known[seat]
         for card in self.pile:
             hand[card] += 1
-            known[card] += 1
+        if self.v.pile_open:
+            for card in self.pile:
+                known[card] += 1
+        else:
+            # A closed pile: only its top was face up, and it goes to the table at once.
+            self.pile_top = self.pile[-1]
+            known[self.pile_top] += 1
         self.sizes[seat] += len(self.pile)
         self.pile = []
         self.pile_hidden = 0
@@ -1523,6 +1614,8 @@ class Deal:
                 known[c] -= 1
         self.sizes[seat] -= len(cards)
         self.pending_value[line] += counted
+        if self.pile_top >= 0 and self.pile_top in cards:
+            self.pile_top = -1
         self._melded_seat[seat] = True
         self._progress = True
         if self.sizes[seat] == 0:
@@ -1575,7 +1668,9 @@ class Deal:
     def _emptied(self, seat: int, by_discard: bool) -> None:
         v = self.v
         line = self.line_of[seat]
-        if v.family == "buraco" or (v.family == "canasta" and by_discard):
+        if (v.family == "buraco" and not self._morto_waits(line)) or (
+            v.family == "canasta" and by_discard
+        ):
             self.closer = seat
             self.went_out = True
             self._end("went out")
@@ -1630,6 +1725,7 @@ class Deal:
             self._settle_opening(line)
         self.quiet_turns = 0 if self._progress else self.quiet_turns + 1
         self._progress = False
+        self.pile_top = -1
         self._from_pile = None
         self.taken_single = -1
         self.drawn = -1

@@ -470,8 +470,9 @@ class Observer:
         if picked is not None and seat == deal.turn:
             obs[at["picked"] : at["picked"] + k] = picked
         pile = deal.pile
-        if len(pile) > deal.pile_hidden:
-            obs[at["pile"] : at["pile"] + k] = np.bincount(pile[deal.pile_hidden :], minlength=k)
+        hidden = deal.face_down_in_pile  # a closed pile: its top only
+        if len(pile) > hidden:
+            obs[at["pile"] : at["pile"] + k] = np.bincount(pile[hidden:], minlength=k)
             obs[at["pile_top"] + pile[-1]] = 1.0
         if seat == deal.turn and deal.drawn >= 0:
             obs[at["drawn"] + deal.drawn] = 1.0

@@ -142,6 +142,7 @@ _TWO_NATURALS: Final = Refusal("meld_needs_two_naturals")
 _WILDCARDS_ONLY: Final = Refusal("wildcards_only")
 _CANASTA_WILD_LIMIT: Final = Refusal("canasta_wildcard_limit")
 _SET_ONE_RANK: Final = Refusal("set_one_rank")
+_NO_SETS: Final = Refusal("no_sets")
 _SET_WRONG_CARD: Final = Refusal("set_wrong_card")
 _WILD_MELD_WILDCARDS: Final = Refusal("wild_meld_takes_wildcards")
 _BLACK_THREES: Final = Refusal("black_threes_no_wildcards")
@@ -300,6 +301,12 @@ def _read(cards: Sequence[int], v: Variant) -> Meld | Refusal:
     naturals = [c for c in cards if not is_wild(c)]
     if v.sequences and len({c % 13 for c in naturals}) > 1:
         return _read_sequence(cards, v)
+    if not v.sets:
+        # Buraco aberto and STBL ("sem trinca"): sequences only.
+        as_sequence = _read_sequence(cards, v)
+        if isinstance(as_sequence, Meld) or len({c % 13 for c in naturals}) > 1:
+            return as_sequence
+        return _NO_SETS if len(naturals) >= 2 else as_sequence
     as_set = _read_set(cards, v)
     if isinstance(as_set, Meld) or not v.sequences:
         return as_set
@@ -575,6 +582,8 @@ def meld_bonus(meld: Meld, v: Variant) -> int:
         return 0
     if meld.kind == SEQUENCE and meld.lo == 1 and meld.hi == 14 and v.canastra_real:
         return v.real_clean_bonus if grade == "clean" else v.real_dirty_bonus
+    if v.long_clean_bonus and grade == "clean" and meld.kind == SEQUENCE and meld.size == 13:
+        return v.long_clean_bonus  # ace to king (or 2 to ace), clean: the "canastra de 500"
     if grade == "twos":
         return v.twos_bonus
     if grade == "jokers":
@@ -661,7 +670,8 @@ def _enumerate(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]:
                 _sequences_of_suit(counts, suit, wild_kinds, v, found)
                 if v.max_wildcards > 1 and sum(counts[w] for w in wild_kinds) > 1:
                     _sequences_with_many_wilds(counts, suit, wild_kinds, v, found)
-    _sets(counts, by_rank, wild_kinds, v, found)
+    if v.sets:
+        _sets(counts, by_rank, wild_kinds, v, found)
     return found
 
 
@@ -980,7 +990,7 @@ class MeldTables:
                     parts.append(part)
         ranks = self._ranks
         for rank, naturals in enumerate(_rank_naturals(hand), 1):
-            if naturals < 2 or rank in taken:
+            if naturals < 2 or rank in taken or not v.sets:
                 continue  # a set needs two naturals
             key = hand[rank - 1 : 52 : 13] + wild
             table = ranks[rank]

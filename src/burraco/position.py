@@ -110,6 +110,7 @@ DEAL_SLOTS: Final[dict[str, str]] = {
     "drawn": "state drawn",
     "redrawn": "state redrawn",
     "taken_single": "state single",
+    "pile_top": "state tomeld",
     "_progress": "state progress",
     "_pending_melds": "state pending",
     "_from_pile": "state frompile",
@@ -177,6 +178,7 @@ class _State:
     drawn: int = -1
     redrawn: bool = False
     single: int = -1
+    tomeld: int = -1
     progress: bool = False
     pending: list[int] = field(default_factory=list)
     from_pile: list[int] | None = None
@@ -263,6 +265,7 @@ def _parts_of_deal(deal: Deal) -> _Parts:
             drawn=_card_or_none(deal.drawn),
             redrawn=deal.redrawn,
             single=_card_or_none(deal.taken_single),
+            tomeld=_card_or_none(deal.pile_top),
             progress=deal._progress,
             pending=list(deal._pending_melds),
             from_pile=None if deal._from_pile is None else _kinds(deal._from_pile),
@@ -305,6 +308,7 @@ def _parts_of_view(view: DealView) -> _Parts:
             drawn=_card_or_none(view.drawn),
             redrawn=view.redrawn,
             single=_card_or_none(view.taken_single),
+            tomeld=-1 if view.pile_top is None else int(view.pile_top),
             progress=view.progress,
             pending=list(view.pending_melds),
             from_pile=_kinds(view.from_pile) if view.from_pile else None,
@@ -436,6 +440,8 @@ def _state_text(s: _State) -> str:
         items.append("redrawn")
     if s.single >= 0:
         items.append(f"single={CARDS[s.single]}")
+    if s.tomeld >= 0:
+        items.append(f"tomeld={CARDS[s.tomeld]}")
     if s.progress:
         items.append("progress")
     if s.pending:
@@ -933,7 +939,16 @@ def _seats_field(text: str, players: int, lines: int) -> tuple[list[int], list[b
 
 _FLAGS: Final = ("first", "redrawn", "progress", "final", "forming", "out")
 _NUMBERS: Final = ("turns", "quiet", "timeout", "closer")
-_STATE_KEYS: Final = (*_FLAGS, *_NUMBERS, "drawn", "single", "pending", "frompile", "end")
+_STATE_KEYS: Final = (
+    *_FLAGS,
+    *_NUMBERS,
+    "drawn",
+    "single",
+    "tomeld",
+    "pending",
+    "frompile",
+    "end",
+)
 
 
 def _state_field(text: str, players: int) -> _State:
@@ -964,7 +979,7 @@ def _state_field(text: str, players: int) -> _State:
             s.timeout = _int(value, where, key, 0)
         elif key == "closer":
             s.closer = _seat(value, where, key, players)
-        elif key in ("drawn", "single"):
+        elif key in ("drawn", "single", "tomeld"):
             cards = _cards(value, where)
             if len(cards) != 1:
                 raise PositionError(where, f"{item!r}: {key} is one card")
@@ -1149,6 +1164,7 @@ def _build(p: _Parts) -> Deal:
     deal.drawn = s.drawn
     deal.redrawn = s.redrawn
     deal.taken_single = s.single
+    deal.pile_top = s.tomeld
     deal._progress = s.progress
     deal._pending_melds = list(s.pending)
     deal._from_pile = None if s.from_pile is None else _counts(s.from_pile)

@@ -54,6 +54,12 @@ TEXTS: Final[dict[str, str]] = {
     "pile_empty": "the discard pile is empty",
     "take_names_no_cards": "take takes the whole pile; name no cards",
     "one_card_no_single_pile": "a player holding one card may not take a pile of one card",
+    "closed_pile_top_unmeldable": (
+        "the pile is closed: it is taken only by a player who can meld its top card at once"
+    ),
+    "meld_pile_top_first": (
+        "the pile was closed: first meld its top card, in a new meld or on one of the line's melds"
+    ),
     "pile_frozen_black_three": "the pile is frozen while its top is a black 3",
     "wild_pile_needs_three": (
         "a pile topped by a wildcard is taken only with three cards equal to it"
@@ -106,6 +112,7 @@ TEXTS: Final[dict[str, str]] = {
     ),
     "go_out_by_discard": "going out is a final discard; the hand may not be emptied by melding",
     "go_out_needs_canastra": "to go out the line needs a canastra",
+    "go_out_needs_clean_canastra": "to go out the line needs a clean canastra",
     "go_out_two_canastas": "to go out a line needs two canastas, one of them clean",
     "close_by_discard": (
         "a line that has its pozzetto empties the hand only by closing, "
@@ -123,6 +130,7 @@ TEXTS: Final[dict[str, str]] = {
     "wildcard_limit": "a meld holds at most {most} wildcards",
     "canasta_wildcard_limit": "two naturals take at most one wildcard, three or more take two",
     "set_one_rank": "a set is of one rank",
+    "no_sets": "this game has no sets (sem trinca): a meld is a sequence of one suit",
     "set_too_long": "a set holds at most {most} cards",
     "set_wrong_card": "a set takes only cards of its rank and wildcards",
     "wild_meld_takes_wildcards": "a meld of wildcards takes only wildcards",

@@ -82,10 +82,16 @@ class Cards(TypedDict):
     red_threes: bool
     red_three_bonus: int
     opening_minimum: int
+    #: The pile shows every card; closed (False), only its top, taken only to meld it.
+    pile_open: bool
+    #: A morto nobody took becomes the stock when the stock runs out.
+    morto_as_stock: bool
 
 
 class Melds(TypedDict):
     sequences: bool
+    #: Sets (trincas) may be laid down.
+    sets: bool
     max_wildcards: int
     #: The most cards a set may hold (0: no limit but the cards in play).
     set_max: int
@@ -113,6 +119,8 @@ class GoingOut(TypedDict):
     close_by_discard: bool
     close_no_wild_discard: bool
     go_out_needs_canastra: bool
+    #: The canastra a line needs to go out must be clean.
+    go_out_needs_clean: bool
     go_out_needs_two_canastas: bool
     double_unmelded_hand: bool
 
@@ -215,10 +223,13 @@ def figures(v: Variant) -> Figures:
             "red_threes": v.red_threes,
             "red_three_bonus": v.red_three_bonus if v.red_threes else 0,
             "opening_minimum": v.opening_minimum,
+            "pile_open": v.pile_open,
+            "morto_as_stock": v.morto_as_stock,
         },
         "values": card_values(v),
         "melds": {
             "sequences": v.sequences,
+            "sets": v.sets,
             "max_wildcards": v.max_wildcards,
             "set_max": v.set_max,
             "sets_of_twos": v.sets_of_twos,
@@ -244,6 +255,7 @@ def figures(v: Variant) -> Figures:
             "close_by_discard": v.close_by_discard,
             "close_no_wild_discard": v.close_no_wild_discard,
             "go_out_needs_canastra": v.go_out_needs_canastra,
+            "go_out_needs_clean": v.go_out_needs_clean,
             "go_out_needs_two_canastas": v.go_out_needs_two_canastas,
             "double_unmelded_hand": v.double_unmelded_hand,
         },
@@ -305,6 +317,8 @@ def grades(v: Variant) -> list[Grade]:
             found.append({"grade": "twos-and-jokers", "bonus": v.wild_mix_bonus})
     elif v.sets_of_twos:
         found.append({"grade": "twos", "bonus": v.twos_bonus})
+    if v.long_clean_bonus:
+        found.append({"grade": "long-clean", "bonus": v.long_clean_bonus})
     if v.canastra_real:
         found.append({"grade": "real-clean", "bonus": v.real_clean_bonus})
         found.append({"grade": "real-dirty", "bonus": v.real_dirty_bonus})

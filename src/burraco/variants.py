@@ -34,6 +34,7 @@ from typing import Any, Final, Generic, Literal, TypeVar
 from burraco.errors import SetupError
 
 __all__ = [
+    "BRAZILIAN_VALUES",
     "BURACO_CLASSIC_VALUES",
     "BURACO_VALUES",
     "BURRACO_VALUES",
@@ -76,6 +77,10 @@ VP_TABLE_4: Final = (
 class Variant:
     """The rules of one game and its table setup. Build one with :func:`variant`."""
 
+    # The options of the Brazilian rooms (issue 24) stay out of repr(), as pile_top stays
+    # out of a view's: the golden digests of the older games' views (tests/test_folds.py)
+    # are of their repr, and those games are unchanged.
+
     name: str
     family: Family
     players: int = 2
@@ -89,6 +94,8 @@ class Variant:
 
     # Melds.
     sequences: bool = True
+    #: Sets (trincas) may be laid down; False: sequences only (buraco aberto, STBL).
+    sets: bool = field(default=True, repr=False)
     #: The most wildcards a meld may hold (canasta has its own rule, see ``canasta_wild_limit``).
     max_wildcards: int = 1
     #: The most cards a set may hold (0: no limit but the cards in play).
@@ -124,6 +131,9 @@ class Variant:
     real_clean_bonus: int = 1000
     real_dirty_bonus: int = 500
     relancinho_bonus: int = 0
+    #: Buraco: a clean sequence of 13 cards (ace to king, 2 to ace) scores this instead of
+    #: the clean bonus (0: no such canastra); Canastra Real's ace to ace is ``real_*``.
+    long_clean_bonus: int = field(default=0, repr=False)
 
     # The deal.
     pozzetti: bool = True
@@ -138,6 +148,11 @@ class Variant:
     discard_back_rule: bool = True
     #: Buraco: a player holding one card may not take a pile of one card.
     single_card_no_single_pile: bool = False
+    #: The pile is open: everyone sees all its cards. Closed (False, buraco fechado): only
+    #: its top card shows, and a player takes the pile only to meld that top card at once.
+    pile_open: bool = field(default=True, repr=False)
+    #: Buraco with a morto: a morto nobody took becomes the stock when the stock runs out.
+    morto_as_stock: bool = field(default=False, repr=False)
     #: Canasta: the pile is taken only with two naturals equal to its top, melded at once.
     pile_needs_pair: bool = False
     red_threes: bool = False
@@ -159,6 +174,8 @@ class Variant:
     close_no_wild_discard: bool = True
     #: Buraco: the line needs a canastra to go out.
     go_out_needs_canastra: bool = False
+    #: Buraco ("bate limpo"): the canastra the line needs to go out must be clean.
+    go_out_needs_clean: bool = field(default=False, repr=False)
     #: Canasta: two canastas, one of them clean.
     go_out_needs_two_canastas: bool = False
     #: Canasta: cards in hand count double for a player who never melded.
@@ -209,6 +226,9 @@ def _line_of(players: int, lines: int) -> tuple[int, ...]:
 
 #: Buraco's ``classic_values``: 8-K count 10, as most Brazilian tables count them.
 BURACO_CLASSIC_VALUES: Final = (10, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+#: The Brazilian online rooms' values (rafaelmuylaert/buraco's getCardPoints): joker 50,
+#: 2 20, ace 15, 8-K 10, 3-7 5.
+BRAZILIAN_VALUES: Final = (50, 15, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +250,47 @@ class Preset:
     bundles: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     #: A target given without ``vulnerable_at`` puts the vulnerability at half of it (buraco).
     vulnerable_at_half_target: bool = False
+
+
+def _brazilian(name: str, **rules: Any) -> Preset:
+    """One of the Brazilian online rooms' games (docs/brazil.md says where each value
+    comes from): what they share, with the options that tell them apart."""
+    return Preset(
+        Variant(
+            name=name,
+            family="buraco",
+            values=BRAZILIAN_VALUES,
+            wildcard_displacement=False,
+            semi_clean=False,
+            semi_clean_bonus=100,
+            canastra_real=True,
+            real_clean_bonus=1000,
+            real_dirty_bonus=100,
+            long_clean_bonus=500,
+            discard_back_rule=True,
+            single_card_no_single_pile=True,
+            morto_as_stock=True,
+            dead_stock=0,
+            closing_bonus=100,
+            no_pozzetto_penalty=100,
+            close_needs_burraco=False,
+            close_by_discard=False,
+            close_no_wild_discard=False,
+            go_out_needs_canastra=True,
+            target=3000,
+            **rules,
+        ),
+        ((2, 2), (4, 2)),
+        "2 alone or 4 in pairs",
+        aliases=_BRAZILIAN_ALIASES[name],
+    )
+
+
+_BRAZILIAN_ALIASES: Final = {
+    "buraco-aberto": ("aberto",),
+    "buraco-fechado": ("fechado",),
+    "stbl": ("buraco-stbl", "fechado-stbl"),
+}
 
 
 def _usual_lines(players: int) -> int:
@@ -337,6 +398,11 @@ _GAMES: Final[dict[str, Preset]] = {
         ((2, 2), (4, 2)),
         "2 players alone or 4 in pairs",
     ),
+    # Buraco as Brazil's online rooms play it (issue 24; docs/brazil.md): 108 cards, a morto
+    # of 11 for each line, one wildcard a meld, the pile open or closed, sets or none.
+    "buraco-aberto": _brazilian("buraco-aberto", sets=False, go_out_needs_clean=True),
+    "buraco-fechado": _brazilian("buraco-fechado", pile_open=False),
+    "stbl": _brazilian("stbl", sets=False, pile_open=False, go_out_needs_clean=True),
 }
 
 PRESETS: Final[dict[str, Variant]] = {name: game.rules for name, game in _GAMES.items()}
@@ -355,7 +421,7 @@ def preset(name: str) -> Preset:
     >>> preset("tresette")
     Traceback (most recent call last):
     ...
-    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta)
+    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta, buraco-aberto, buraco-fechado, stbl)
     """
     key = _ALIASES.get(name.lower(), name.lower())
     found = _GAMES.get(key)
@@ -391,6 +457,7 @@ _POINTS: Final = frozenset(
     {
         "clean_bonus", "semi_clean_bonus", "dirty_bonus", "twos_bonus", "jokers_bonus",
         "wild_mix_bonus", "real_clean_bonus", "real_dirty_bonus", "relancinho_bonus",
+        "long_clean_bonus",
         "red_three_bonus", "closing_bonus", "no_pozzetto_penalty", "abandon_penalty",
     }
 )  # fmt: skip
@@ -549,7 +616,7 @@ def variant(name: str, **options: Any) -> Variant:
     >>> variant("tresette")
     Traceback (most recent call last):
     ...
-    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta)
+    burraco.errors.SetupError: no variant 'tresette' (italian, online, buraco, canasta, buraco-aberto, buraco-fechado, stbl)
     """
     game = preset(name)
     key = game.rules.name

@@ -10,7 +10,7 @@ face down until the partner's discard).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from burraco.actions import Action
@@ -45,7 +45,7 @@ class DealView:
     melds: tuple[tuple[Meld, ...], ...]
     #: The face-up pile, bottom first (its top is the last card).
     pile: tuple[Card, ...]
-    #: Face-down cards under the pile (canasta).
+    #: Face-down cards under the pile (canasta), or under a closed pile's top (buraco fechado).
     pile_hidden: int
     stock_size: int
     #: Sizes of the pozzetti nobody has taken yet.
@@ -85,6 +85,8 @@ class DealView:
     partnerships_form: bool = False
     closer: int = -1
     went_out: bool = False
+    #: A closed pile just taken: its top card, to be melded first this turn; else None.
+    pile_top: Card | None = field(default=None, repr=False)
 
     @property
     def line(self) -> int:
@@ -117,6 +119,7 @@ class DealView:
 def _table(deal: Deal) -> dict[str, Any]:
     """What anyone at the table sees of a deal: the fields a seat's view and a spectator's
     share (a :class:`PublicView`'s). No card of a hand, of the stock or of a pozzetto."""
+    hidden = deal.face_down_in_pile  # a closed pile (buraco fechado) shows its top only
     return {
         "variant": deal.v.name,
         "players": deal.v.players,
@@ -126,8 +129,8 @@ def _table(deal: Deal) -> dict[str, Any]:
         "hand_sizes": tuple(deal.sizes),
         "line_of": tuple(deal.line_of),
         "melds": tuple(tuple(m) for m in deal.melds),
-        "pile": tuple(Card(c) for c in deal.pile[deal.pile_hidden :]),
-        "pile_hidden": deal.pile_hidden,
+        "pile": tuple(Card(c) for c in deal.pile[hidden:]),
+        "pile_hidden": hidden,
         "stock_size": len(deal.stock),
         "pozzetti": tuple(len(p) for p in deal.pozzetti),
         "has_pozzetto": tuple(deal.has_pozzetto),
@@ -168,6 +171,7 @@ def view_of(deal: Deal, seat: int) -> DealView:
         partnerships_form=deal._partnerships_form,
         closer=deal.closer,
         went_out=deal.went_out,
+        pile_top=Card(deal.pile_top) if deal.pile_top >= 0 else None,
         **_table(deal),
     )
 

@@ -56,7 +56,8 @@ class ExpertBot:
 
     ``seconds`` bounds the time of one decision; ``worlds`` bounds the number of
     sampled deals instead (reproducible whatever the machine's speed). ``horizon`` is
-    the number of turns a playout plays (None: to the end of the deal). With ``race``
+    the number of turns a playout plays (None: to the end of the deal; with a closed
+    pile, always to the end). With ``race``
     (standard errors), a candidate clearly beaten by the leader on the worlds so far is
     dropped and the rest of the budget goes to the others (see :func:`pimc`); None plays
     every candidate in every world. ``weights`` are the greedy player's, in its playouts
@@ -143,7 +144,15 @@ class ExpertBot:
         if action.kind == DISCARD:
             thrown[seat].add(action.cards[0])
         policy = self.policy
-        stop = deal.turns + (1 << 30 if self.horizon is None else self.horizon)
+        horizon = self.horizon
+        if not deal.v.pile_open:
+            # A closed pile (buraco fechado, STBL): the cards under its top are dealt at
+            # random in each sampled deal, and a short playout counts the many a take
+            # brings as points in hand, not as the melds they grow: with 6 turns the expert
+            # left the pile to the greedy player (-65 MP a deal at buraco-fechado for two,
+            # [-145, +14]; played to the end, +102 [-38, +241] on 30 boards).
+            horizon = None
+        stop = deal.turns + (1 << 30 if horizon is None else horizon)
         while deal.phase != OVER and deal.turns < stop:
             # The greedy player's action is legal here (it comes from the deal's legal
             # actions, or the deal said so): perform it without apply()'s second check.

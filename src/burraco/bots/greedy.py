@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 
 __all__ = ["GreedyBot", "discard_danger", "discarded_by", "pile_worth"]
 
+#: Going out needs a clean canastra (buraco aberto, STBL): what dirtying a clean meld costs
+#: (a rule of those games, not one of the tuned weights).
+_CLEAN_KEEP: Final = 60.0
 #: Entries a memo keeps before it starts again: a bound on memory, rarely reached.
 _MEMO_LIMIT: Final = 1 << 12
 
@@ -125,6 +128,9 @@ class _Fits:
         penalty = 0.0
         if spends_wild and new_grade is None:
             penalty = w.extend_wild_sequence if self.meld.kind == SEQUENCE else w.extend_wild_set
+        if spends_wild and self.v.go_out_needs_clean and not self.meld.wilds:
+            # Bate limpo: a clean meld on its way is the line's way out; keep it clean.
+            penalty += _CLEAN_KEEP
         return score, penalty
 
 
@@ -173,6 +179,8 @@ class _Memo:
                     base += w.meld_burraco
             # Keep the wildcard for a burraco.
             penalty = w.meld_wild + w.meld_wild_short * (6 - n) if wilds and n < 6 else 0.0
+            if wilds and v.go_out_needs_clean:
+                penalty += _CLEAN_KEEP / 2  # bate limpo: dirty melds do not take the line out
             parts = self.lays[cards] = (n, base, penalty)
         n, score, penalty = parts
         if n < size:
@@ -328,6 +336,7 @@ class _Seen:
 
     __slots__ = (
         "hand",
+        "hidden",
         "known",
         "line",
         "line_of",
@@ -357,6 +366,8 @@ class _Seen:
     melds: Sequence[Sequence[Meld]]
     #: The face-up pile.
     pile: Sequence[int]
+    #: The pile's cards no one sees: canasta's buried cards, a closed pile's all but its top.
+    hidden: int
     stock_size: int
     #: Per seat, the counts of the cards known to be in its hand (None: nothing known).
     known: Sequence[Sequence[int]] | None
@@ -380,6 +391,7 @@ class _Seen:
         s.size = len(view.hand)
         s.melds = view.melds
         s.pile = view.pile
+        s.hidden = view.pile_hidden
         s.stock_size = view.stock_size
         s.known = [counts_of(k) for k in view.known] if view.known else None
         s.view = view
@@ -405,7 +417,9 @@ class _Seen:
         s.hand = deal.hands[seat]
         s.size = deal.sizes[seat]
         s.melds = deal.melds
-        s.pile = deal.pile[deal.pile_hidden :] if deal.pile_hidden else deal.pile
+        hidden = deal.face_down_in_pile
+        s.pile = deal.pile[hidden:] if hidden else deal.pile
+        s.hidden = hidden
         s.stock_size = len(deal.stock)
         s.known = deal.known
         s.thrown = thrown
@@ -435,13 +449,18 @@ def _pile_worth(s: _Seen) -> float:
     worth = 0.0
     w = s.w
     fit = w.pile_fit
-    waste = w.pile_waste_late if s.stock_size < w.pile_late_stock else w.pile_waste
+    late = s.stock_size < w.pile_late_stock
+    waste = w.pile_waste_late if late else w.pile_waste
     values = memo.values
     for c in pile:
         if _fits_hand(c, counts, 1) or c in own:
             worth += fit + values[c]
         else:
             worth -= values[c] * waste
+    if s.hidden and s.v.pile_open is False:
+        # A closed pile: its unseen cards are more cards for canastras early, more points
+        # to lose late.
+        worth += s.hidden * (-5.0 if late else 4.0)
     return worth
 
 
@@ -661,9 +680,12 @@ class GreedyBot:
         anywhere else it weighs the deal's legal actions as :meth:`choose` does.
         """
         s = _Seen.of_deal(deal, thrown, self._weights(deal.v))
-        if deal.phase != "play":
+        if deal.phase != "play" or deal.pile_top >= 0:
+            # (A closed pile just taken: its top is melded first, among the deal's own list.)
             legal = deal.legal_actions()
-            return legal[0] if len(legal) == 1 else _draw_or_take(s, legal)
+            if len(legal) == 1:
+                return legal[0]
+            return _draw_or_take(s, legal) if deal.phase != "play" else _play(s, legal)
         v = s.v
         memo = s.memo
         hand = s.hand
@@ -733,7 +755,7 @@ class GreedyBot:
         # No lay-down: the safest legal discard (any card, with two or more in hand and no
         # single card just taken from the pile).
         present = list(compress(_KIND_RANGE, hand))
-        weigh = _Discards(s, len(deal.pile) - deal.pile_hidden)
+        weigh = _Discards(s, len(s.pile))
         card = weigh.safest(present)
         if (opened and size >= 2 and deal.taken_single < 0) or deal.is_legal(_DISCARDS[card]):
             return _DISCARDS[card]

@@ -395,7 +395,7 @@ class _Play:
             return
         hands = [h[:] for h in deal.hands]
         sizes = deal.sizes[:]
-        face_up = deal.pile[deal.pile_hidden :]
+        face_up = deal.pile[deal.face_down_in_pile :]
         action = decisions.apply(action_id)
         assert action is not None
         self.picks = []

@@ -5,6 +5,7 @@ player's own tables; and the history of finished matches (docs/protocol.md).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
@@ -85,7 +86,7 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
 
     @router.post("/api/account/signup")
     async def sign_up(body: SignUp, request: Request, response: Response) -> dict[str, Any]:
-        counted(rates, "sign_up", address(request), " from your address")
+        await counted(rates, "sign_up", address(request), " from your address")
         user = await accounts.sign_up(body.name, body.password, body.language)
         return opened(response, request, accounts.open_session(user))
 
@@ -143,7 +144,7 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
         found = store.finished_page(
             size + 1, (page - 1) * size, variant=None if mine else variant, user_id=user_id
         )
-        matches = [finished(table) for table in found[:size]]
+        matches = [finished(table, programs_of(store, found[:size])) for table in found[:size]]
         return {"matches": matches, "page": page, "more": len(found) > size}
 
     @router.get("/account", include_in_schema=False)
@@ -157,8 +158,15 @@ def routes(accounts: Accounts, room: Room, store: Store, rates: Rates) -> APIRou
     return router
 
 
-def finished(table: FinishedTable) -> dict[str, Any]:
-    """A finished table as the history lists it: its game, players, result and links."""
+def programs_of(store: Store, tables: Sequence[FinishedTable]) -> frozenset[int]:
+    """The bot accounts (docs/bots.md) that sat at these tables: the pages mark them."""
+    ids = {s.user_id for t in tables for s in t.seats if s.user_id is not None}
+    return frozenset(i for i, u in store.users(sorted(ids)).items() if u.program)
+
+
+def finished(table: FinishedTable, programs: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """A finished table as the history lists it: its game, players, result and links;
+    ``programs``: the bot accounts among its players."""
     row = table.table
     v = variant(row.variant, **json.loads(row.options))
     seats = []
@@ -170,6 +178,7 @@ def finished(table: FinishedTable) -> dict[str, Any]:
                 "name": seat.name,
                 "kind": seat.kind,
                 "registered": seat.user_id is not None and seat.kind == "human",
+                "program": seat.user_id in programs,
                 "line": result.line if result else None,
                 "outcome": result.outcome if result else None,
                 "points": result.points if result else None,

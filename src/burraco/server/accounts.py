@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import math
 import os
 import re
@@ -44,6 +45,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from burraco.server.capacity import Capacity
+from burraco.server.guard import refuse
 from burraco.server.limits import Lockout, Rates
 from burraco.server.names import NameIndex, invisible, normal
 from burraco.server.room import RoomError
@@ -300,7 +302,7 @@ class Accounts:
         # A storm that fills the hash queue is told "busy" before it is counted: the owner
         # who tries again then has not spent a wrong password.
         self.hashing.admit()
-        counted(self.rates, "log_in", address, " from your address")
+        await counted(self.rates, "log_in", address, " from your address")
         # The account's own key (case, width and spaces aside), or a guesser would vary
         # them to start a fresh count.
         key = name_key(normal(name))[:64]
@@ -328,6 +330,12 @@ class Accounts:
             return None
         return self.store.session(_digest(secret))
 
+    def bot_of_token(self, token: str) -> UserRow | None:
+        """The bot account a live API token opens (docs/bots.md); None if unknown or revoked."""
+        if not token or len(token) > 200:
+            return None
+        return self.store.bot_by_token(_digest(token))
+
     def log_out(self, session: SessionRow) -> None:
         self.store.delete_session(session.id_hash)
 
@@ -353,10 +361,10 @@ class Accounts:
         self.store.update_user(user.id, language=language)
 
 
-def counted(rates: Rates, kind: str, key: str, whose: str = "") -> None:
-    """Count one request of ``kind`` for ``key`` (an address, a name); past its rate, a
-    429 :class:`RoomError` that says how long to wait."""
-    wait = rates.hit(kind, key)
+async def counted(rates: Rates, kind: str, key: str, whose: str = "") -> None:
+    """Count one request of ``kind`` for ``key`` (an address, a name), across the cluster
+    when there is one; past its rate, a 429 :class:`RoomError` that says how long to wait."""
+    wait = await rates.hit_anywhere(kind, key)
     if wait is not None:
         raise RoomError(
             "too_many",
@@ -395,6 +403,12 @@ def user_of(conn: HTTPConnection) -> UserRow | None:
     return user if isinstance(user, UserRow) else None
 
 
+def by_token(conn: HTTPConnection) -> bool:
+    """Whether a request or WebSocket came with a bot's API token (``Authorization:
+    Bearer``): its account is a bot's, and no cookie is involved (no CSRF, any origin)."""
+    return bool(conn.scope.get("state", {}).get("bearer"))
+
+
 def session_of(conn: HTTPConnection) -> SessionRow | None:
     """The session of a logged-in request or WebSocket."""
     session = conn.scope.get("state", {}).get("session")
@@ -411,7 +425,10 @@ def public_user(user: UserRow | None) -> dict[str, Any] | None:
 class Sessions:
     """ASGI middleware: finds the account of each API request and WebSocket from its
     cookie, and refuses a state-changing request made with the cookie but without its
-    CSRF token (403, code ``csrf``). Pages and static files are not looked up."""
+    CSRF token (403, code ``csrf``). Pages and static files are not looked up. A bot's
+    ``Authorization: Bearer <token>`` opens its account instead of a cookie (no CSRF: a
+    browser never sends the header by itself); an unknown or revoked token is refused
+    (401 ``bad_token``; a WebSocket hears the error and is closed with 4401)."""
 
     def __init__(self, app: ASGIApp, accounts: Accounts) -> None:
         self.app = app
@@ -427,6 +444,14 @@ class Sessions:
         conn = HTTPConnection(scope)
         state = scope.setdefault("state", {})
         state["user"] = state["session"] = None
+        state["bearer"] = False
+        authorization = conn.headers.get("authorization", "")
+        if authorization[:7].lower() == "bearer ":
+            bot = self.accounts.bot_of_token(authorization[7:].strip())
+            if bot is None:
+                return _refuse_token(scope, receive, send)
+            state["user"], state["bearer"] = bot, True
+            return self.app(scope, receive, send)
         secret = conn.cookies.get(COOKIE, "")
         found = self.accounts.session_of(secret) if secret else None
         if found is not None:
@@ -438,22 +463,25 @@ class Sessions:
         return self.app(scope, receive, send)
 
 
+#: What a request with an unknown or revoked bot token hears.
+BAD_TOKEN = "this bot token is unknown or revoked: its person makes a new one on /account"
+
+
+async def _refuse_token(scope: Scope, receive: Receive, send: Send) -> None:
+    if scope["type"] == "websocket":
+        # Accepted, told why, and closed: a program reads the reason, not a bare 403.
+        await receive()  # websocket.connect
+        await send({"type": "websocket.accept"})
+        text = json.dumps({"type": "error", "code": "bad_token", "message": BAD_TOKEN})
+        await send({"type": "websocket.send", "text": text})
+        await send({"type": "websocket.close", "code": 4401, "reason": "bad token"})
+        return
+    await refuse(send, 401, "bad_token", BAD_TOKEN, [(b"www-authenticate", b"Bearer")])
+
+
 async def _refuse_csrf(send: Send) -> None:
-    body = (
-        b'{"detail":"this request needs the page\'s CSRF token (the X-CSRF-Token header): '
-        b'reload the page","code":"csrf"}'
-    )
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 403,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    detail = "this request needs the page's CSRF token (the X-CSRF-Token header): reload the page"
+    await refuse(send, 403, "csrf", detail)
 
 
 def same_origin(conn: HTTPConnection) -> bool:

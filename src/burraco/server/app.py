@@ -25,17 +25,21 @@ from pydantic import BaseModel, Field
 
 from burraco.rulebook import figures
 from burraco.server.account_api import routes as account_routes
-from burraco.server.accounts import Accounts, Sessions, counted, same_origin, user_of
+from burraco.server.accounts import Accounts, Sessions, by_token, counted, same_origin, user_of
+from burraco.server.bot_accounts import BotAccounts, Challenges
+from burraco.server.bot_api import routes as bot_routes
 from burraco.server.capacity import BUSY, Capacity
 from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
 from burraco.server.guard import Guard, socket_origin
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
-from burraco.server.limits import Limits, Rates
+from burraco.server.limits import Limits, Rates, SharedRates
 from burraco.server.pages import WEB, PageFiles, page_response
 from burraco.server.players import routes as player_routes
 from burraco.server.quick_api import quick_play
 from burraco.server.quick_api import routes as quick_routes
+from burraco.server.review_api import routes as review_routes
+from burraco.server.reviews import ReviewPool, ReviewSettings
 from burraco.server.room import (
     NEXT_DEAL_SECONDS,
     TOO_FAST,
@@ -58,7 +62,9 @@ __all__ = ["create_app"]
 
 
 class CreateTable(BaseModel):
-    variant: Literal["italian", "online", "buraco", "canasta"] = "italian"
+    variant: Literal[
+        "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
+    ] = "italian"
     players: int = Field(2, ge=2, le=6)
     lines: int | None = Field(None, ge=2, le=6)
     deals: int | None = Field(None, ge=1, le=50)
@@ -103,6 +109,8 @@ class CreateTournament(BaseModel):
     #: Anyone may watch the tournament's tables, and their players may chat.
     spectators: bool = True
     chat: bool = True
+    #: Bot accounts may play the tables with their entrants' tokens (docs/bots.md).
+    bots: bool = False
 
 
 class Register(BaseModel):
@@ -153,6 +161,7 @@ def create_app(
     quick_wait_seconds: float = 20.0,
     quick_deals: int | None = None,
     public_url: str | None = None,
+    reviews: ReviewSettings | None = None,
 ) -> FastAPI:
     """The web room's application over one database; with ``redis_url``, one process of
     a cluster (docs/cluster.md). ``limits`` and ``capacity`` default to their documented
@@ -160,12 +169,15 @@ def create_app(
     own pages at /docs. ``quick_wait_seconds``: how long quick play waits for people
     before bots fill the empty seats; ``quick_deals``: quick play's matches last this many
     deals (None: the game's own length). ``public_url``: the room's address as people
-    reach it (default ``BURRACO_PUBLIC_URL``), named in the pages' security policy."""
+    reach it (default ``BURRACO_PUBLIC_URL``), named in the pages' security policy.
+    ``reviews``: the reviews' worker pool and budget (server/reviews.py)."""
     public_url = public_url or os.environ.get("BURRACO_PUBLIC_URL") or None
     if public_url is not None:
         socket_origin(public_url)  # a URL that is no origin stops the start, not a request
     limits = limits or Limits.from_env()
     rates = Rates(limits)
+    # Several processes behind one proxy: an address's requests are counted together.
+    rates.shared = SharedRates(redis_url) if redis_url else None
     store = Store(database_url)
     room = Room(
         store,
@@ -178,8 +190,10 @@ def create_app(
         rates=rates,
     )
     cluster = Cluster(room, redis_url, node) if redis_url else None
+    review_pool = ReviewPool(store, reviews or ReviewSettings.from_env())
     desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
+    bot_accounts, challenges = BotAccounts(store, accounts, limits), Challenges()
     quick = quick_play(
         room,
         store,
@@ -199,6 +213,7 @@ def create_app(
         quick.start()
         yield
         await quick.stop()
+        await review_pool.close()
         await desk.stop()
         if cluster is not None:
             await cluster.stop()
@@ -252,10 +267,10 @@ def create_app(
         )
         return JSONResponse({"detail": detail, "code": "bad_message", "problems": problems}, 422)
 
-    def limit(request: Request, kind: str) -> None:
+    async def limit(request: Request, kind: str) -> None:
         """Count this request against its address's rate; 429 past it."""
         address = request.client.host if request.client else "unknown"
-        counted(rates, kind, address, " from your address")
+        await counted(rates, kind, address, " from your address")
 
     @app.exception_handler(StorageUnavailable)
     async def storage_unavailable(_: Any, error: StorageUnavailable) -> JSONResponse:
@@ -263,11 +278,12 @@ def create_app(
 
     @app.post("/api/tables")
     async def create(body: CreateTable, request_: Request) -> dict[str, Any]:
-        limit(request_, "create_table")
+        await limit(request_, "create_table")
         request = body.model_dump()
         if request["lines"] is None:
             request.pop("lines")
         user = user_of(request_)
+        bot_accounts.admit_table(user)
         if user is not None:
             request["name"] = user.name
         else:
@@ -330,9 +346,11 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, body: JoinTable, request: Request) -> dict[str, Any]:
-        limit(request, "join_table")
+        await limit(request, "join_table")
         _exists(table_id)
         user = user_of(request)
+        bot_accounts.admit_table(user)
+        challenges.check_join(table_id, user.id if user else None)
         join = body.model_dump()
         if user is not None:
             join |= {"name": user.name, "user_id": user.id}
@@ -375,7 +393,7 @@ def create_app(
 
     @app.post("/api/tournaments")
     async def create_tournament(body: CreateTournament, request: Request) -> dict[str, Any]:
-        limit(request, "create_tournament")
+        await limit(request, "create_tournament")
         live, token = desk.create(body.model_dump())
         return {"tournament": live.id, "token": token, "url": f"/desk/{live.id}"}
 
@@ -403,13 +421,13 @@ def create_app(
 
     @app.post("/api/tournaments/{tournament_id}/pad")
     async def pad(tournament_id: str, body: Pad, request: Request) -> dict[str, Any]:
-        limit(request, "pad_tournament")
+        await limit(request, "pad_tournament")
         return await desk.pad(tournament_id, body.token, body.size, body.level)
 
     @app.post("/api/tournaments/{tournament_id}/rounds")
     async def start_round(tournament_id: str, body: StartRound, request: Request) -> dict[str, Any]:
         if body.online:
-            limit(request, "start_round")
+            await limit(request, "start_round")
         return await desk.start_round(tournament_id, body.token, body.online)
 
     @app.post("/api/tournaments/{tournament_id}/results")
@@ -448,11 +466,19 @@ def create_app(
         await socket.accept()
         token = socket.query_params.get("token", "")
         user = user_of(socket)
-        # A socket that would open a seat by its session alone must come from this room.
-        user_id = user.id if user is not None and (token or same_origin(socket)) else None
+        # A socket that would open a seat by its session alone must come from this room (a
+        # bot's token is no cookie: any program may send it).
+        bearer = by_token(socket)
+        user_id = user.id if user is not None and (token or bearer or same_origin(socket)) else None
+        pace = "bot_messages" if bearer else "socket_messages"
         # A spectator (?watch=1) needs no token: it hears public information only.
         watching = socket.query_params.get("watch") == "1"
         spectator = socket.query_params.get("name", "")[:200] if watching else None
+        registered = accounts.names.look_alike(spectator) if spectator else None
+        if registered is not None and (user is None or user.name != registered):
+            # Nobody chats under a registered person's name, nor under a look-alike of it,
+            # but that person: the others are "Spectator" (as without a name).
+            spectator = ""
         known = cluster is not None and store.table(table_id) is not None
         owner = await cluster.owner(table_id) if cluster is not None and known else None
         if cluster is not None and owner is not None and owner != cluster.node:
@@ -465,7 +491,7 @@ def create_app(
                     owner,
                     token,
                     socket.send_json,
-                    _paced(rates, _texts(socket), socket.send_json),
+                    _paced(rates, _texts(socket), socket.send_json, pace),
                     user_id,
                     watch=spectator,
                 )
@@ -478,6 +504,8 @@ def create_app(
             return
         try:
             table = room.table(table_id)
+            if bearer and table.row.tournament:
+                desk.admit_bot(table.row.tournament)
             seat = room.seat_of(table, token, user_id)
         except RoomError as error:
             await socket.send_json(
@@ -501,7 +529,7 @@ def create_app(
             await socket.close(code=code, reason=reason)
 
         await room.connect(table, seat, send, close)
-        receive = _paced(rates, _texts(socket), send)
+        receive = _paced(rates, _texts(socket), send, pace)
         try:
             while True:
                 raw = await receive()
@@ -526,9 +554,14 @@ def create_app(
 
     app.include_router(account_routes(accounts, room, store, rates))
 
-    app.include_router(quick_routes(quick, room, store, limit, accounts.check_guest_name))
+    app.include_router(
+        quick_routes(quick, room, store, limit, accounts.check_guest_name, bot_accounts.admit_table)
+    )
 
     app.include_router(player_routes(room, store))
+
+    app.include_router(bot_routes(room, store, bot_accounts, challenges))
+    app.include_router(review_routes(review_pool, store, on_owner))
 
     if WEB.is_dir():
         app.mount("/static", PageFiles(directory=WEB), name="static")
@@ -617,10 +650,12 @@ def _paced(
     rates: Rates,
     receive: Callable[[], Awaitable[str]],
     send: Callable[[dict[str, Any]], Awaitable[None]],
+    kind: str = "socket_messages",
 ) -> Callable[[], Awaitable[str]]:
-    """``receive`` for one socket, dropping what comes faster than ``socket_messages``
-    allows (with one ``too_fast`` answer a burst): a flood from one socket costs the room
-    no more than a person's pace, whichever process it reaches."""
+    """``receive`` for one socket, dropping what comes faster than ``kind`` allows
+    (``socket_messages``; a bot's token: ``bot_messages``), with one ``too_fast`` answer a
+    burst: a flood from one socket costs the room no more than a person's pace (or a
+    program's), whichever process it reaches."""
     key = f"socket-{next(_SOCKET_IDS)}"
     dropping = False
 
@@ -628,7 +663,7 @@ def _paced(
         nonlocal dropping
         while True:
             raw = await receive()
-            wait = rates.hit("socket_messages", key)
+            wait = rates.hit(kind, key)
             if wait is None:
                 dropping = False
                 return raw
@@ -658,4 +693,12 @@ async def _local(room: Room, op: str, table_id: str, body: dict[str, Any]) -> An
         return room.replay(table_id)
     if op == "deal":
         return room.finished_deal(table_id, int(body["number"]))
+    if op == "review_access":
+        user_id = body.get("user_id")
+        return room.review_access(
+            table_id,
+            str(body.get("token") or ""),
+            user_id if isinstance(user_id, int) else None,
+            bool(body.get("with_record")),
+        )
     raise RoomError("bad_message", f"unknown operation {op!r}")

@@ -70,9 +70,10 @@ class Capacity:
     #: leaves the other core to the tables.
     hash_threads: int = 1
     hash_queue: int = 32
-    #: Seconds a finished match stays in memory (its players read the score sheet); it
-    #: stays in the database for ever, and loads again on demand.
-    finished_linger: float = 300.0
+    #: Seconds a finished match stays in memory after its end (and as long as a socket is
+    #: open on it: its players read the score sheet); it stays in the database for ever,
+    #: and loads again on demand. Short: what the collector walks grows with it.
+    finished_linger: float = 60.0
     #: Seconds a table may wait for its players before it leaves the lobby ("expired").
     waiting_expiry: float = 6 * 3600.0
     #: Seconds a waiting table stays with none of its seats open (since it was created,

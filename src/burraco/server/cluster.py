@@ -385,6 +385,7 @@ class Cluster:
             for task in tasks:
                 # A task that stops (the player left, or a failure) ends the relay too.
                 task.add_done_callback(lambda _: end(1000))
+                task.add_done_callback(_read_failure)
             return await ended
         finally:
             for task in tasks:
@@ -530,3 +531,11 @@ class Cluster:
             if table is not None and watcher is not None:
                 with contextlib.suppress(Exception):
                     await room.unwatch(table, watcher)
+
+
+def _read_failure(task: asyncio.Task[None]) -> None:
+    """A side of a relay that failed (the player's socket closed under a send) ended the
+    relay as a leaving does: its error is read here, at debug level, not left for the
+    event loop to log as "Task exception was never retrieved"."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.debug("a relay's side ended: %r", error)

@@ -35,6 +35,10 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from burraco.server.capacity import Capacity
 
 __all__ = ["FullCollections", "freeze_startup", "resident_bytes"]
 
@@ -87,8 +91,15 @@ class FullCollections:
         self.pauses: list[float] = []
         self._task: asyncio.Task[None] | None = None
 
+    @classmethod
+    def of(cls, capacity: Capacity) -> FullCollections:
+        """The schedule a room's capacity settings give (``full_collection_*``)."""
+        return cls(capacity.full_collection_every, capacity.full_collection_growth)
+
     def start(self) -> None:
-        if self._task is not None and not self._task.done():
+        """Take the oldest generation from the interpreter and walk it on this schedule
+        (nothing when ``every`` is 0: the interpreter's schedule stays)."""
+        if self.every <= 0 or (self._task is not None and not self._task.done()):
             return
         if FullCollections._running == 0:
             FullCollections._saved = gc.get_threshold()

@@ -117,6 +117,7 @@ def _table_spec(
         if not entrant.bot and index < len(player_hashes):
             hashes[str(seat)] = player_hashes[index]
     return {
+        "game": s.game,
         "options": {"players": 4 if pairs else 2, "deals": s.deals, "target": None},
         "seats": seats,
         "bot": a.bot or b.bot or "greedy",
@@ -146,8 +147,8 @@ def _facts(table: LiveTable) -> dict[str, Any]:
 
 #: What a director sets when creating a tournament (the rest are the defaults).
 SETTINGS = (
-    "name", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds",
-    "grace_seconds", "seeding", "spectators", "chat",
+    "name", "game", "format", "kind", "rounds", "deals", "deal_minutes", "move_seconds",
+    "grace_seconds", "seeding", "spectators", "chat", "bots",
 )  # fmt: skip
 
 
@@ -233,6 +234,15 @@ class Desk:
         self.tournaments[live.id] = live
         self._save(live)
         return live, token
+
+    def admit_bot(self, key: str) -> None:
+        """Nothing if the tournament of a table (its ``TOURNAMENT:ROUND:TABLE``) admits bot
+        accounts, else a 403 :class:`RoomError`: its director chose people only."""
+        live = self.tournaments.get(key.split(":", 1)[0])
+        if live is None or not live.tournament.settings.bots:
+            raise RoomError(
+                "forbidden", "this tournament's director does not admit bot accounts", 403
+            )
 
     def get(self, tournament_id: str) -> LiveTournament:
         """The tournament; in a cluster read afresh from the store, where another process
@@ -403,7 +413,8 @@ class Desk:
         self, spec: dict[str, Any], table_id: str
     ) -> tuple[LiveTable, dict[int, str]]:
         return await self.room.create_seated(
-            "italian",
+            # A spec written before the game was a setting seated Italian Burraco.
+            str(spec.get("game", "italian")),
             dict(spec["options"]),
             [(str(name), str(kind)) for name, kind in spec["seats"]],
             bot=spec["bot"],

@@ -18,7 +18,7 @@ import base64
 import hashlib
 import json
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from urllib.parse import urlsplit
 
 from starlette.exceptions import HTTPException
@@ -136,20 +136,8 @@ class Guard:
         return f"a request's body has at most {self.body_bytes} bytes"
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
-        body = json.dumps({"code": "too_large", "detail": self._too_large}).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"connection", b"close"),
-                    *self._headers(True),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        close = [(b"connection", b"close"), *self._headers(True)]
+        await refuse(send, 413, "too_large", self._too_large, close)
 
     def _headers(self, policy: bool) -> list[tuple[bytes, bytes]]:
         found: list[tuple[bytes, bytes]] = [
@@ -160,3 +148,18 @@ class Guard:
         if policy:
             found.append((b"content-security-policy", self.policy))
         return found
+
+
+async def refuse(
+    send: Send,
+    status: int,
+    code: str,
+    detail: str,
+    headers: Sequence[tuple[bytes, bytes]] = (),
+) -> None:
+    """Answer an HTTP request from an ASGI layer, before any route, with the room's JSON
+    error (``{"detail": ..., "code": ...}``, as the routes' refusals)."""
+    body = json.dumps({"detail": detail, "code": code}).encode()
+    start = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": [*start, *headers]})
+    await send({"type": "http.response.body", "body": body})

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -27,7 +28,9 @@ from limits import parse
 
 from burraco.server.capacity import from_env
 
-__all__ = ["Limits", "Lockout", "Rates"]
+__all__ = ["SHARED_KINDS", "Limits", "Lockout", "Rates", "SharedRates"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,14 @@ class Limits:
     #: Messages one WebSocket may send (actions, hints, syncs, pings); past it they are
     #: dropped, with one "too_fast" answer, until the window allows more.
     socket_messages: str = "60 per 10 seconds"
+    #: Messages a bot account's socket may send (docs/bots.md): a program moves as fast as
+    #: the table lets it, and this only stops a loop gone wrong.
+    bot_messages: str = "600 per 10 seconds"
+    #: Bot accounts a person may hold, live API tokens a bot may hold, and tables (waiting
+    #: or playing) a bot may sit at at once.
+    bots_per_person: int = 3
+    tokens_per_bot: int = 3
+    bot_tables: int = 4
     #: Entrants a tournament may be padded to with bots.
     pad_size: int = 128
     #: Tables one online round may seat.
@@ -83,6 +94,7 @@ _WHAT = {
     "log_in": "login attempts",
     "sign_up": "new accounts",
     "socket_messages": "messages",
+    "bot_messages": "messages",
     "chat_messages": "chat messages",
 }
 
@@ -107,6 +119,8 @@ class Rates:
         }
         self._hits: dict[tuple[str, str], deque[float]] = {}
         self._count = 0
+        #: The cluster's counts (Redis), when the room is one process of several.
+        self.shared: SharedRates | None = None
 
     def hit(self, kind: str, address: str) -> float | None:
         """Count one request of ``kind`` from ``address``: None if it may go on, else the
@@ -136,6 +150,57 @@ class Rates:
     @staticmethod
     def what(kind: str) -> str:
         return _WHAT[kind]
+
+    async def hit_anywhere(self, kind: str, address: str) -> float | None:
+        """:meth:`hit`, counted across the cluster for a request's kind when the rates are
+        :attr:`shared` (a socket's and a seat's messages live on one process: counted
+        here)."""
+        if self.shared is not None and kind in SHARED_KINDS:
+            return await self.shared.hit(kind, address, self)
+        return self.hit(kind, address)
+
+
+#: The rates of HTTP requests: an address's requests reach any process of a cluster.
+SHARED_KINDS: frozenset[str] = frozenset(
+    {
+        "create_table",
+        "join_table",
+        "create_tournament",
+        "pad_tournament",
+        "start_round",
+        "quick_play",
+        "log_in",
+        "sign_up",
+    }
+)
+
+
+class SharedRates:
+    """The per-address rates of a cluster, in its Redis (the ``limits`` library's moving
+    window there): the proxy sends an address's requests round the processes, and each
+    process counting alone would let it make as many times its rate as there are
+    processes. When Redis does not answer, each process counts alone (``local``): the
+    rates still hold per process, and nobody is refused for want of Redis."""
+
+    def __init__(self, redis_url: str) -> None:
+        from limits.aio.storage import RedisStorage
+        from limits.aio.strategies import MovingWindowRateLimiter
+
+        self.storage = RedisStorage(
+            f"async+{redis_url}", implementation="redispy", key_prefix="burraco:rate"
+        )
+        self.limiter = MovingWindowRateLimiter(self.storage)
+
+    async def hit(self, kind: str, address: str, local: Rates) -> float | None:
+        item = parse(getattr(local.limits, kind))
+        try:
+            if await self.limiter.hit(item, kind, address):
+                return None
+            stats = await self.limiter.get_window_stats(item, kind, address)
+        except Exception as error:  # Redis away: each process counts alone meanwhile
+            log.warning("rates counted per process (Redis: %s)", error)
+            return local.hit(kind, address)
+        return max(1.0, round(stats.reset_time - time.time(), 1))
 
 
 @dataclass(frozen=True, slots=True)

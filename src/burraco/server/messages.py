@@ -93,12 +93,16 @@ def view_json(view: DealView, deal_number: int) -> dict[str, Any]:
 def own_view_json(view: DealView) -> dict[str, Any]:
     """What only the seat sees of its view (:func:`view_json` less the public view): a
     broadcast builds the public part once and adds this to it for each seat."""
-    return {
+    own = {
         "hand": cards(view.hand),
         "partner_hands": {str(seat): cards(hand) for seat, hand in view.partner_hands},
         "line": view.line,
         "taken_single": None if view.taken_single < 0 else cards([view.taken_single])[0],
     }
+    if view.pile_top is not None:
+        # A closed pile just taken (buraco fechado, STBL): its top is melded first.
+        own["pile_top"] = cards([view.pile_top])[0]
+    return own
 
 
 def public_view_json(view: PublicView | DealView, deal_number: int) -> dict[str, Any]:

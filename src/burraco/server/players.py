@@ -101,10 +101,21 @@ def routes(room: Room, store: Store) -> APIRouter:
         for seat in store.results(table_ids=list(tables)):
             tables[seat.table_id].append(seat)
         ids = {s.user_id for seats in tables.values() for s in seats if s.user_id is not None}
-        names = {i: u.name for i, u in store.users(sorted(ids)).items()}
-        return player_json(
-            user, store.ratings(user.id), store.result_totals(user.id), recent, tables, names
+        users = store.users(sorted(ids))
+        names = {i: u.name for i, u in users.items()}
+        programs = frozenset(i for i, u in users.items() if u.program)
+        found = player_json(
+            user,
+            store.ratings(user.id),
+            store.result_totals(user.id),
+            recent,
+            tables,
+            names,
+            programs,
         )
+        # A person's bot account names its person (docs/bots.md): the page says whose.
+        owner = store.user(user.owner_id) if user.owner_id is not None else None
+        return found | {"owner": owner.name if owner else None}
 
     page = page_response
 
@@ -147,6 +158,8 @@ def _rated_json(user: UserRow, rating: RatingRow) -> dict[str, Any]:
         "name": user.name,
         "kind": user.kind,
         "bot": user.kind == "bot",
+        #: A person's bot account (docs/bots.md), not one of the room's own levels.
+        "program": user.program,
         "rating": displayed(rating.mu, rating.sigma),
         "mu": round(rating.mu, 3),
         "sigma": round(rating.sigma, 3),
@@ -172,6 +185,7 @@ def player_json(
     recent: list[ResultRow],
     tables: dict[str, list[ResultRow]],
     names: dict[int, str],
+    programs: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """The answer of ``GET /api/players/{name}``: ``tables`` holds the results of each
     table of ``recent`` (who played), ``names`` the name of each account in them."""
@@ -179,6 +193,7 @@ def player_json(
     return {
         "name": user.name,
         "kind": user.kind,
+        "program": user.program,
         "language": user.language,
         "created": user.created_at,
         "ratings": [
@@ -195,11 +210,16 @@ def player_json(
             "overall": statistics(overall),
             "games": {game: statistics(sums) for game, sums in totals.items()},
         },
-        "matches": [_match_json(r, tables.get(r.table_id, []), names) for r in recent],
+        "matches": [_match_json(r, tables.get(r.table_id, []), names, programs) for r in recent],
     }
 
 
-def _match_json(result: ResultRow, seats: list[ResultRow], names: dict[int, str]) -> dict[str, Any]:
+def _match_json(
+    result: ResultRow,
+    seats: list[ResultRow],
+    names: dict[int, str],
+    programs: frozenset[int] = frozenset(),
+) -> dict[str, Any]:
     change = None
     if result.rating_before is not None and result.rating_after is not None:
         change = round(result.rating_after - result.rating_before)
@@ -227,6 +247,7 @@ def _match_json(result: ResultRow, seats: list[ResultRow], names: dict[int, str]
                 "name": s.name,
                 "line": s.line,
                 "account": names.get(s.user_id) if s.user_id is not None else None,
+                "program": s.user_id in programs,
             }
             for s in seats
         ],

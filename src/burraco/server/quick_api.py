@@ -30,7 +30,7 @@ from burraco.server.quickplay import (
 )
 from burraco.server.ratings import game_key
 from burraco.server.room import Room, RoomError
-from burraco.storage import Store
+from burraco.storage import Store, UserRow
 from burraco.variants import variant
 
 __all__ = ["QuickBody", "quick_play", "routes"]
@@ -44,7 +44,9 @@ Ticket = PathParam(min_length=8, max_length=64, pattern=r"^[\w\-]+$")
 
 
 class QuickBody(BaseModel):
-    variant: Literal["italian", "online", "buraco", "canasta"] = "italian"
+    variant: Literal[
+        "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
+    ] = "italian"
     players: int = Field(2, ge=2, le=6)
     #: Bots may fill the empty seats after the wait.
     bots: bool = True
@@ -134,8 +136,9 @@ def routes(
     quick: QuickService,
     room: Room,
     store: Store,
-    limit: Callable[[Request, str], None],
+    limit: Callable[[Request, str], Awaitable[None]],
     guest_name: Callable[[str], None] | None = None,
+    program_tables: Callable[[UserRow], None] = lambda _: None,
 ) -> APIRouter:
     """The quick-play routes; ``limit`` counts a join against its address's rate,
     ``guest_name`` refuses a guest's name that passes for a registered player's."""
@@ -153,7 +156,7 @@ def routes(
 
     @router.post("/api/quick")
     async def join(body: QuickBody, request: Request) -> dict[str, Any]:
-        limit(request, "quick_play")
+        await limit(request, "quick_play")
         room.admit()
         if body.players not in setups[body.variant]:
             sizes = ", ".join(str(p) for p in setups[body.variant])
@@ -162,6 +165,8 @@ def routes(
                 f"{body.variant} is played by {sizes} players, not {body.players}",
             )
         user = user_of(request)
+        if user is not None and user.program:
+            program_tables(user)
         game = game_key(variant(body.variant, players=body.players))
         if user is not None:
             name, registered = user.name, True
@@ -182,6 +187,7 @@ def routes(
             bots=body.bots,
             name=name,
             user_id=user.id if user is not None else None,
+            program=user is not None and user.program,
         )
         return await quick.enter(entry)
 

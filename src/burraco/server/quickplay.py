@@ -118,11 +118,18 @@ class Entry:
     bots: bool
     name: str = ""
     user_id: int | None = None
+    #: A person's bot account (docs/bots.md): it sits only with people who allow bots.
+    program: bool = False
 
     @property
     def game(self) -> str:
         """The game of the entry's rating ("italian-4": the usual lines of the size)."""
         return game_key(variant(self.variant, players=self.players))
+
+
+def refuses_bots(entry: Entry) -> bool:
+    """A person who queued without bots: no bot sits at their table, a program's neither."""
+    return not entry.bots and not entry.program
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,6 +342,9 @@ class QuickQueue:
         reach = self.rules.window(now - anchor.since)
         low, high = rating - reach, rating + reach
         found: list[Waiter] = []
+        # A program sits only with people who allow bots: once one is gathered, nobody who
+        # refused bots; once someone who refused bots is, no program.
+        program, no_bots = anchor.entry.program, refuses_bots(anchor.entry)
         below, above = place[anchor.entry.ticket] - 1, place[anchor.entry.ticket] + 1
         while len(found) < need and (below >= 0 or above < len(by_rating)):
             # The nearer of the next one below and the next one above.
@@ -348,6 +358,8 @@ class QuickQueue:
                 break  # nobody further can share a rating with the anchor
             if candidate.entry.ticket in taken or (bots_only and not candidate.entry.bots):
                 continue
+            if (candidate.entry.program and no_bots) or (program and refuses_bots(candidate.entry)):
+                continue
             half = self.rules.window(now - candidate.since)
             lo, hi = (
                 max(low, candidate.entry.rating - half),
@@ -356,6 +368,8 @@ class QuickQueue:
             if lo <= hi:
                 low, high = lo, hi
                 found.append(candidate)
+                program = program or candidate.entry.program
+                no_bots = no_bots or refuses_bots(candidate.entry)
         return found
 
     def _group(self, chosen: list[Waiter], bots: int, registered: bool) -> Group:

@@ -116,7 +116,7 @@ def _key(name: str, players: int, lines: int) -> str:
 #: Every game that has a rating, in the order of the presets and their tables.
 GAMES: Final = tuple(_key(name, players, lines) for name, players, lines in SETUPS)
 
-_KEY: Final = re.compile(r"^([a-z]+)-(\d)(?:x(\d))?$")
+_KEY: Final = re.compile(r"^([a-z][a-z-]*?)-(\d)(?:x(\d))?$")
 
 
 def game_variant(key: str) -> Variant | None:

@@ -81,9 +81,7 @@ class Room:
         self.rates = rates or Rates(Limits())
         self.capacity = capacity or Capacity()
         self.lag = LoopLag()
-        self.collections = FullCollections(
-            self.capacity.full_collection_every, self.capacity.full_collection_growth
-        )
+        self.collections = FullCollections.of(self.capacity)
         self.tables: dict[str, LiveTable] = {}
         #: Processes for expert bots and hints (started at the first search).
         self.thinking = Thinking(thinking)
@@ -192,7 +190,7 @@ class Room:
         for table_id in list(self._asleep):
             if (table := self.tables.get(table_id)) is not None:
                 self._wake(table)
-        await self.announce_unannounced()
+        await self.finisher.announce_unannounced()
 
     def _rebuild(self, table_id: str, *, wake: bool = True) -> LiveTable | None:
         """Rebuild a table of :attr:`_pending` and restart its clock and bots (or, not
@@ -201,6 +199,7 @@ class Room:
         row = self._pending.pop(table_id)
         try:
             table = self.event_log.load(row)
+            self.seats.mark_programs(table)
         except (RuleError, ValueError) as error:
             log.error("table %s cannot be rebuilt: %s", row.id, error)
             return None
@@ -224,15 +223,10 @@ class Room:
                 if table_id in self._pending:
                     self._rebuild(table_id)
 
-    async def announce_unannounced(self) -> None:
-        """Tell the finish listeners of the tables whose match the log alone finished."""
-        await self.finisher.announce_unannounced()
-
     def start_watching(self) -> None:
         """Start measuring the event loop's lag and reaping finished and stale tables."""
         self.lag.start()
-        if self.capacity.full_collection_every > 0:
-            self.collections.start()
+        self.collections.start()
         if self._reaper is None or self._reaper.done():
             self._reaper = asyncio.get_running_loop().create_task(self._reap_forever())
 
@@ -330,11 +324,12 @@ class Room:
             if row is None:
                 raise RoomError("not_found", f"no table {table_id!r}", 404)
             table = self.event_log.load(row)
+            self.seats.mark_programs(table)
             self.tables[table_id] = table
         if self.finisher.unannounced and not self.closing:
             with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
                 loop = asyncio.get_running_loop()
-                self.shared.keep(loop.create_task(self.announce_unannounced()))
+                self.shared.keep(loop.create_task(self.finisher.announce_unannounced()))
         return table
 
     # --- the parts' doors: seats and tokens (server/table/seats.py) ------------------------
@@ -459,3 +454,10 @@ class Room:
 
     def replay(self, table_id: str) -> dict[str, Any]:
         return self.records.replay(self.table(table_id))
+
+    def review_access(
+        self, table_id: str, token: str, user_id: int | None, with_record: bool = False
+    ) -> dict[str, Any]:
+        table = self.table(table_id)
+        holder = lambda: self.seats.seat_of(table, token, user_id)  # noqa: E731
+        return self.records.review_access(table, holder, with_record)

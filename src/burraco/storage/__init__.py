@@ -1,16 +1,18 @@
 """Storage: tables, seats, the append-only log of every action, finished records,
-accounts and their sessions, ratings, results and chat.
+accounts and their sessions, ratings, results, chat and the reviews of deals.
 
 SQLAlchemy over an embedded SQLite file by default, or PostgreSQL with the same
 code; the schema is kept by Alembic migrations (``migrations/``).
 """
 
 from burraco.storage.store import (
+    BotTokenRow,
     ChatRow,
     EventRow,
     NameTaken,
     RatingRow,
     ResultRow,
+    ReviewRow,
     SeatRow,
     SessionRow,
     Store,
@@ -20,11 +22,13 @@ from burraco.storage.store import (
 )
 
 __all__ = [
+    "BotTokenRow",
     "ChatRow",
     "EventRow",
     "NameTaken",
     "RatingRow",
     "ResultRow",
+    "ReviewRow",
     "SeatRow",
     "SessionRow",
     "Store",

@@ -113,6 +113,22 @@ users = Table(
     Column("kind", String(8), nullable=False),
     Column("language", String(8), nullable=False, server_default="en"),
     Column("created_at", Float, nullable=False),
+    #: A bot account's person (who made it and holds its tokens); None for a person and
+    #: for the room's own bot levels (migration 0005).
+    Column("owner_id", Integer, ForeignKey("users.id"), nullable=True, index=True),
+)
+
+bot_tokens = Table(
+    "bot_tokens",
+    metadata,
+    #: sha256 of the token, as for sessions and seats: the token itself is never stored.
+    Column("id_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    #: The token's first characters, so that its person tells one token from another.
+    Column("hint", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+    #: When its person revoked it (None: it opens the bot's account).
+    Column("revoked_at", Float, nullable=True),
 )
 
 sessions = Table(
@@ -183,5 +199,17 @@ chat = Table(
     Column("text", String(400), nullable=False),
     #: A quick message's code ("ciao", "grazie"...), shown in each reader's language.
     Column("quick", String(24), nullable=True),
+    Column("created_at", Float, nullable=False),
+)
+
+reviews = Table(
+    "reviews",
+    metadata,
+    #: One review of a seat's decisions in one finished deal (burraco.bots.review).
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    #: The review as JSON (DealReview.to_json).
+    Column("data", Text, nullable=False),
     Column("created_at", Float, nullable=False),
 )

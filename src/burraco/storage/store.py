@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -123,6 +124,24 @@ class UserRow:
     kind: str
     language: str
     created_at: float
+    #: A bot account's person; None for a person and for the room's own bot levels.
+    owner_id: int | None = None
+
+    @property
+    def program(self) -> bool:
+        """A person's bot account (a program that plays through the bot API)."""
+        return self.kind == "bot" and self.owner_id is not None
+
+
+@dataclass(frozen=True, slots=True)
+class BotTokenRow:
+    """A bot account's API token: its sha256 only, and its first characters."""
+
+    id_hash: str
+    user_id: int
+    hint: str
+    created_at: float
+    revoked_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +199,17 @@ class FinishedTable:
     seats: tuple[SeatRow, ...]
     #: By seat; a seat with no result (a match stored before results were) has none.
     results: dict[int, ResultRow]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    """A stored review of one seat in one finished deal (``data``: DealReview's JSON)."""
+
+    table_id: str
+    deal: int
+    seat: int
+    data: str
+    created_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +360,12 @@ class Store:
         #: counts as refusing: StorageUnavailable, and the caller tries again later.
         self.wait_seconds = 10.0
         self._held: Any = None
+        #: SQLite writes one transaction at a time. A write of the event loop's that met
+        #: the event log's writer thread mid-transaction slept in SQLite's busy handler
+        #: (1, 2, 5, 10 ms... the whole loop with it), or was refused outright when its
+        #: transaction began as a read; taking turns here waits exactly as long as the
+        #: other transaction lasts.
+        self._one_writer = threading.Lock() if url.startswith("sqlite") else None
         if migrate:
             self.migrate()
 
@@ -338,7 +374,7 @@ class Store:
         """A transaction whose failure for want of the database (not a broken constraint)
         is :class:`StorageUnavailable`: the caller can say so and try again later."""
         try:
-            with self.engine.begin() as connection:
+            with self._one_writer or contextlib.nullcontext(), self.engine.begin() as connection:
                 yield connection
         except IntegrityError:
             raise
@@ -693,9 +729,15 @@ class Store:
     # --- accounts and sessions ------------------------------------------------------------
 
     def create_user(
-        self, name: str, password_hash: str, kind: str = "person", language: str = "en"
+        self,
+        name: str,
+        password_hash: str,
+        kind: str = "person",
+        language: str = "en",
+        owner_id: int | None = None,
     ) -> UserRow:
-        """A new account; :class:`NameTaken` if its name (whatever its case) is taken."""
+        """A new account (``owner_id``: a bot account's person); :class:`NameTaken` if its
+        name (whatever its case) is taken."""
         now = time.time()
         values = {
             "name": name,
@@ -704,6 +746,7 @@ class Store:
             "kind": kind,
             "language": language,
             "created_at": now,
+            "owner_id": owner_id,
         }
         try:
             with self._write() as c:
@@ -743,6 +786,44 @@ class Store:
             raise ValueError(f"an account's {sorted(allowed)} may change, not {sorted(values)}")
         with self._write() as c:
             c.execute(update(models.users).where(models.users.c.id == user_id).values(**values))
+
+    def bots_of(self, owner_id: int) -> list[UserRow]:
+        """The bot accounts a person made, the oldest first."""
+        u = models.users
+        query = select(u).where(u.c.owner_id == owner_id).order_by(u.c.id)
+        return self._all(query, UserRow)
+
+    def add_bot_token(self, row: BotTokenRow) -> None:
+        with self._write() as c:
+            c.execute(insert(models.bot_tokens).values(**_fields(row)))
+
+    def bot_tokens(self, user_id: int) -> list[BotTokenRow]:
+        """A bot account's tokens, revoked ones too, the oldest first."""
+        t = models.bot_tokens
+        query = select(t).where(t.c.user_id == user_id).order_by(t.c.created_at)
+        return self._all(query, BotTokenRow)
+
+    def revoke_bot_tokens(self, user_id: int, hint: str | None = None) -> int:
+        """Revoke a bot account's live tokens (those starting with ``hint``; all of them
+        with None); how many."""
+        t = models.bot_tokens
+        condition = (t.c.user_id == user_id) & t.c.revoked_at.is_(None)
+        if hint is not None:
+            condition = condition & (t.c.hint == hint)
+        with self._write() as c:
+            done = c.execute(update(t).where(condition).values(revoked_at=time.time()))
+        return int(done.rowcount or 0)
+
+    def bot_by_token(self, id_hash: str) -> UserRow | None:
+        """The bot account a live token of this hash opens (one query: every request of a
+        bot asks)."""
+        t, u = models.bot_tokens, models.users
+        query = (
+            select(u)
+            .join(t, t.c.user_id == u.c.id)
+            .where((t.c.id_hash == id_hash) & t.c.revoked_at.is_(None))
+        )
+        return self._first(query, UserRow)
 
     def create_session(self, row: SessionRow) -> None:
         with self._write() as c:
@@ -929,6 +1010,27 @@ class Store:
         with self.engine.connect() as c:
             rows = c.execute(query).all()
         return {r.game: {k: int(r._mapping[k] or 0) for k in columns} for r in rows}
+
+    # --- reviews ------------------------------------------------------------------------------
+
+    def save_review(self, row: ReviewRow) -> None:
+        """Store a review; a deal's seat keeps its first stored review (a second is the same
+        question asked again: its answer is already there)."""
+        r = models.reviews
+        with self._write() as c:
+            existing = c.execute(
+                select(r.c.deal).where(
+                    (r.c.table_id == row.table_id) & (r.c.deal == row.deal) & (r.c.seat == row.seat)
+                )
+            ).first()
+            if existing is None:
+                c.execute(insert(r).values(**_fields(row)))
+
+    def reviews(self, table_id: str) -> list[ReviewRow]:
+        """A table's stored reviews, by deal and seat."""
+        r = models.reviews
+        query = select(r).where(r.c.table_id == table_id).order_by(r.c.deal, r.c.seat)
+        return self._all(query, ReviewRow)
 
     # --- chat ---------------------------------------------------------------------------------
 

@@ -2,8 +2,8 @@
 
 Each line of the field is played by its bot level (:func:`burraco.bots.arena.make_bot`);
 a table is a :class:`~burraco.match.Match` of the round's deals: in a pairs
-tournament ``variant("italian", players=4)`` with each pair as a line, in an
-individual one a 2-player table. The deal clock is simulated by a number of
+tournament the tournament's game (``Settings.game``, Italian Burraco by default) at 4
+players with each pair as a line, in an individual one a 2-player table. The deal clock is simulated by a number of
 decisions: after that many in a deal the director's time-out is called
 (:meth:`~burraco.match.Match.call_time_out`), or never, by default. Tables are
 seeded from the tournament's seed, the round and the table, so a tournament
@@ -75,6 +75,8 @@ class BotTable:
     seed: int
     knockout: bool
     options: BotOptions = BotOptions()
+    #: The tournament's game (a preset's name).
+    game: str = "italian"
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +96,7 @@ class BotTableResult:
 def play_bot_table(job: BotTable) -> BotTableResult:
     """Play one table's match with its bots, calling the time-out by the decision clock."""
     start = time.perf_counter()
-    v = variant("italian", players=job.players, deals=job.deals)
+    v = variant(job.game, players=job.players, lines=2, deals=job.deals)
     match = Match(v, seed=job.seed, knockout=job.knockout)
     options = job.options
     bots = [
@@ -153,6 +155,7 @@ def _jobs(t: Tournament, options: BotOptions) -> list[BotTable]:
                 seed=(s.seed * 1_000_003 + current.number * 1_009 + a.table) % 2**63,
                 knockout=s.format == "knockout",
                 options=options,
+                game=s.game,
             )
         )
     return jobs

@@ -90,12 +90,14 @@ def _settings(
     seeding: str,
     bye: ByeRule | None = None,
     name: str | None = None,
+    game: str = "italian",
 ) -> Settings:
     if fmt == "danish" and rounds is None:
         rounds = _DANISH_ROUNDS
     # Settings checks the format, the kind and the seeding, and names the rule if wrong.
     return Settings(
         name=name or f"{fmt.capitalize()} {kind} tournament",
+        game=game,
         format=cast(Format, fmt),
         kind=cast(Kind, kind),
         rounds=rounds,
@@ -160,6 +162,9 @@ def run_command(
         int, typer.Option(help="Expert bots: sampled deals per decision (its budget).")
     ] = 2,
     name: Annotated[str | None, typer.Option(help="The tournament's name.")] = None,
+    game: Annotated[
+        str, typer.Option(help="The game of every table (a preset: italian, stbl...).")
+    ] = "italian",
     save: Annotated[Path | None, typer.Option(help="Save the tournament as JSON.")] = None,
     csv_path: CsvOption = None,
     html_path: HtmlOption = None,
@@ -172,7 +177,7 @@ def run_command(
         kind, size = _field(pairs, players)
         levels = bot_levels(bots)
         settings = _settings(
-            fmt, kind, rounds, deals, seed, seeding, bye=ByeRule.parse(bye), name=name
+            fmt, kind, rounds, deals, seed, seeding, bye=ByeRule.parse(bye), name=name, game=game
         )
         options = BotOptions(clock=clock, worlds=worlds)
         t = Tournament(settings)

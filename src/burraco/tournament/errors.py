@@ -58,6 +58,7 @@ TEXTS: Final[dict[str, str]] = {
     "unknown_format": "no format {format} ({formats})",
     "unknown_tournament_kind": "a tournament is 'individual' or 'pairs', not {kind}",
     "unknown_seeding": "seeding is 'draw' or 'registration', not {seeding}",
+    "unknown_game": "no game {game} at a {kind} tournament's tables (the games: {games})",
     "too_few_rounds": "a tournament has at least one round, not {rounds}",
     "too_few_deals": "a round has at least one deal, not {deals}",
     "deal_too_short": "a deal lasts at least a minute, not {minutes}",

@@ -63,6 +63,7 @@ from burraco.tournament.tables import (
     TableResult,
     score_table,
 )
+from burraco.variants import SETUPS
 from burraco.vp import VPTable, victory_points, vp_table_for
 
 __all__ = [
@@ -121,6 +122,9 @@ class Settings:
     """
 
     name: str = "Burraco tournament"
+    #: The game every table plays: a preset with a table of 2 alone (individual) or of
+    #: 4 in pairs (pairs), as variants.py names it.
+    game: str = "italian"
     format: Format = "danish"
     kind: Kind = "pairs"
     rounds: int | None = None
@@ -134,6 +138,9 @@ class Settings:
     seed: int = 0
     spectators: bool = True
     chat: bool = True
+    #: The director admits bot accounts (docs/bots.md): a program may play a seat of the
+    #: room's tables with its entrant's token.
+    bots: bool = False
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -144,6 +151,13 @@ class Settings:
             raise TournamentError("unknown_tournament_kind", kind=repr(self.kind))
         if self.seeding not in get_args(Seeding):
             raise TournamentError("unknown_seeding", seeding=repr(self.seeding))
+        if self.kind in get_args(Kind) and self.game not in games_for(self.kind):
+            raise TournamentError(
+                "unknown_game",
+                game=repr(self.game),
+                kind=self.kind,
+                games=", ".join(games_for(self.kind)),
+            )
         if self.rounds is not None and self.rounds < 1:
             raise TournamentError("too_few_rounds", rounds=self.rounds)
         if self.deals < 1:
@@ -186,6 +200,7 @@ class Settings:
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "game": self.game,
             "format": self.format,
             "kind": self.kind,
             "rounds": self.rounds,
@@ -199,6 +214,7 @@ class Settings:
             "seed": self.seed,
             "spectators": self.spectators,
             "chat": self.chat,
+            "bots": self.bots,
         }
 
     @classmethod
@@ -206,6 +222,8 @@ class Settings:
         table = data.get("vp_table")
         return cls(
             name=str(data["name"]),
+            # Tournaments saved before the game was a setting played Italian Burraco.
+            game=str(data.get("game", "italian")),
             format=data["format"],
             kind=data["kind"],
             rounds=data.get("rounds"),
@@ -222,7 +240,20 @@ class Settings:
             # Tournaments saved before spectators and chat had both.
             spectators=bool(data.get("spectators", True)),
             chat=bool(data.get("chat", True)),
+            # Tournaments saved before bot accounts admitted none.
+            bots=bool(data.get("bots", False)),
         )
+
+
+def games_for(kind: str) -> tuple[str, ...]:
+    """The games a tournament of ``kind`` may play: the presets with its table (2 players
+    alone, or 4 in two pairs).
+
+    >>> games_for("pairs")[:4], "stbl" in games_for("individual")
+    (('italian', 'online', 'buraco', 'canasta'), True)
+    """
+    table = (4, 2) if kind == "pairs" else (2, 2)
+    return tuple(name for name, players, lines in SETUPS if (players, lines) == table)
 
 
 @dataclass(slots=True)

@@ -27,6 +27,41 @@ async function afterLogin() {
   else await render();
 }
 
+/** The person's bot accounts, each with its tokens' first characters and their buttons. */
+async function renderBots() {
+  const list = $('#my-bots');
+  try {
+    const { bots } = await api('GET', '/api/account/bots');
+    list.replaceChildren();
+    if (!bots.length) list.append(el('li', { class: 'muted', text: t('bots.none') }));
+    for (const bot of bots) {
+      const live = bot.tokens.filter((k) => !k.revoked);
+      const tokens = el('ul', { class: 'plain-list' }, live.map((k) => el('li', {},
+        el('code', { text: `${k.hint}…` }), ' ',
+        el('button', { type: 'button', text: t('bots.revoke'), 'aria-label': t('bots.revoke_of', { hint: k.hint }),
+          onclick: () => botAction(`/api/account/bots/${encodeURIComponent(bot.name)}/revoke`, { hint: k.hint }) }))));
+      list.append(el('li', { dataset: { bot: bot.name } },
+        el('a', { href: `/player/${encodeURIComponent(bot.name)}`, text: bot.name }), ' ',
+        el('button', { type: 'button', text: t('bots.new_token'), 'aria-label': t('bots.new_token_of', { name: bot.name }),
+          onclick: () => botAction(`/api/account/bots/${encodeURIComponent(bot.name)}/tokens`) }),
+        tokens));
+    }
+  } catch (err) {
+    list.replaceChildren(el('li', { class: 'muted', text: refusalText(err) }));
+  }
+}
+
+/** A bot request from this page; a new token is shown once. */
+async function botAction(path, body = {}) {
+  try {
+    const res = await api('POST', path, body);
+    $('#bot-token-box').hidden = !res.token;
+    $('#bot-token').textContent = res.token || '';
+    $('#member-status').textContent = '';
+  } catch (err) { error($('#member-status'), err); }
+  await renderBots();
+}
+
 async function render() {
   const { user } = await me();
   $('#guest').hidden = !!user;
@@ -36,18 +71,18 @@ async function render() {
   $('#member-name').value = user.name;
   $('#my-page').href = `/player/${encodeURIComponent(user.name)}`;
   $('#language').value = user.language;
+  // The list is replaced whole once its answer is in: two renders at once (the page's
+  // first and a change of language) listed every table twice.
   const list = $('#my-tables');
-  list.replaceChildren();
   try {
     const { tables } = await api('GET', '/api/me/tables');
+    list.replaceChildren(...tables.map((info) => el('li', {},
+      el('a', { href: `/table/${info.table}`, text: t('account.table_link', { game: variantLabel(info.variant), players: info.players }) }))));
     if (!tables.length) list.append(el('li', { class: 'muted', text: t('account.no_tables') }));
-    for (const info of tables) {
-      list.append(el('li', {},
-        el('a', { href: `/table/${info.table}`, text: t('account.table_link', { game: variantLabel(info.variant), players: info.players }) })));
-    }
   } catch (err) {
-    list.append(el('li', { class: 'muted', text: refusalText(err) }));
+    list.replaceChildren(el('li', { class: 'muted', text: refusalText(err) }));
   }
+  await renderBots();
 }
 
 function wire() {
@@ -83,6 +118,11 @@ function wire() {
       $('#member-status').textContent = t('account.password_changed');
       $('#old-password').value = $('#new-password').value = '';
     } catch (err) { error($('#member-status'), err); }
+  });
+  $('#bot-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    await botAction('/api/account/bots', { name: $('#bot-name').value.trim() });
+    $('#bot-name').value = '';
   });
   $('#log-out').addEventListener('click', async () => {
     await api('POST', '/api/account/logout');

@@ -96,6 +96,9 @@ export const FALLBACK_VARIANTS = [
   { name: 'online', setups: [[2, 2], [4, 2]], deals: 3, target: null },
   { name: 'buraco', setups: [[2, 2], [3, 3], [4, 4], [4, 2], [6, 2]], deals: null, target: 1500 },
   { name: 'canasta', setups: [[2, 2], [4, 2]], deals: null, target: 15000 },
+  { name: 'buraco-aberto', setups: [[2, 2], [4, 2]], deals: null, target: 3000 },
+  { name: 'buraco-fechado', setups: [[2, 2], [4, 2]], deals: null, target: 3000 },
+  { name: 'stbl', setups: [[2, 2], [4, 2]], deals: null, target: 3000 },
 ];
 
 /** The label of a (players, lines) setup. */
@@ -130,10 +133,22 @@ export function botName(name, level = null) {
   return t('seat.bot_name', { level: t(`bot_short.${found[0]}`), n: found[1] });
 }
 
+/** A bot account's name, marked as a bot's (docs/bots.md): a program plays it. */
+export function programName(name) {
+  return t('seat.program', { name });
+}
+
+/** A seat's name as the server gives it: a house bot's in the reader's words, a bot
+ * account's marked as a bot's, a person's as it is. */
+export function seatLabel(s) {
+  if (s.kind === 'bot') return botName(s.name);
+  return s.program ? programName(s.name) : s.name;
+}
+
 /** A seat's display name. */
 export function seatName(info, seat, mySeat = null) {
   const s = info && info.seats && info.seats[seat];
-  let name = s && s.name ? (s.kind === 'bot' ? botName(s.name) : s.name) : t('seat.n', { n: seat + 1 });
+  let name = s && s.name ? seatLabel(s) : t('seat.n', { n: seat + 1 });
   if (mySeat !== null && seat === mySeat) name = s && s.name ? s.name : t('table.you');
   return name;
 }

@@ -8,7 +8,7 @@
 // standings and rounds of the player's page (tournament.js).
 
 import { t, tn, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
-import { el, $, api, toast, botName } from './common.js';
+import { el, $, api, toast, botName, variantLabel, FALLBACK_VARIANTS } from './common.js';
 
 const DESK = 'burraco.desk';
 const LINKS = 'burraco.deskLinks';
@@ -69,7 +69,7 @@ export function phaseText(data) {
 }
 
 export function settingsText(s) {
-  const parts = [formatLabel(s.format), t('kind.' + s.kind + '_short'),
+  const parts = [variantLabel(s.game || 'italian'), formatLabel(s.format), t('kind.' + s.kind + '_short'),
     t('desk.n_deals', { n: s.deals }), t('desk.n_minutes', { n: s.deal_minutes })];
   if (s.move_seconds) parts.push(t('desk.n_move_seconds', { n: s.move_seconds }));
   if (s.grace_seconds) parts.push(t('desk.n_grace', { time: clockText(s.grace_seconds) }));
@@ -300,7 +300,9 @@ function initHome() {
   document.title = t('title.desk');
   $('#tournament-form').addEventListener('submit', createTournament);
   $('#t-format').addEventListener('change', formatHelp);
-  onLangChange(() => { formatHelp(); listTournaments(); });
+  $('#t-kind').addEventListener('change', fillGames);
+  fillGames();
+  onLangChange(() => { formatHelp(); fillGames(); listTournaments(); });
   formatHelp();
   listTournaments();
 }
@@ -313,6 +315,17 @@ function formatHelp() {
   $('#t-rounds-help').textContent = t(f === 'danish' ? 'desk.rounds_help_danish' : f === 'knockout' ? 'desk.rounds_help_knockout' : 'desk.rounds_help');
 }
 
+/** The games a tournament of the chosen kind may play: the presets with a table of 4 in
+ * pairs, or of 2 alone (tournament.games_for). */
+function fillGames() {
+  const sel = $('#t-game');
+  const table = $('#t-kind').value === 'pairs' ? [4, 2] : [2, 2];
+  const games = FALLBACK_VARIANTS.filter((v) => v.setups.some(([p, l]) => p === table[0] && l === table[1]));
+  const current = sel.value || 'italian';
+  sel.replaceChildren(...games.map((v) => el('option', { value: v.name, text: variantLabel(v.name) })));
+  sel.value = games.some((v) => v.name === current) ? current : games[0].name;
+}
+
 async function createTournament(ev) {
   ev.preventDefault();
   const form = $('#tournament-form');
@@ -320,6 +333,7 @@ async function createTournament(ev) {
   const rounds = $('#t-rounds').value.trim();
   const body = {
     name: $('#t-name').value.trim(),
+    game: $('#t-game').value,
     format: $('#t-format').value,
     kind: $('#t-kind').value,
     rounds: rounds && !$('#t-rounds').disabled ? Number(rounds) : null,
@@ -328,6 +342,7 @@ async function createTournament(ev) {
     move_seconds: Number($('#t-move').value),
     grace_seconds: Math.round(Number($('#t-grace').value) * 60),
     spectators: $('#t-spectators').checked,
+    bots: $('#t-bots').checked,
     chat: $('#t-chat').checked,
   };
   $('#t-create').disabled = true;

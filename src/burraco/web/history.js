@@ -2,14 +2,14 @@
 // logged-in player; each with its players, result, score sheet (replay) and record.
 
 import { t, initI18n, onLangChange, refusalText, formatDate } from './i18n.js';
-import { el, $, api, me, variantLabel, botName } from './common.js';
+import { el, $, api, me, variantLabel, seatLabel } from './common.js';
 
 let mine = new URLSearchParams(location.search).get('mine') === '1';
 let page = 1;
 let shown = [];
 
 function seatText(s) {
-  const name = s.kind === 'bot' ? botName(s.name) : s.name;
+  const name = seatLabel(s);
   return s.points === null ? name : `${name} ${s.points}`;
 }
 
@@ -23,8 +23,8 @@ function row(m) {
   }
   const sides = [...lines.values()].map((seats) => {
     const names = seats.map((s) => (s.registered
-      ? el('a', { href: `/player/${encodeURIComponent(s.name)}`, text: s.name })
-      : el('span', { text: s.kind === 'bot' ? botName(s.name) : s.name })));
+      ? el('a', { href: `/player/${encodeURIComponent(s.name)}`, text: seatLabel(s) })
+      : el('span', { text: seatLabel(s) })));
     const joined = [];
     names.forEach((n, i) => { if (i) joined.push(' & '); joined.push(n); });
     const first = seats[0];

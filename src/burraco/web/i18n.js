@@ -102,9 +102,13 @@ export function t(key, params = {}) {
 // Portuguese need one and other; a category without its form, such as Italian's "many"
 // for a million, takes other).
 const PLURAL_RULES = new Map();
+// Brazil's rules (CLDR's pt) put 0 with 1 ("0 carta"); a Brazilian page says "0 cartas",
+// as the rooms of Brazil do: none takes the plural here.
+const ZERO_TAKES_OTHER = new Set(['pt']);
 
 /** The plural category of count in the page's language: "one", "other"… */
 export function pluralCategory(count) {
+  if (count === 0 && ZERO_TAKES_OTHER.has(lang)) return 'other';
   const tag = HTML_LANG[lang];
   if (!PLURAL_RULES.has(tag)) PLURAL_RULES.set(tag, new Intl.PluralRules(tag));
   return PLURAL_RULES.get(tag).select(count);

@@ -3,7 +3,7 @@
 import { t, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
 import {
   el, $, api, me, loadSeats, saveSeat, savedName, saveName, toast,
-  FALLBACK_VARIANTS, setupLabel, variantLabel, botName,
+  FALLBACK_VARIANTS, setupLabel, variantLabel, seatLabel,
 } from './common.js';
 import { gameKey } from './rated.js';
 
@@ -160,7 +160,7 @@ async function createTable(ev) {
 }
 
 function seatsText(info) {
-  return (info.seats || []).map((s) => (s.kind === 'empty' ? `(${t('seat.empty')})` : (s.kind === 'bot' ? botName(s.name) : s.name) || t(`seat.${s.kind}`))).join(', ');
+  return (info.seats || []).map((s) => (s.kind === 'empty' ? `(${t('seat.empty')})` : seatLabel(s) || t(`seat.${s.kind}`))).join(', ');
 }
 
 function tableItem(info, mine) {

@@ -3,7 +3,7 @@
 // A bot level's page is the same, its name said as the lobby says it.
 
 import { t, initI18n, onLangChange, refusalText, formatDate } from './i18n.js';
-import { el, $, api, botName } from './common.js';
+import { el, $, api, botName, me, programName, saveSeat, variantLabel } from './common.js';
 import { gameLabel, ratedName } from './rated.js';
 
 let player = null;
@@ -64,7 +64,7 @@ function statistics() {
 function opponents(match) {
   return match.players.filter((p) => p.seat !== match.seat).map((p) => {
     // A bot's seat is its level's account: its name is said in the page's language.
-    const who = p.account ? el('a', { href: `/player/${encodeURIComponent(p.account)}`, text: botName(p.name, p.account) }) : p.name;
+    const who = p.account ? el('a', { href: `/player/${encodeURIComponent(p.account)}`, text: p.program ? programName(p.name) : botName(p.name, p.account) }) : p.name;
     return el('span', { class: p.line === match.line ? 'partner' : 'opponent' }, who);
   }).flatMap((e, i) => (i ? [', ', e] : [e]));
 }
@@ -94,9 +94,45 @@ function lastMatches() {
       el('td', { class: 'num', text: change(m) }),
       el('td', { class: 'links' },
         el('a', { href: m.replay, text: t('player.replay'), 'aria-label': t('player.replay_of', { table: m.table }) }), ' · ',
+        el('a', { href: `${m.replay}?analyse=${m.seat}`, class: 'analyse-link', text: t('player.analyse'), 'aria-label': t('player.analyse_of', { table: m.table }) }), ' · ',
         el('a', { href: m.record, download: true, text: t('player.record'), 'aria-label': t('player.record_of', { table: m.table }) })),
     ))),
   ));
+}
+
+/** A person challenges a bot account (docs/bots.md): a table of theirs that keeps a seat
+ * for the bot; the page goes to it, and the bot joins when its program accepts. */
+function challengeForm() {
+  const field = (id, label, input) => el('div', { class: 'field' }, el('label', { for: id, text: t(label) }), input);
+  const variant = el('select', { id: 'challenge-variant' },
+    ['italian', 'online', 'buraco', 'canasta'].map((v) => el('option', { value: v, text: variantLabel(v) })));
+  const players = el('select', { id: 'challenge-players' },
+    [2, 4].map((n) => el('option', { value: String(n), text: String(n) })));
+  const deals = el('input', { id: 'challenge-deals', type: 'number', min: '1', max: '50', value: '3' });
+  const rated = el('input', { id: 'challenge-rated', type: 'checkbox' });
+  const status = el('p', { role: 'alert', id: 'challenge-error', class: 'form-error' });
+  const form = el('form', { id: 'challenge-form' },
+    field('challenge-variant', 'challenge.game', variant),
+    field('challenge-players', 'challenge.players', players),
+    field('challenge-deals', 'challenge.deals', deals),
+    el('div', { class: 'field' }, el('label', {}, rated, ' ', t('challenge.rated'))),
+    el('button', { type: 'submit', class: 'primary', text: t('challenge.send') }),
+    status);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const { user } = await me();
+    if (!user) { location.href = `/account?next=${encodeURIComponent(location.pathname)}`; return; }
+    try {
+      const res = await api('POST', `/api/players/${encodeURIComponent(player.name)}/challenge`, {
+        variant: variant.value, players: Number(players.value), deals: Number(deals.value) || null, rated: rated.checked,
+      });
+      saveSeat(res.table, res.seat, res.token);
+      location.href = res.url;
+    } catch (err) { status.textContent = refusalText(err); }
+  });
+  return el('section', { 'aria-labelledby': 'challenge-title' },
+    el('h2', { id: 'challenge-title', text: t('challenge.title', { name: player.name }) }),
+    el('p', { class: 'muted', text: t('challenge.intro') }), form);
 }
 
 function render() {
@@ -113,9 +149,12 @@ function render() {
   box.replaceChildren(
     el('h1', { text: name }),
     el('p', { class: 'player-meta muted' },
-      player.kind === 'bot'
+      player.program
+        ? t('player.program_intro', { owner: player.owner || '' })
+        : player.kind === 'bot'
         ? t('player.bot_intro')
         : t('player.meta', { language: LANGUAGE_NAMES[player.language] || player.language, date: formatDate(new Date(player.created * 1000)) })),
+    player.program ? challengeForm() : null,
     el('section', { 'aria-labelledby': 'ratings-title' }, el('h2', { id: 'ratings-title', text: t('player.ratings') }), ratings()),
     el('section', { 'aria-labelledby': 'stats-title' }, el('h2', { id: 'stats-title', text: t('player.stats') }), statistics()),
     el('section', { 'aria-labelledby': 'last-title' }, el('h2', { id: 'last-title', text: t('player.last') }), lastMatches()),

@@ -6,7 +6,10 @@ import { $, el, api, me, saveSeat, savedName, saveName, toast, setupLabel, varia
 
 const POLL_MS = 1000;
 // The sizes of each game when the room does not say (GET /api/quick does).
-let games = { italian: [2, 3, 4, 5, 6], online: [2, 4], buraco: [2, 3, 4, 6], canasta: [2, 4] };
+let games = {
+  italian: [2, 3, 4, 5, 6], online: [2, 4], buraco: [2, 3, 4, 6], canasta: [2, 4],
+  'buraco-aberto': [2, 4], 'buraco-fechado': [2, 4], stbl: [2, 4],
+};
 let waitSeconds = 20;
 let user = null;
 let csrf = null;

@@ -28,7 +28,9 @@ export function gameLabel(game) {
   return t('board.game_label', { variant: variantLabel(g.variant), table: setupLabel(g.players, g.lines) });
 }
 
-/** A rated name: a person's own, a bot level's as the lobby says it ("Bot: Expert"). */
+/** A rated name: a person's own, a bot level's as the lobby says it ("Bot: Expert"), a
+ * bot account's marked as a bot's ("Robo (bot)"). */
 export function ratedName(row) {
+  if (row.program) return t('seat.program', { name: row.name });
   return row.kind === 'bot' || row.bot ? t('board.bot_name', { level: t(`bot.${row.name}`) }) : row.name;
 }

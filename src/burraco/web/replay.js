@@ -4,6 +4,13 @@
 // {seat, action, view} where view has the shape of state.view plus
 // "hands" (every seat's hand, open). The page shows one frame at a time with
 // step buttons, a slider and autoplay. ?demo=1 replays a short built-in deal.
+//
+// The analysis panel asks for a review of one seat's decisions in the deal shown
+// (POST /api/tables/{id}/reviews), follows its progress (GET, polled while one waits or
+// runs) and lists the seat's costly decisions, marked blunder, mistake or inaccuracy;
+// selecting one shows the position before it, the better move's cards raised in the
+// hand and the reason in words. ?analyse=SEAT opens the page with that seat chosen and
+// asks for the review of the deal shown (?deal=N: deal N's first position).
 
 import { t, getLang, initI18n, onLangChange, moveText, refusalText } from './i18n.js';
 import { backEl, cardEl, fanEl, placeholderEl, sortBySuit, parseAction, normCard, cardLabel, backsEl } from './cards.js';
@@ -57,7 +64,10 @@ async function load() {
   const slider = $('#frame');
   slider.max = String(Math.max(0, R.frames.length - 1));
   const start = Number(params.get('frame'));
-  go(Number.isInteger(start) && start > 0 ? start : 0);
+  // ?deal=N: the deal's first position (the score sheet's "analyse" of a deal).
+  const dealStart = Number(params.get('deal')) > 1 ? frameAfter(Number(params.get('deal')), 1) : -1;
+  go(dealStart >= 0 ? dealStart : Number.isInteger(start) && start > 0 ? start : 0);
+  await startReviews();
 }
 
 function go(i) {
@@ -163,6 +173,7 @@ function render() {
   }
   $('#hands').replaceChildren(...boxes);
 
+  markBetter();
   $('#prev').disabled = R.i === 0;
   $('#first').disabled = R.i === 0;
   $('#next').disabled = R.i >= R.frames.length - 1;
@@ -176,13 +187,162 @@ function tookPozzetto(before, f) {
   return !(before.view.has_pozzetto || [])[line] && Boolean((f.view.has_pozzetto || [])[line]);
 }
 
+// --- the analysis of a deal -----------------------------------------------------------------
+
+const A = { reviews: [], jobs: [], poll: null, selected: null, deal: 0 };
+const TAG_MARK = { blunder: '??', mistake: '?', inaccuracy: '?!' };
+
+function reviewsUrl() { return `/api/tables/${encodeURIComponent(R.id)}/reviews`; }
+function shownDeal() { const f = R.frames[R.i]; return f ? (f.view.deal || 1) : 1; }
+function chosenSeat() { return Number($('#review-seat').value || 0); }
+function reviewOf(deal, seat) { return A.reviews.find((r) => r.deal === deal && r.seat === seat) || null; }
+function jobOf(deal, seat) { return A.jobs.find((j) => j.deal === deal && j.seat === seat) || null; }
+
+/** The frame after action ``index`` (from 1) of ``deal``; -1 when there is none. */
+function frameAfter(deal, index) {
+  let k = 0;
+  for (let i = 0; i < R.frames.length; i++) {
+    if ((R.frames[i].view.deal || 1) !== deal) continue;
+    k += 1;
+    if (k === index) return i;
+  }
+  return -1;
+}
+
+/** The position the seat decided in: after the deal's previous action (the first: after it). */
+function decisionFrame(deal, index) { return frameAfter(deal, Math.max(1, index - 1)); }
+
+async function startReviews() {
+  const panel = $('#review-panel');
+  if (DEMO || !R.id) { panel.hidden = true; return; }
+  const n = R.info.players || (R.info.seats || []).length || 2;
+  const seats = Array.from({ length: n }, (_, s) => el('option', { value: s, text: seatName(R.info, s) }));
+  $('#review-seat').replaceChildren(...seats);
+  const asked = params.get('analyse');
+  if (asked !== null && Number(asked) >= 0 && Number(asked) < n) $('#review-seat').value = String(Number(asked));
+  $('#review-seat').addEventListener('change', () => { A.selected = null; renderReview(); markBetter(); });
+  $('#analyse').addEventListener('click', () => analyse());
+  await fetchReviews();
+  if (asked !== null && !reviewOf(shownDeal(), chosenSeat())) await analyse();
+}
+
+async function fetchReviews() {
+  clearTimeout(A.poll);
+  A.poll = null;
+  try {
+    const data = await api('GET', reviewsUrl());
+    A.reviews = data.reviews || [];
+    A.jobs = data.jobs || [];
+  } catch (e) {
+    $('#review-status').textContent = t('review.failed', { detail: refusalText(e) });
+    return;
+  }
+  renderReview();
+  if (A.jobs.some((j) => j.status === 'queued' || j.status === 'running')) {
+    A.poll = setTimeout(() => { fetchReviews(); }, 700);
+  }
+}
+
+async function analyse() {
+  try {
+    await api('POST', reviewsUrl(), { deal: shownDeal(), seat: chosenSeat() });
+  } catch (e) {
+    $('#review-status').textContent = t('review.failed', { detail: refusalText(e) });
+    return;
+  }
+  await fetchReviews();
+}
+
+function renderReview() {
+  const deal = shownDeal();
+  const seat = chosenSeat();
+  A.deal = deal;
+  const review = reviewOf(deal, seat);
+  const job = jobOf(deal, seat);
+  const bar = $('#review-progress');
+  const status = $('#review-status');
+  const name = seatName(R.info, seat);
+  $('#analyse').disabled = Boolean(review) || Boolean(job && job.status !== 'failed');
+  bar.hidden = !job || job.status === 'failed';
+  if (job && job.total) { bar.max = job.total; bar.value = job.done; } else { bar.removeAttribute('value'); }
+  if (job && job.status === 'queued') status.textContent = t('review.queued');
+  else if (job && job.status === 'running') status.textContent = t('review.running', { done: job.done, total: job.total || '…' });
+  else if (job && job.status === 'failed') status.textContent = t('review.failed', { detail: job.error });
+  else status.textContent = review ? '' : t('review.none', { name, deal });
+  const panel = $('#review-panel');
+  panel.dataset.state = review ? 'done' : (job ? job.status : 'none');
+  if (!review) {
+    $('#review-summary').textContent = '';
+    $('#review-moves').replaceChildren();
+    return;
+  }
+  const count = (tag) => review.decisions.filter((d) => d.tag === tag).length;
+  $('#review-summary').textContent = t('review.summary', {
+    name, deal, cost: Math.round(review.cost), accuracy: review.accuracy.toFixed(1),
+    blunders: count('blunder'), mistakes: count('mistake'), inaccuracies: count('inaccuracy'),
+  });
+  const costly = review.decisions.filter((d) => d.best !== d.played);
+  $('#review-moves').setAttribute('aria-label', t('review.moves', { name, deal }));
+  $('#review-moves').replaceChildren(...costly.map((d) => {
+    const label = `${d.index}. ${moveText(d.played, name)}${d.tag ? ` ${TAG_MARK[d.tag]}` : ''}`;
+    const pressed = A.selected && A.selected.deal === deal && A.selected.seat === seat && A.selected.index === d.index;
+    const button = el('button', {
+      type: 'button', class: 'link', text: label, 'data-index': d.index, 'data-tag': d.tag || '',
+      'aria-pressed': pressed ? 'true' : 'false',
+      title: d.tag ? t(`review.tag.${d.tag}`) : '',
+    });
+    button.addEventListener('click', () => {
+      A.selected = { deal, seat, index: d.index };
+      stop();
+      go(decisionFrame(deal, d.index));
+      renderReview();
+    });
+    return el('li', {}, button);
+  }));
+}
+
+/** Under a selected decision's position: the better move in words, its cards raised. */
+function markBetter() {
+  const box = $('#review-better');
+  if (!box) return;
+  if (A.deal !== shownDeal() && R.id && !DEMO) renderReview();
+  const sel = A.selected;
+  const review = sel ? reviewOf(sel.deal, sel.seat) : null;
+  const d = review ? review.decisions.find((x) => x.index === sel.index) : null;
+  if (!d || R.i !== decisionFrame(sel.deal, sel.index)) { box.hidden = true; box.replaceChildren(); return; }
+  const name = seatName(R.info, sel.seat);
+  const reason = {
+    close: () => t('review.reason.close'),
+    pozzetto: () => t('review.reason.pozzetto'),
+    pile: () => t('review.reason.pile', { after: Math.round(d.pile_taken[0] * 100), best: Math.round(d.pile_taken[1] * 100) }),
+  }[d.reason] || (() => t('review.reason.points', { worlds: d.worlds }));
+  box.replaceChildren(
+    el('strong', { text: d.tag ? `${t(`review.tag.${d.tag}`)}: ` : '' }),
+    el('span', { class: 'better-move', text: t('review.better', { best: moveText(d.best, name), played: moveText(d.played, name) }) }),
+    ' ', el('span', { class: 'reason', text: reason() }),
+    ' ', el('span', { class: 'cost', text: t('review.cost', { cost: Math.round(d.cost), noise: Math.round(d.margin ?? 1.96 * d.error) }) }));
+  box.dataset.best = d.best;
+  box.hidden = false;
+  // The better move's cards, raised in the seat's hand (a draw or a take: the stock or the pile).
+  const best = parseAction(d.best);
+  if (best.verb === 'draw') $('#stock').classList.add('glow');
+  if (best.verb === 'take') $('#pile').classList.add('glow');
+  const hand = ((R.frames[R.i].view.hands || [])[sel.seat]) || [];
+  const faces = [...document.querySelectorAll(`.open-hand[data-seat="${sel.seat}"] .fan > .card`)];
+  const wanted = best.cards.slice();
+  sortBySuit(hand).forEach((card, i) => {
+    const at = wanted.indexOf(normCard(card));
+    if (at >= 0 && faces[i]) { faces[i].classList.add('better'); wanted.splice(at, 1); }
+  });
+}
+
 function same(a, b) {
   return a.length === b.length && [...a].map(normCard).sort().join() === [...b].map(normCard).sort().join();
 }
 
 function init() {
   initI18n();
-  onLangChange(() => { if (R.frames.length) render(); });
+  onLangChange(() => { if (R.frames.length) { render(); renderReview(); } });
   $('#first').addEventListener('click', () => { stop(); go(0); });
   $('#prev').addEventListener('click', () => { stop(); go(R.i - 1); });
   $('#next').addEventListener('click', () => { stop(); go(R.i + 1); });

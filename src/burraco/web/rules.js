@@ -7,13 +7,16 @@
 import { t, initI18n, onLangChange, refusalText } from './i18n.js';
 import { el, $, api, setupLabel, variantLabel } from './common.js';
 
-const GAMES = ['italian', 'online', 'buraco', 'canasta'];
+const GAMES = ['italian', 'online', 'buraco', 'canasta', 'buraco-aberto', 'buraco-fechado', 'stbl'];
 
 const INTRO = {
   italian: 'rules.intro.italian',
   online: 'rules.intro.online',
   buraco: 'rules.intro.buraco',
   canasta: 'rules.intro.canasta',
+  'buraco-aberto': 'rules.intro.buraco-aberto',
+  'buraco-fechado': 'rules.intro.buraco-fechado',
+  stbl: 'rules.intro.stbl',
 };
 
 // Each family's words, section by section. A paragraph is a key, or [key, shown?(figures)].
@@ -50,6 +53,30 @@ const PROSE = {
       ['rules.all.stall', (f) => f.cards.stall_rounds > 0],
     ],
     score: ['rules.buraco.score_1'],
+  },
+  // Buraco with a morto, as Brazil's online rooms play it (docs/brazil.md).
+  morto: {
+    deal: ['rules.morto.deal_1', 'rules.morto.deal_2', 'rules.line'],
+    turn: [
+      'rules.morto.turn_1',
+      ['rules.morto.pile_open', (f) => f.cards.pile_open],
+      ['rules.morto.pile_closed', (f) => !f.cards.pile_open],
+      'rules.morto.turn_2', 'rules.all.no_dead_end',
+    ],
+    melds: [
+      ['rules.morto.melds_sets', (f) => f.melds.sets],
+      ['rules.morto.melds_no_sets', (f) => !f.melds.sets],
+      'rules.morto.melds_2', 'rules.buraco.melds_3',
+    ],
+    burraco: ['rules.morto.burraco_1'],
+    close: [
+      'rules.morto.close_1',
+      ['rules.morto.close_clean', (f) => f.going_out.go_out_needs_clean],
+      ['rules.buraco.close_needs', (f) => !f.going_out.go_out_needs_clean && f.going_out.go_out_needs_canastra],
+      ['rules.morto.stock', (f) => f.cards.morto_as_stock],
+      ['rules.all.stall', (f) => f.cards.stall_rounds > 0],
+    ],
+    score: ['rules.morto.score_1'],
   },
   canasta: {
     deal: [
@@ -89,6 +116,7 @@ const GRADE_LABEL = {
     clean: 'rules.grade.buraco.clean',
     dirty: 'rules.grade.buraco.dirty',
     twos: 'rules.grade.buraco.twos',
+    'long-clean': 'rules.grade.buraco.long-clean',
     'real-clean': 'rules.grade.buraco.real-clean',
     'real-dirty': 'rules.grade.buraco.real-dirty',
   },
@@ -129,7 +157,7 @@ let failure = null; // the error of the last load, if it failed
 
 /** The game of this address (/rules/italian), or null for the list of games. */
 function currentGame() {
-  const m = /^\/rules\/([a-z]+)\/?$/.exec(location.pathname);
+  const m = /^\/rules\/([a-z][a-z-]*)\/?$/.exec(location.pathname);
   return m ? m[1] : null;
 }
 
@@ -146,7 +174,7 @@ function params(f) {
     cards: c.total, decks: c.decks, jokers: c.jokers, hand: c.hand_size, draw: c.draw_count,
     dead: c.dead_stock, stall: c.stall_rounds, red_three: c.red_three_bonus, opening: c.opening_minimum,
     length: m.burraco_length, wild: m.max_wildcards, set_max: m.set_max, relancinho: m.relancinho_bonus,
-    twos: bonus.twos,
+    twos: bonus.twos, long: bonus['long-clean'], real: bonus['real-clean'], clean: bonus.clean, dirty: bonus.dirty,
     pozzetto: g.pozzetto_size, closing: g.closing_bonus, no_pozzetto: g.no_pozzetto_penalty,
     target: x.target, deals: x.deals, move_seconds: x.move_seconds, deal_minutes: x.deal_minutes,
     vp_total: x.vp_total, step: x.mp_step,
@@ -254,7 +282,8 @@ function setupsTable(f) {
 function sections(f) {
   const family = f.family;
   const P = params(f);
-  const prose = PROSE[family];
+  // Buraco with a morto (the Brazilian rooms' games) has words of its own.
+  const prose = PROSE[family === 'buraco' && f.going_out.pozzetti ? 'morto' : family];
   const says = (list) => paragraphs(list, f, P);
   const match = [];
   match.push(...says([

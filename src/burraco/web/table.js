@@ -18,7 +18,7 @@ import {
 } from './cards.js';
 import {
   el, $, api, me, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
-  seatName, lineName, variantLabel, setupLabel, defaultLineOf, botName,
+  seatName, lineName, variantLabel, setupLabel, defaultLineOf, seatLabel,
 } from './common.js';
 import { applyPrefs, getPrefs, setPref, reducedMotion } from './prefs.js';
 import { sound } from './sound.js';
@@ -578,7 +578,7 @@ function updateClock(clock) {
   // length from our "now", the clocks disagree: count clock.seconds from the
   // moment the state arrived instead.
   const skewed = !(remaining <= total + 1500 && remaining > -1500);
-  S.clock = { seat: clock.seat, deadline: clock.deadline, end: skewed ? now + total : clock.deadline, total };
+  S.clock = { seat: clock.seat, deadline: clock.deadline, end: skewed ? now + total : clock.deadline, total, absentEnd: now + (clock.absent || 0) * 1000 };
 }
 
 function tickTimer() {
@@ -590,7 +590,9 @@ function tickTimer() {
   const ms = Math.max(0, c.end - Date.now());
   const s = Math.ceil(ms / 1000);
   const name = seatName(S.msg.table, c.seat, S.seat);
-  box.querySelector('.timer-text').textContent = t('table.seconds_left', { s });
+  // A player who has not opened the table since the deal began is waited for first.
+  const absent = c.seat !== S.seat && Date.now() < c.absentEnd;
+  box.querySelector('.timer-text').textContent = absent ? t('table.waiting_absent', { name, s }) : t('table.seconds_left', { s });
   box.querySelector('.timer-fill').style.width = `${Math.min(100, (100 * ms) / c.total)}%`;
   box.dataset.seconds = String(s);
   box.dataset.seat = String(c.seat);
@@ -857,7 +859,9 @@ function renderTurn(m) {
     // Canasta before a line may take it).
     const canTake = (m.legal || []).some((a) => a === 'take' || a.startsWith('take '));
     const drawKey = canTake ? 'table.your_turn_draw' : 'table.your_turn_draw_only';
-    text = mine ? t(v.phase === 'draw' ? drawKey : 'table.your_turn_play')
+    // A closed pile just taken (buraco fechado, STBL): its top card is melded first.
+    const playKey = v.pile_top ? 'table.your_turn_meld_top' : 'table.your_turn_play';
+    text = mine ? t(v.phase === 'draw' ? drawKey : playKey, { card: v.pile_top || '' })
       : t('table.turn_of', { name: seatName(m.table, v.turn, S.seat) });
   }
   box.textContent = text;
@@ -874,7 +878,7 @@ function renderWaiting() {
     class: `seat-row kind-${s.kind}`, 'data-seat': s.seat,
   },
   el('span', { class: 'seat-no', text: s.seat + 1 }),
-  el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('seat.empty') : (s.kind === 'bot' ? botName(s.name) : s.name) || t(`seat.${s.kind}`) }),
+  el('span', { class: 'seat-name', text: s.kind === 'empty' ? t('seat.empty') : seatLabel(s) || t(`seat.${s.kind}`) }),
   s.seat === S.seat ? el('span', { class: 'badge', text: t('seat.you') }) : null,
   s.kind === 'bot' ? el('span', { class: 'badge', text: t('seat.bot') }) : null,
   s.kind === 'human' && !s.connected ? el('span', { class: 'badge muted', text: t('seat.offline') }) : null)));
@@ -1525,7 +1529,9 @@ function showSheet() {
   const totals = m.totals || st.totals || [];
   const rows = scores.map((sc, i) => el('tr', { 'data-deal': i + 1 }, el('th', { scope: 'row', text: i + 1 }),
     ...names.map((_, l) => { const p = sc.points ? sc.points[l] : undefined; return el('td', { class: num(p), text: fmt(p) }); }),
-    el('td', {}, el('button', { type: 'button', class: 'link', 'data-final': i + 1, text: t('score.final_table_short'), 'aria-label': t('score.final_of', { n: i + 1 }) }))));
+    el('td', {}, el('button', { type: 'button', class: 'link', 'data-final': i + 1, text: t('score.final_table_short'), 'aria-label': t('score.final_of', { n: i + 1 }) }), ' · ',
+      // The replay page analyses this deal for the player's seat (docs/review.md).
+      el('a', { class: 'analyse-deal', href: `/replay/${encodeURIComponent(S.id || 'demo')}?analyse=${S.seat ?? 0}&deal=${i + 1}`, text: t('score.analyse_short'), 'aria-label': t('score.analyse_of', { n: i + 1 }) }))));
   const foot = [el('tr', { class: 'total-row' }, el('th', { scope: 'row', text: t('score.totals') }), ...totals.map((x) => el('td', { class: num(x), text: fmt(x) })))];
   if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: x }))));
   $('#sheet-table').replaceChildren(
@@ -1554,6 +1560,8 @@ function showSheet() {
   $('#record-link').href = `/api/tables/${id}/record`;
   $('#record-link').setAttribute('download', `burraco-${S.id || 'demo'}.txt`);
   $('#replay-link').href = `/replay/${id}`;
+  // The replay page asks for the review of the player's own seat (a spectator: seat 0).
+  $('#analyse-link').href = `/replay/${id}?analyse=${S.seat ?? 0}&deal=1`;
   S.sheetShown = true;
   const dlg = $('#score-sheet');
   if (!dlg.open) dlg.showModal();

@@ -58,6 +58,11 @@ class TableChat:
                 403,
             )
         quick, text = message.get("quick"), message.get("text")
+        if seat is not None and table.seats[seat].program and quick is None:
+            # A program talks only in the quick messages: no spam, nothing to moderate.
+            raise RoomError(
+                "chat_quick_only", "a bot account sends quick messages only, not text", 403
+            )
         if quick is not None:
             if not isinstance(quick, str) or quick not in QUICK:
                 raise RoomError(

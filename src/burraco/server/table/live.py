@@ -51,6 +51,9 @@ class SeatState:
     user_id: int | None = None
     #: A human seat a bot plays for, after its clock ran out, until its player acts again.
     taken_over: bool = False
+    #: The seat's account is a person's bot account: a program plays it through the bot
+    #: API (docs/bots.md), with a program's limits.
+    program: bool = False
     connections: list[Send] = field(default_factory=list)
     #: How to close each connection (sockets replaced by newer ones are closed).
     closers: dict[Send, Close] = field(default_factory=dict)
@@ -148,6 +151,7 @@ class LiveTable:
                     "name": s.name,
                     "kind": "bot" if s.taken_over else s.kind,
                     "taken_over": s.taken_over,
+                    "program": s.program,
                     "connected": bool(s.connections),
                 }
                 for i, s in enumerate(self.seats)

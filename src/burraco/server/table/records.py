@@ -1,11 +1,14 @@
-"""What a table leaves behind: its record, its finished deals, its replay.
+"""What a table leaves behind: its record, its finished deals, its replay, what a review reads.
 
 The record is the text of record.py, published once the match is over; the replay is
-every position of the match, all hands open.
+every position of the match, all hands open. A review of a seat's finished deal
+(server/reviews.py) reads the record too: anyone's once the match is over, and before
+that only the seat's own player's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from burraco.server.messages import cards, score_json, view_json
@@ -62,3 +65,35 @@ class Records:
                 {"seat": step.action.seat, "action": str(step.action.action), "view": view}
             )
         return {"record": text, "frames": frames}
+
+    def review_access(
+        self, table: LiveTable, holder: Callable[[], int], with_record: bool = False
+    ) -> dict[str, Any]:
+        """What the asker may review at this table: every seat once the match is over (its
+        record is public), else only the seat ``holder()`` says the asker plays (None when
+        none); the deals that have ended; with ``with_record`` the record to review (built
+        from the match in play before its end, never shown to the asker)."""
+        match = table.match
+        if match is None:
+            raise RoomError("forbidden", "the match has not started", 409)
+        over = table.status == "over"
+        seat: int | None = None
+        if not over:
+            try:
+                seat = holder()
+            except RoomError:
+                seat = None
+        access: dict[str, Any] = {
+            "over": over,
+            "seat": seat,
+            "deals": len(match.scores),
+            "players": match.v.players,
+        }
+        if with_record:
+            if over:
+                access["record"] = self.record(table)
+            else:
+                from burraco.record import format_record, record_of
+
+                access["record"] = format_record(record_of(match))
+        return access

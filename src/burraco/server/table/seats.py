@@ -134,6 +134,7 @@ class Seats:
             seats=[SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in seats],
         )
         self.tables[table_id] = table
+        self.mark_programs(table)
         if creator:
             self.created.setdefault(creator, set()).add(table_id)
         self.lobby.changed()
@@ -180,6 +181,7 @@ class Seats:
             state = table.seats[seat]
             state.name, state.kind, state.token_hash = name, "human", digest
             state.user_id = user_id
+            self.mark_programs(table)
             self.lobby.changed()
             if all(s.kind == "human" for s in table.seats):
                 await self.start_locked(table)
@@ -290,9 +292,21 @@ class Seats:
             seats=[SeatState(r.name, r.kind, r.token_hash, r.user_id) for r in rows],
         )
         self.tables[table_id] = table
+        self.mark_programs(table)
         async with table.lock:
             await self.start_locked(table, grace_seconds)
         return table, tokens
+
+    def mark_programs(self, table: LiveTable) -> None:
+        """Mark the seats a person's bot account holds (made, joined, or rebuilt after a
+        restart): their pages say "bot", and they have a program's limits."""
+        ids = [s.user_id for s in table.seats if s.user_id is not None and s.kind == "human"]
+        if not ids:
+            return
+        users = self.store.users(ids)
+        for state in table.seats:
+            user = users.get(state.user_id) if state.user_id is not None else None
+            state.program = state.kind == "human" and user is not None and user.program
 
     @staticmethod
     def seat_of(table: LiveTable, token: str, user_id: int | None = None) -> int:

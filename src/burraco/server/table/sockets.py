@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from typing import Any
 
 from burraco.server.capacity import Capacity
 from burraco.server.messages import BadMessage, read_message
@@ -17,7 +18,7 @@ from burraco.server.table.pause import Pauser, waiting_for
 from burraco.server.table.turns import Turns
 from burraco.server.table.views import Views, state
 
-__all__ = ["REPLACED", "SeatSockets"]
+__all__ = ["REPLACED", "SeatSockets", "seat_position"]
 
 #: The close code of a socket replaced by a newer one on the same seat; the page does not
 #: reconnect by itself after it (the seat is open in another window).
@@ -116,11 +117,15 @@ class SeatSockets:
             elif kind == "take_back":
                 await self.turns.take_back(table, seat)
             elif kind == "hint":
+                if table.seats[seat].program:
+                    raise RoomError("bot_no_hint", "a bot account plays without the room's hints")
                 await send(await self.turns.hint(table, seat))
             elif kind == "abandon":
                 await self.turns.abandon(table, seat)
             elif kind == "ping":
                 await send({"type": "pong"})
+            elif kind == "position":
+                await send(seat_position(table, seat))
             elif kind == "chat":
                 said = self.chat.say(table, "players", seat, table.seats[seat].name, message)
                 await self.views.send_all(table, said)
@@ -128,3 +133,18 @@ class SeatSockets:
                 raise RoomError("bad_message", f"unknown message type {kind!r}")
         except RoomError as error:
             await send(error_message(error.code, error.message, error.params, error.rule))
+
+
+def seat_position(table: LiveTable, seat: int) -> dict[str, Any]:
+    """The seat's view of the deal in play as a position (docs/position.md): exactly what
+    the seat may see, in the form a program rebuilds the engine's view from
+    (``DealView.from_position``; burraco.client asks it for the house bots)."""
+    match = table.match
+    if match is None:
+        raise RoomError("forbidden", "the match has not started", 409)
+    return {
+        "type": "position",
+        "version": table.version,
+        "seat": seat,
+        "position": match.deal.view(seat).position(),
+    }

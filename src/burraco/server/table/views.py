@@ -132,6 +132,12 @@ def state(
             "seat": deal.turn,
             "deadline": int(table.deadline * 1000),
             "seconds": max(0.0, round(table.deadline - now, 1)),
+            # The player on turn has not opened the table since the deal began: the
+            # clock first waits for them so many seconds (the absence wait), then runs
+            # a whole move; 0 when it runs the move.
+            "absent": max(0.0, round(table.absent_until - now, 1))
+            if deal.turn in table.unseen
+            else 0.0,
         }
     if table.pause_until is not None:
         message["pause"] = {

@@ -1,0 +1,678 @@
+"""The review of a deal: every decision of one seat weighed from that seat's information.
+
+For a finished deal of a record, :func:`review_deal` replays the deal and, at each
+decision of the seat (an action taken where more than one was legal), builds the seat's
+view as it stood then (:func:`~burraco.view.view_of`: its hand, the table, what it knows
+of the other hands) and weighs the action played against the expert's candidates
+(:meth:`ExpertBot.candidates`). The cards the seat could not see are sampled from that
+view (:meth:`Deal.resample`), never read from the record; each candidate is played on in
+every sampled deal with the expert's playout policy (the greedy player in every seat, for
+the expert's horizon of turns), and scored as the expert scores a line: the seat's line's
+provisional total minus the best other line's, in MP.
+
+Every candidate meets the same sampled deals, so the cost of the action played (the best
+candidate's mean minus its own) comes with a standard error from the differences, deal by
+deal. A decision is tagged only when the low end of that cost's 95% interval passes a
+threshold (:data:`THRESHOLDS`): noise alone tags nothing. ``docs/review.md`` has the
+thresholds, the accuracy figure and what limits the estimate.
+
+The sampler is seeded by the seed, the deal's number and the decision's number (all
+public), so a review is reproducible given a seed and a budget of sampled deals; a
+budget of time depends on the machine's speed.
+
+>>> from burraco import variant
+>>> from burraco.bots.greedy import GreedyBot
+>>> from burraco.match import Match
+>>> from burraco.record import read_record, write_record
+>>> match = Match(variant("italian", deals=1), seed=5)
+>>> bot = GreedyBot()
+>>> while not match.is_over:
+...     match.apply(bot.choose(match.view(match.turn), match.legal_actions()))
+>>> record = read_record(write_record(match))
+>>> review = review_deal(record, deal=1, seat=0, worlds=4, seed=1)
+>>> review.seat, review.deal, len(review.decisions) > 0
+(0, 1, True)
+>>> DealReview.from_json(review.to_json()) == review
+True
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+import random
+import time
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final
+
+from burraco.actions import DISCARD, TAKE, Action
+from burraco.bots.expert import ExpertBot, line_totals
+from burraco.bots.greedy import GreedyBot, discarded_by
+from burraco.deal import OVER, Deal
+from burraco.errors import RuleError
+from burraco.match import Match
+from burraco.record import MatchRecord, ReplayError
+from burraco.view import DealView
+
+__all__ = [
+    "BLUNDER",
+    "INACCURACY",
+    "MISTAKE",
+    "THRESHOLDS",
+    "Candidate",
+    "DealReview",
+    "Decision",
+    "accuracy_of",
+    "explain",
+    "review_deal",
+    "review_decisions",
+    "review_position",
+    "tag_of",
+]
+
+INACCURACY: Final = "inaccuracy"
+MISTAKE: Final = "mistake"
+BLUNDER: Final = "blunder"
+#: The least cost (MP) of each tag, worst first; a decision takes the worst tag whose
+#: threshold the low end of its cost's 95% interval reaches. A plain burraco is worth
+#: 100 (a clean one 200), closing 100, a pozzetto not taken -100: a blunder gives away
+#: about one of those; a mistake half of one; an inaccuracy the worth of a card or two.
+THRESHOLDS: Final = ((BLUNDER, 100.0), (MISTAKE, 50.0), (INACCURACY, 20.0))
+#: The normal quantile of a two-sided 95% interval.
+Z95: Final = 1.96
+#: Student's t quantiles of a two-sided 95% interval by degrees of freedom (a few sampled
+#: deals give a wider interval than the normal one); between two entries, the one of
+#: fewer degrees (the wider); 1.98 from 120 on.
+_T95: Final = (
+    (1, 12.71),
+    (2, 4.30),
+    (3, 3.18),
+    (4, 2.78),
+    (5, 2.57),
+    (6, 2.45),
+    (7, 2.36),
+    (8, 2.31),
+    (9, 2.26),
+    (10, 2.23),
+    (12, 2.18),
+    (15, 2.13),
+    (20, 2.09),
+    (25, 2.06),
+    (30, 2.04),
+    (60, 2.00),
+    (120, 1.98),
+)
+#: The cost (MP) at which a decision's accuracy falls to 1/e (see :func:`accuracy_of`).
+ACCURACY_SCALE: Final = 100.0
+#: The fewest sampled deals a weighed decision gets, whatever its time: a standard
+#: error needs a few.
+MIN_WORLDS: Final = 4
+
+#: Why the better action is better, as the sampled deals show it (docs/review.md):
+#: it ends the deal by closing; it takes a pozzetto the action played leaves; the action
+#: played (a discard) lets the next opponent take the pile far more often; or only the
+#: points.
+CLOSE: Final = "close"
+POZZETTO: Final = "pozzetto"
+PILE: Final = "pile"
+POINTS: Final = "points"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One action weighed at a decision: its mean outcome (MP, the seat's line against
+    the best other line) over the sampled deals."""
+
+    action: str
+    mean: float
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of the seat: what it played, the best action found and the cost."""
+
+    #: The action's number in the deal (1 for the deal's first action, as in the record).
+    index: int
+    #: The deal's turn count when the decision was taken (``Deal.turns``).
+    turn: int
+    phase: str
+    played: str
+    best: str
+    #: The best candidate's mean minus the played action's (MP); 0 when it is the best.
+    cost: float
+    #: The standard error of ``cost``, from the differences deal by deal.
+    error: float
+    #: How many sampled deals every candidate was played in (0: nothing to weigh, the
+    #: played action was the only candidate).
+    worlds: int
+    #: ``inaccuracy``, ``mistake``, ``blunder`` or None.
+    tag: str | None
+    #: Why the best is better (:data:`CLOSE`, :data:`POZZETTO`, :data:`PILE`, :data:`POINTS`).
+    reason: str
+    #: For :data:`PILE`: the shares of sampled deals in which the next opponent took the
+    #: pile after the played action and after the best one.
+    pile_taken: tuple[float, float] = (0.0, 0.0)
+    candidates: tuple[Candidate, ...] = ()
+    #: Half the width of the cost's 95% interval (Student's t for the sampled deals).
+    margin: float = 0.0
+
+    @property
+    def low(self) -> float:
+        """The low end of the cost's 95% interval."""
+        return self.cost - self.margin
+
+    @property
+    def high(self) -> float:
+        return self.cost + self.margin
+
+    @property
+    def weighed(self) -> bool:
+        return self.worlds > 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealReview:
+    """One seat's decisions in one deal, their summed cost and an accuracy."""
+
+    #: The deal's number in the record (from 1).
+    deal: int
+    seat: int
+    variant: str
+    players: int
+    decisions: tuple[Decision, ...]
+    #: The summed cost (MP) of the seat's decisions, and its standard error.
+    cost: float
+    error: float
+    #: 0-100: the mean of exp(-cost / ACCURACY_SCALE) over the weighed decisions.
+    accuracy: float
+    seed: int
+    seconds: float | None
+    worlds: int | None
+    horizon: int | None
+    #: How long the review took (seconds).
+    elapsed: float = field(default=0.0, compare=False)
+
+    def tagged(self, tag: str) -> tuple[Decision, ...]:
+        return tuple(d for d in self.decisions if d.tag == tag)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DealReview:
+        try:
+            decisions = tuple(
+                Decision(
+                    **{
+                        **d,
+                        "pile_taken": tuple(d.get("pile_taken", (0.0, 0.0))),
+                        "candidates": tuple(Candidate(**c) for c in d.get("candidates", ())),
+                    }
+                )
+                for d in data["decisions"]
+            )
+            return cls(**{**data, "decisions": decisions})
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a deal review: {error}") from error
+
+    @classmethod
+    def from_json(cls, text: str) -> DealReview:
+        return cls.from_dict(json.loads(text))
+
+
+def quantile95(worlds: int | None) -> float:
+    """The factor of a standard error that makes a 95% interval from ``worlds`` sampled
+    deals (Student's t; the normal 1.96 when None).
+
+    >>> quantile95(4), quantile95(11), quantile95(None)
+    (3.18, 2.23, 1.96)
+    """
+    if worlds is None:
+        return Z95
+    if worlds < 2:
+        return math.inf
+    factor = math.inf
+    for df, t in _T95:
+        if worlds - 1 >= df:
+            factor = t
+    return factor
+
+
+def tag_of(cost: float, error: float, worlds: int | None = None) -> str | None:
+    """The tag a cost earns: the worst whose threshold the low end of its 95% interval
+    reaches (a cost within its noise of a threshold does not reach it); ``worlds``, the
+    sampled deals it comes from, widens the interval when they are few.
+
+    >>> tag_of(150, 10), tag_of(150, 40), tag_of(30, 1), tag_of(30, 20)
+    ('blunder', 'mistake', 'inaccuracy', None)
+    >>> tag_of(150, 20, worlds=3), tag_of(150, 20)
+    ('mistake', 'blunder')
+    """
+    low = cost - quantile95(worlds) * error
+    for tag, threshold in THRESHOLDS:
+        if low >= threshold:
+            return tag
+    return None
+
+
+def accuracy_of(decisions: Sequence[Decision]) -> float:
+    """0-100: the mean over the weighed decisions of 100·exp(-cost / 100 MP); a decision
+    played as the best found scores 100, one that costs a plain burraco's 100 MP scores 37.
+    100 when nothing was weighed.
+
+    >>> round(accuracy_of([Decision(1, 0, "play", "a", "a", 0.0, 0.0, 8, None, "points"),
+    ...                    Decision(2, 0, "play", "b", "a", 100.0, 5.0, 8, None, "points")]), 1)
+    68.4
+    """
+    weighed = [d for d in decisions if d.weighed]
+    if not weighed:
+        return 100.0
+    return 100.0 * sum(math.exp(-max(0.0, d.cost) / ACCURACY_SCALE) for d in weighed) / len(weighed)
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """One candidate played on in one sampled deal."""
+
+    value: float
+    closed: bool
+    pozzetto: bool
+    pile_taken: bool
+
+
+class _Playout:
+    """The expert's playout, also noting what the action did: it closed the deal, it
+    took a pozzetto, the next opponent took the pile."""
+
+    def __init__(self, horizon: int | None) -> None:
+        self.policy = GreedyBot()
+        self.horizon = horizon
+
+    def __call__(self, world: Deal, action: Action, seat: int, thrown: list[set[int]]) -> _Outcome:
+        deal = world.clone()
+        line = deal.line_of[seat]
+        had_pozzetto = bool(deal.has_pozzetto) and deal.has_pozzetto[line]
+        deal.apply(action)
+        thrown = [set(cards) for cards in thrown]
+        if action.kind == DISCARD:
+            thrown[seat].add(action.cards[0])
+        policy = self.policy
+        stop = deal.turns + (1 << 30 if self.horizon is None else self.horizon)
+        # What the seat's own turn brings, the action and the greedy rest of the turn:
+        # the close, the pozzetto (noted when the turn passes or the deal ends).
+        closed = pozzetto = False
+        own_turn = True
+        pile_taken = False
+        first_other = True
+        while True:
+            if own_turn and (deal.phase == OVER or deal.turn != seat):
+                own_turn = False
+                closed = deal.phase == OVER and deal.closer >= 0
+                closed = closed and deal.line_of[deal.closer] == line
+                pozzetto = bool(deal.has_pozzetto) and deal.has_pozzetto[line] and not had_pozzetto
+            if deal.phase == OVER or deal.turns >= stop:
+                break
+            chosen = policy.playout(deal, thrown)
+            if first_other and deal.turn != seat:
+                # The next seat's first action: does it take the pile the seat left?
+                pile_taken = chosen.kind == TAKE and deal.line_of[deal.turn] != line
+                first_other = False
+            if chosen.kind == DISCARD:
+                thrown[deal.turn].add(chosen.cards[0])
+            deal._perform(chosen)
+        if own_turn:
+            closed = deal.phase == OVER and deal.closer >= 0 and deal.line_of[deal.closer] == line
+            pozzetto = bool(deal.has_pozzetto) and deal.has_pozzetto[line] and not had_pozzetto
+        totals = line_totals(deal)
+        mine = totals.pop(deal.line_of[seat])
+        value = mine - (max(totals.values()) if totals else 0)
+        return _Outcome(float(value), closed, pozzetto, pile_taken)
+
+
+def _weigh(
+    view: DealView,
+    legal: Sequence[Action],
+    played: Action,
+    rng: random.Random,
+    *,
+    seconds: float | None,
+    worlds: int | None,
+    playout: _Playout,
+    expert: ExpertBot,
+) -> tuple[list[Action], list[list[_Outcome]]]:
+    """The candidates (the played action first) and their outcomes, world by world."""
+    options = [played]
+    for a in expert.candidates(view, legal):
+        if a not in options:
+            options.append(a)
+    if len(options) == 1:
+        return options, []
+    seat = view.seat
+    thrown = discarded_by(view)
+    outcomes: list[list[_Outcome]] = []
+    start = time.perf_counter()
+    while True:
+        n = len(outcomes)
+        if worlds is not None and n >= worlds:
+            break
+        if seconds is not None and n >= MIN_WORLDS:
+            now = time.perf_counter()
+            if now + (now - start) / n > start + seconds:
+                break
+        world = Deal.resample(view, rng)
+        outcomes.append([playout(world, a, seat, thrown) for a in options])
+    return options, outcomes
+
+
+def _decision(
+    index: int,
+    view: DealView,
+    played: Action,
+    options: list[Action],
+    outcomes: list[list[_Outcome]],
+) -> Decision:
+    if not outcomes:
+        return Decision(
+            index, view.turns, view.phase, str(played), str(played), 0.0, 0.0, 0, None, POINTS
+        )
+    n = len(outcomes)
+    means = [sum(o[k].value for o in outcomes) / n for k in range(len(options))]
+    best = max(range(len(options)), key=lambda k: (means[k], k == 0))
+    candidates = tuple(
+        sorted(
+            (Candidate(str(a), round(m, 2)) for a, m in zip(options, means, strict=True)),
+            key=lambda c: -c.mean,
+        )
+    )
+    if best == 0:
+        return Decision(
+            index,
+            view.turns,
+            view.phase,
+            str(played),
+            str(played),
+            0.0,
+            0.0,
+            n,
+            None,
+            POINTS,
+            candidates=candidates,
+        )
+    diffs = [o[best].value - o[0].value for o in outcomes]
+    cost = sum(diffs) / n
+    variance = sum((d - cost) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    error = math.sqrt(variance / n)
+
+    def share(k: int, what: Callable[[_Outcome], bool]) -> float:
+        return sum(1 for o in outcomes if what(o[k])) / n
+
+    pile = (share(0, lambda o: o.pile_taken), share(best, lambda o: o.pile_taken))
+    if share(best, lambda o: o.closed) > 0.5 and share(0, lambda o: o.closed) < 0.5:
+        reason = CLOSE
+    elif share(best, lambda o: o.pozzetto) > 0.5 and share(0, lambda o: o.pozzetto) < 0.5:
+        reason = POZZETTO
+    elif played.kind == DISCARD and pile[0] >= pile[1] + 0.25:
+        reason = PILE
+    else:
+        reason = POINTS
+    return Decision(
+        index,
+        view.turns,
+        view.phase,
+        str(played),
+        str(options[best]),
+        round(cost, 2),
+        round(error, 2),
+        n,
+        tag_of(cost, error, n),
+        reason,
+        (round(pile[0], 3), round(pile[1], 3)),
+        candidates,
+        round(quantile95(n) * error, 2),
+    )
+
+
+def review_position(
+    deal: Deal,
+    played: Action | str,
+    *,
+    seconds: float | None = 0.5,
+    worlds: int | None = None,
+    seed: int = 0,
+    horizon: int | None = 6,
+    index: int = 1,
+) -> Decision:
+    """The review of one decision: ``played`` by the seat on turn of ``deal``, weighed from
+    that seat's view only (the deal's hidden cards are never read: the view is all the
+    review takes from it). ``index`` numbers the decision (and seeds its sampler).
+
+    >>> from burraco import compose, variant
+    >>> deal = compose(variant("italian"), ["3H 4H 5H 7S 7S 7C JK 9D 9D KC QC"], turn=0)
+    >>> review_position(deal, "draw", worlds=8).played
+    'draw'
+    """
+    action = Action.parse(played) if isinstance(played, str) else played
+    if deal.is_over:
+        raise ValueError("the deal is over: no decision to review")
+    legal = deal.legal_actions()
+    if action not in legal:
+        raise ValueError(f"{action} is not legal here: only a legal action is reviewed")
+    view = deal.view(deal.turn)
+    return _review_view(view, legal, action, index, seconds, worlds, seed, horizon, 0)
+
+
+def _review_view(
+    view: DealView,
+    legal: Sequence[Action],
+    played: Action,
+    index: int,
+    seconds: float | None,
+    worlds: int | None,
+    seed: int,
+    horizon: int | None,
+    deal_number: int,
+) -> Decision:
+    """Weigh one decision from the seat's view and the legal actions (which the seat on
+    turn knows: they follow from its hand and the table)."""
+    _check_budget(seconds, worlds)
+    rng = random.Random(zlib.crc32(f"review|{seed}|{deal_number}|{index}".encode()))
+    if len(legal) < 2:
+        return _decision(index, view, played, [played], [])
+    # As in the expert's search: the playouts make no cycles, the cyclic collector waits
+    # until the decision is weighed.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        options, outcomes = _weigh(
+            view,
+            legal,
+            played,
+            rng,
+            seconds=seconds,
+            worlds=worlds,
+            playout=_Playout(horizon),
+            expert=ExpertBot(),
+        )
+    finally:
+        if collecting:
+            gc.enable()
+    return _decision(index, view, played, options, outcomes)
+
+
+def _check_budget(seconds: float | None, worlds: int | None) -> None:
+    if seconds is None and worlds is None:
+        raise ValueError("a review needs a budget: seconds or worlds a decision")
+    if worlds is not None and worlds < 2:
+        raise ValueError(f"a review needs at least 2 sampled deals a decision, not {worlds}")
+    if seconds is not None and seconds <= 0:
+        raise ValueError(f"the time a decision must be positive, not {seconds}")
+
+
+def _deal_before(record: MatchRecord, deal: int) -> Match:
+    """The match replayed up to the first action of its deal number ``deal`` (from 1)."""
+    if not 1 <= deal <= len(record.deals):
+        raise ValueError(f"the record has {len(record.deals)} deals; there is no deal {deal}")
+    match = Match(
+        record.rules(),
+        record.seed,
+        first_dealer=record.first_dealer,
+        deck_orders=[d.deck for d in record.deals],
+        knockout=record.knockout,
+    )
+    for number, d in enumerate(record.deals[: deal - 1], 1):
+        for k, recorded in enumerate(d.actions, 1):
+            _act(match, recorded.seat, recorded.action, f"deal {number}, action {k}")
+    return match
+
+
+def _act(match: Match, seat: int | None, action: Action, where: str) -> None:
+    try:
+        if seat is None:
+            match.call_time_out()
+        else:
+            if seat != match.deal.turn:
+                raise RuleError(f"it is seat {match.deal.turn}'s turn, not seat {seat}'s")
+            match.apply(action)
+    except RuleError as error:
+        raise ReplayError(0, f"{where} ({action}) cannot be replayed: {error}") from error
+
+
+def review_decisions(
+    record: MatchRecord,
+    deal: int,
+    seat: int,
+    *,
+    seconds: float | None = 0.5,
+    worlds: int | None = None,
+    seed: int = 0,
+    horizon: int | None = 6,
+) -> Iterator[tuple[int, int, Decision]]:
+    """Each decision of ``seat`` in deal number ``deal`` (from 1), weighed as it comes:
+    yields (decisions so far, the deal's actions of the seat with a choice, the decision).
+
+    ``seconds`` bounds the sampling of one decision, ``worlds`` the number of sampled
+    deals (the first reached; at least one is needed). Raise ValueError for a deal or seat
+    the record lacks or a deal not finished, and :class:`ReplayError` for a record whose
+    actions cannot be replayed.
+    """
+    _check_budget(seconds, worlds)
+    if not 0 <= seat < record.players:
+        raise ValueError(f"no seat {seat} at a table of {record.players}")
+    match = _deal_before(record, deal)
+    d = record.deals[deal - 1]
+    if not d.is_over:
+        raise ValueError(f"deal {deal} is not finished: only a finished deal is reviewed")
+    if len(match.deals) < deal:
+        raise ReplayError(d.line, f"the match is over before deal {deal}")
+    state = match.deals[deal - 1]
+    # Count the seat's decisions first (a replay of the public actions), for progress.
+    total = _choices(state.clone(), d.actions, seat)
+    done = 0
+    for k, recorded in enumerate(d.actions, 1):
+        if recorded.seat == seat and not state.is_over:
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                if recorded.action not in legal:
+                    raise ReplayError(
+                        recorded.line, f"deal {deal}, action {k} ({recorded}) is illegal"
+                    )
+                view = state.view(seat)
+                decision = _review_view(
+                    view, legal, recorded.action, k, seconds, worlds, seed, horizon, deal
+                )
+                done += 1
+                yield done, total, decision
+        _act(match, recorded.seat, recorded.action, f"deal {deal}, action {k}")
+
+
+def _choices(deal: Deal, actions: Sequence[Any], seat: int) -> int:
+    count = 0
+    for recorded in actions:
+        if deal.is_over:
+            break
+        if recorded.seat is None:
+            deal.call_time_out()
+            continue
+        if recorded.seat == seat and len(deal.legal_actions()) > 1:
+            count += 1
+        try:
+            deal.apply(recorded.action)
+        except RuleError:
+            break
+    return count
+
+
+def review_deal(
+    record: MatchRecord,
+    deal: int,
+    seat: int,
+    *,
+    seconds: float | None = 0.5,
+    worlds: int | None = None,
+    seed: int = 0,
+    horizon: int | None = 6,
+    progress: Callable[[int, int], None] | None = None,
+) -> DealReview:
+    """The review of ``seat``'s decisions in deal number ``deal`` (from 1) of ``record``.
+
+    ``progress(done, total)`` is called after each decision. See :func:`review_decisions`
+    for the budget and the errors.
+    """
+    start = time.perf_counter()
+    decisions = []
+    for done, total, decision in review_decisions(
+        record, deal, seat, seconds=seconds, worlds=worlds, seed=seed, horizon=horizon
+    ):
+        decisions.append(decision)
+        if progress is not None:
+            progress(done, total)
+    cost = sum(max(0.0, d.cost) for d in decisions)
+    # The decisions' samples are independent: their variances add.
+    error = math.sqrt(sum(d.error**2 for d in decisions))
+    rules = record.rules()
+    return DealReview(
+        deal=deal,
+        seat=seat,
+        variant=rules.name,
+        players=rules.players,
+        decisions=tuple(decisions),
+        cost=round(cost, 2),
+        error=round(error, 2),
+        accuracy=round(accuracy_of(decisions), 1),
+        seed=seed,
+        seconds=seconds,
+        worlds=worlds,
+        horizon=horizon,
+        elapsed=round(time.perf_counter() - start, 3),
+    )
+
+
+def explain(decision: Decision) -> str:
+    """The reason of a decision's cost in English words (the room says it in each
+    player's language from the same fields).
+
+    >>> explain(Decision(3, 2, "play", "discard 7H", "discard KS", 140.0, 12.0, 64,
+    ...                  "blunder", "pile", (0.8, 0.1), margin=24.0))
+    'discard KS was better: after discard 7H the next opponent took the pile in 80% of the sampled deals (10% after discard KS); about 140 MP lost (± 24).'
+    """
+    if decision.best == decision.played:
+        return f"{decision.played} was the best action found."
+    lost = f"about {decision.cost:.0f} MP lost (± {decision.margin:.0f})"
+    better = f"{decision.best} was better"
+    if decision.reason == CLOSE:
+        return f"{better}: it closes the deal; {lost}."
+    if decision.reason == POZZETTO:
+        return f"{better}: it takes the pozzetto now; {lost}."
+    if decision.reason == PILE:
+        after, best = decision.pile_taken
+        return (
+            f"{better}: after {decision.played} the next opponent took the pile in "
+            f"{after:.0%} of the sampled deals ({best:.0%} after {decision.best}); {lost}."
+        )
+    return f"{better} over {decision.worlds} sampled deals; {lost}."

@@ -1,0 +1,228 @@
+"""Bot accounts: a person's programs that play in the room through the bot API.
+
+A registered person makes a bot account from /account (at most ``bots_per_person``); the
+room gives its API token once and keeps only its sha256, as for sessions and seats. The
+token goes in ``Authorization: Bearer <token>`` on the room's own HTTP API and WebSocket
+(accounts.Sessions); a person revokes it from the same page. A bot sits at most at
+``bot_tables`` tables at once, talks in quick messages only, and is rated as a person
+is, on the bots' leaderboard. A person challenges a bot from its player page: the
+challenge is a table waiting for the bot, which accepts (joins) or declines it.
+
+>>> from burraco.server.limits import Limits, Rates
+>>> store = Store("sqlite://")
+>>> from burraco.server.accounts import Accounts
+>>> accounts = Accounts(store, Rates(Limits()))
+>>> anna = store.create_user("Anna", "x")
+>>> bots = BotAccounts(store, accounts, Limits())
+>>> made, token = bots.create(anna, "AnnaBot")
+>>> made.kind, made.owner_id == anna.id, token.startswith("bot_")
+('bot', True, True)
+>>> accounts.bot_of_token(token).name
+'AnnaBot'
+>>> bots.revoke(anna, "AnnaBot"), accounts.bot_of_token(token)
+(1, None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from burraco.server.accounts import Accounts
+from burraco.server.limits import Limits
+from burraco.server.table.errors import RoomError
+from burraco.storage import BotTokenRow, NameTaken, Store, UserRow
+
+__all__ = ["TOKEN_PREFIX", "BotAccounts", "Challenge", "Challenges"]
+
+#: Every bot token begins so: a leaked one is easy to recognise (and to search for).
+TOKEN_PREFIX = "bot_"
+#: Characters of a token kept in clear, to tell a person's tokens apart.
+HINT = 12
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class BotAccounts:
+    """The bot accounts of the room's people, their tokens, and a bot's cap of tables."""
+
+    def __init__(self, store: Store, accounts: Accounts, limits: Limits) -> None:
+        self.store = store
+        self.accounts = accounts
+        self.limits = limits
+
+    def create(self, owner: UserRow, name: str) -> tuple[UserRow, str]:
+        """A new bot account of the person ``owner``, and its first token (given once)."""
+        if owner.kind != "person":
+            raise RoomError("forbidden", "only a person makes bot accounts", 403)
+        most = self.limits.bots_per_person
+        if len(self.store.bots_of(owner.id)) >= most:
+            raise RoomError(
+                "too_many_bots",
+                f"a person holds at most {most} bot accounts",
+                409,
+                params={"n": most},
+            )
+        name = self.accounts.check_new_name(name)
+        try:
+            bot = self.store.create_user(name, "", "bot", owner.language, owner_id=owner.id)
+        except NameTaken as error:
+            raise RoomError(
+                "name_taken", f"the name {name!r} is taken: choose another", 409
+            ) from error
+        self.accounts.names.refresh()
+        return bot, self._issue(bot)
+
+    def _issue(self, bot: UserRow) -> str:
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        row = BotTokenRow(_digest(token), bot.id, token[:HINT], time.time())
+        self.store.add_bot_token(row)
+        return token
+
+    def own(self, owner: UserRow, name: str) -> UserRow:
+        """The bot account ``name`` of ``owner``; 404 if the person holds no such bot."""
+        bot = self.store.user_by_name(name) if len(name) <= 64 else None
+        if bot is None or bot.owner_id != owner.id:
+            raise RoomError(
+                "no_bot", f"you hold no bot named {name[:64]!r}", 404, params={"name": name[:64]}
+            )
+        return bot
+
+    def new_token(self, owner: UserRow, name: str) -> str:
+        """Another token of a bot (at most ``tokens_per_bot`` live at once)."""
+        bot = self.own(owner, name)
+        live = [t for t in self.store.bot_tokens(bot.id) if t.revoked_at is None]
+        most = self.limits.tokens_per_bot
+        if len(live) >= most:
+            raise RoomError(
+                "too_many_tokens",
+                f"a bot holds at most {most} live tokens: revoke one first",
+                409,
+                params={"n": most},
+            )
+        return self._issue(bot)
+
+    def revoke(self, owner: UserRow, name: str, hint: str | None = None) -> int:
+        """Revoke a bot's live tokens (the one whose first characters are ``hint``, or
+        all); how many. A socket the token opened stays open until it closes."""
+        return self.store.revoke_bot_tokens(self.own(owner, name).id, hint)
+
+    def mine(self, owner: UserRow) -> list[dict[str, Any]]:
+        """A person's bots and their tokens (first characters only), for /account."""
+        return [
+            {
+                "name": bot.name,
+                "created": bot.created_at,
+                "tokens": [
+                    {"hint": t.hint, "created": t.created_at, "revoked": t.revoked_at}
+                    for t in self.store.bot_tokens(bot.id)
+                ],
+            }
+            for bot in self.store.bots_of(owner.id)
+        ]
+
+    def admit_table(self, user: UserRow | None) -> None:
+        """Nothing, or the 429 ``too_many_tables`` of a bot at its cap of tables (waiting or
+        playing, in the database: every process of a cluster and every restart agree)."""
+        if user is None or not user.program:
+            return
+        most = self.limits.bot_tables
+        if len(self.store.seated(user.id)) >= most:
+            raise RoomError(
+                "too_many_tables",
+                f"a bot sits at most at {most} tables at once: finish one first",
+                429,
+                params={"n": most},
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A person's challenge to a bot: a table waiting for it, its seat kept."""
+
+    id: str
+    table: str
+    seat: int
+    challenger: str
+    bot_id: int
+    bot: str
+    options: dict[str, Any]
+    created: float
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "challenge": self.id,
+            "table": self.table,
+            "seat": self.seat,
+            "from": self.challenger,
+            "bot": self.bot,
+            "created": self.created,
+        } | self.options
+
+
+class Challenges:
+    """The challenges waiting for a bot's answer (in memory: one that a restart loses
+    leaves its table waiting, which its person starts with the house bots or leaves)."""
+
+    #: Seconds a challenge waits for its bot's answer.
+    TIMEOUT = 600.0
+
+    def __init__(self) -> None:
+        self.pending: dict[str, Challenge] = {}
+        #: How the bot answered each challenge: accepted or declined (the latest few).
+        self.answered: dict[str, str] = {}
+
+    def status(self, challenge_id: str) -> str:
+        self.expire()
+        if challenge_id in self.pending:
+            return "pending"
+        return self.answered.get(challenge_id, "gone")
+
+    def add(self, challenge: Challenge) -> None:
+        self.expire()
+        self.pending[challenge.id] = challenge
+
+    def expire(self, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        for key, c in list(self.pending.items()):
+            if now - c.created > self.TIMEOUT:
+                del self.pending[key]
+
+    def of_bot(self, bot_id: int) -> list[Challenge]:
+        self.expire()
+        return [c for c in self.pending.values() if c.bot_id == bot_id]
+
+    def take(self, challenge_id: str, bot_id: int, answer: str) -> Challenge:
+        """The bot's challenge ``challenge_id``, answered (no longer pending); 404 if there
+        is none."""
+        found = self.pending.get(challenge_id)
+        if found is None or found.bot_id != bot_id:
+            raise RoomError("not_found", f"no challenge {challenge_id[:32]!r} for you", 404)
+        del self.pending[challenge_id]
+        self.answered[challenge_id] = answer
+        while len(self.answered) > 1000:
+            del self.answered[next(iter(self.answered))]
+        return found
+
+    def check_join(self, table_id: str, user_id: int | None) -> None:
+        """A table that waits for a challenged bot takes no one else meanwhile."""
+        found = self.holds(table_id, None)
+        if found is not None and found.bot_id != user_id:
+            raise RoomError(
+                "forbidden",
+                f"this table waits for the bot {found.bot} (a challenge)",
+                409,
+                params={"seat": found.seat},
+            )
+
+    def holds(self, table_id: str, seat: int | None) -> Challenge | None:
+        """The pending challenge that keeps a seat of this table for its bot."""
+        for c in self.pending.values():
+            if c.table == table_id and (seat is None or seat == c.seat):
+                return c
+        return None
