@@ -29,7 +29,9 @@ its two seatings), how often it won the board, and each bot's mean time per deci
 during a long run change nothing), ``--against-src`` another checkout's code as the
 opponent, and ``--new-options`` /
 ``--against-options`` (``key=value,...``: ``race=none``, ``horizon=6``...) set the
-experts' options, for comparisons within the new code (the present expert takes none).
+experts' options, for comparisons within the new code (the present expert takes none);
+``weights=NAME`` (a weight set shipped in the package, or a ``.json`` file) gives the
+greedy player of an expert's playouts those weights (``bench/tune.py``).
 """
 
 from __future__ import annotations
@@ -60,9 +62,27 @@ def options_of(text: str) -> dict[str, Any]:
             try:
                 value = int(raw)
             except ValueError:
-                value = float(raw)
+                try:
+                    value = float(raw)
+                except ValueError:
+                    value = raw  # a name: weights=tuned-italian2
         out[key.strip()] = value
     return out
+
+
+def expert_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options as ExpertBot takes them: ``weights`` names a weight set shipped in the
+    package, or a JSON file (``.json``), for the greedy player of its playouts."""
+    name = options.get("weights")
+    if name is None:
+        return options
+    from burraco.bots.weights import GreedyWeights
+
+    text = str(name)
+    weights = (
+        GreedyWeights.load(Path(text)) if text.endswith(".json") else GreedyWeights.named(text)
+    )
+    return {**options, "weights": weights}
 
 
 # --- the opponent's side: a subprocess on its own code ------------------------------------
@@ -88,7 +108,7 @@ def serve(options: dict[str, Any]) -> None:
         seat = deal.turn
         view = deal.view(seat)
         legal = deal.legal_actions()
-        bot = ExpertBot(seconds=msg["seconds"], seed=msg["seed"], **options)
+        bot = ExpertBot(seconds=msg["seconds"], seed=msg["seed"], **expert_options(options))
         start = time.perf_counter()
         action = bot.choose(view, legal)
         took = time.perf_counter() - start
@@ -164,7 +184,7 @@ def play_board(board: int, args: argparse.Namespace) -> Board:
     if _OPPONENT is None:
         _OPPONENT = Opponent(Path(args.against_src), args.against_options)
     opponent = _OPPONENT
-    new_options = options_of(args.new_options)
+    new_options = expert_options(options_of(args.new_options))
     v = variant(args.variant, players=args.players)
     margins: list[list[int]] = []
     new_times: list[float] = []
@@ -265,15 +285,18 @@ def main() -> None:
     sys.path.insert(0, str(HERE))
     from base_commit import BASE_COMMIT, NEW_SRC, ensure_base
 
+    against = "other"
     if args.against_src is None:
+        # Only then the base commit's worktree is made: another opponent needs none.
         args.against_src = str(ensure_base())
+        against = BASE_COMMIT
     new_src = Path(args.new_src) if args.new_src else NEW_SRC
     sys.path.insert(0, str(new_src))
     print(
         f"{args.variant} {args.players}p: {args.boards} boards x 2 seatings x "
         f"{args.deals_per_board} deal(s), {args.seconds} s a decision; new = {new_src} "
         f"{args.new_options or ''}, against = {args.against_src} "
-        f"({BASE_COMMIT if args.against_src == str(ensure_base()) else 'other'}) "
+        f"({against}) "
         f"{args.against_options or ''}",
         flush=True,
     )

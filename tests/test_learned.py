@@ -56,7 +56,7 @@ def test_at_other_tables_it_plays_the_greedy_move() -> None:
     v = variant("italian", players=4)
     assert not LearnedBot.plays(v) and LearnedBot.plays(ITALIAN2)
     deal = Deal.new(v, seed=5)
-    bot, greedy = LearnedBot(), GreedyBot()
+    bot, greedy = LearnedBot(), make_bot("greedy")
     for _ in range(40):
         view, legal = deal.view(deal.turn), deal.legal_actions()
         action = bot.choose(view, legal)

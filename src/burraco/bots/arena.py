@@ -70,11 +70,12 @@ def bot_names(text: str) -> list[str]:
 
 
 def make_bot(name: str, seed: int = 0, seconds: float = 1.0, worlds: int | None = None) -> Bot:
-    """A bot by name: ``random``, ``greedy``, ``expert`` (with its budget) or ``learned``."""
+    """A bot by name: ``random``, ``greedy`` (the level's weights for the table: tuned
+    where they were measured to win), ``expert`` (with its budget) or ``learned``."""
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":
-        return GreedyBot(seed)
+        return GreedyBot(seed, weights=None)  # the level's weights for the table
     if name == "expert":
         return ExpertBot(seconds=seconds, worlds=worlds, seed=seed)
     if name == "learned":

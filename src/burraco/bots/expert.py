@@ -33,6 +33,7 @@ from operator import mul
 from burraco.actions import DISCARD, Action
 from burraco.bots.greedy import GreedyBot, discarded_by
 from burraco.bots.search import Budget, pimc
+from burraco.bots.weights import HAND_SET, GreedyWeights
 from burraco.cards import KINDS
 from burraco.deal import OVER, Deal
 from burraco.melds import Meld, meld_bonus, meld_points
@@ -59,7 +60,9 @@ class ExpertBot:
     pile, always to the end). With ``race``
     (standard errors), a candidate clearly beaten by the leader on the worlds so far is
     dropped and the rest of the budget goes to the others (see :func:`pimc`); None plays
-    every candidate in every world.
+    every candidate in every world. ``weights`` are the greedy player's, in its playouts
+    and in choosing its candidates (the hand-set ones by default; None: the greedy level's
+    for the table, :func:`~burraco.bots.weights.level_weights`).
     """
 
     def __init__(
@@ -71,6 +74,7 @@ class ExpertBot:
         lays: int = 2,
         horizon: int | None = 6,
         race: float | None = 2.5,
+        weights: GreedyWeights | None = HAND_SET,
     ) -> None:
         self.seconds = seconds
         self.worlds = worlds
@@ -79,7 +83,7 @@ class ExpertBot:
         self.seed = seed
         self.discards = discards
         self.lays = lays
-        self.policy = GreedyBot()
+        self.policy = GreedyBot(weights=weights)
         self.last_values: dict[Action, float] = {}
 
     def candidates(self, view: DealView, legal: Sequence[Action]) -> list[Action]:

@@ -28,6 +28,7 @@ from itertools import compress
 from typing import TYPE_CHECKING, Final
 
 from burraco.actions import DISCARD, DRAW, EXTEND, MELD, TAKE, Action
+from burraco.bots.weights import HAND_SET, GreedyWeights, level_weights
 from burraco.cards import CARDS, JOKER, KINDS, counts_of
 from burraco.melds import SEQUENCE, SET, WILD, Meld, extended, grade_of, read_meld, tables_for
 from burraco.variants import PerVariant, Variant
@@ -38,8 +39,8 @@ if TYPE_CHECKING:
 
 __all__ = ["GreedyBot", "discard_danger", "discarded_by", "pile_worth"]
 
-_WILD_KEEP: Final = 200
-#: Going out needs a clean canastra (buraco aberto, STBL): what dirtying a clean meld costs.
+#: Going out needs a clean canastra (buraco aberto, STBL): what dirtying a clean meld costs
+#: (a rule of those games, not one of the tuned weights).
 _CLEAN_KEEP: Final = 60.0
 #: Entries a memo keeps before it starts again: a bound on memory, rarely reached.
 _MEMO_LIMIT: Final = 1 << 12
@@ -77,14 +78,15 @@ class _Fits:
     is first met; a set's cards come from the engine's rule (:meth:`MeldTables.fitting`),
     and how good each is when it is first asked."""
 
-    __slots__ = ("cards", "feeds", "grade", "meld", "scores", "v")
+    __slots__ = ("cards", "feeds", "grade", "meld", "scores", "v", "w")
 
-    def __init__(self, meld: Meld, v: Variant) -> None:
+    def __init__(self, meld: Meld, v: Variant, w: GreedyWeights) -> None:
         self.meld = meld
         self.v = v
+        self.w = w
         self.grade = grade_of(meld, v)
         #: Card -> (score, wildcard penalty): adding it from a hand of ``size`` cards
-        #: scores ``score - penalty``, or ``score + 100`` from the last card.
+        #: scores ``score - penalty``, or ``score + extend_last`` from the last card.
         self.scores: dict[int, tuple[float, float]] = {}
         if meld.kind == SEQUENCE:
             for card in _sequence_kinds(meld, v):
@@ -113,18 +115,19 @@ class _Fits:
         return found
 
     def _score(self, card: int, after: Meld) -> tuple[float, float]:
+        w = self.w
         old_grade = self.grade
         new_grade = grade_of(after, self.v)
-        score = 12.0 + self.v.value(card)
+        score = w.extend_per_card + self.v.value(card)
         if old_grade is None and new_grade is not None:
-            score += 160
+            score += w.extend_burraco
         if old_grade == "clean" and new_grade != "clean":
-            score -= 250
+            score -= w.extend_spoils_clean
         # Spending a wildcard short of a burraco (but with the last card in hand).
         spends_wild = card == JOKER or (card % 13 == 1 and bool(after.wilds))
         penalty = 0.0
         if spends_wild and new_grade is None:
-            penalty = 60.0 if self.meld.kind == SEQUENCE else 40.0
+            penalty = w.extend_wild_sequence if self.meld.kind == SEQUENCE else w.extend_wild_set
         if spends_wild and self.v.go_out_needs_clean and not self.meld.wilds:
             # Bate limpo: a clean meld on its way is the line's way out; keep it clean.
             penalty += _CLEAN_KEEP
@@ -132,13 +135,15 @@ class _Fits:
 
 
 class _Memo:
-    """A variant's pure results the greedy player asks for again and again, kept by value:
-    the score parts of a new meld's cards, and the cards each meld on the table takes."""
+    """A variant's pure results the greedy player with some weights asks for again and
+    again, kept by value: the score parts of a new meld's cards, and the cards each meld on
+    the table takes."""
 
-    __slots__ = ("by_id", "fits", "hands", "lays", "v", "values")
+    __slots__ = ("by_id", "fits", "hands", "lays", "v", "values", "w")
 
-    def __init__(self, v: Variant) -> None:
+    def __init__(self, v: Variant, w: GreedyWeights) -> None:
         self.v = v
+        self.w = w
         #: The points of each card kind.
         self.values = tuple(v.value(c) for c in range(KINDS))
         #: Cards of a new meld -> (how many, its points and bonus, the wildcard penalty).
@@ -160,8 +165,9 @@ class _Memo:
             if len(self.lays) >= _MEMO_LIMIT:
                 self.lays.clear()
             v = self.v
+            w = self.w
             n = len(cards)
-            base = 10.0 * n + sum(v.value(c) for c in cards)
+            base = w.meld_per_card * n + sum(v.value(c) for c in cards)
             joker = JOKER in cards
             wilds = joker or any(c % 13 == 1 for c in cards)
             # The reading matters for a burraco, or for a 2 in a short meld (it may stand as
@@ -170,9 +176,9 @@ class _Memo:
                 meld = read_meld(cards, v)
                 wilds = bool(meld.wilds)
                 if grade_of(meld, v) is not None:
-                    base += 150
+                    base += w.meld_burraco
             # Keep the wildcard for a burraco.
-            penalty = 45.0 + 10 * (6 - n) if wilds and n < 6 else 0.0
+            penalty = w.meld_wild + w.meld_wild_short * (6 - n) if wilds and n < 6 else 0.0
             if wilds and v.go_out_needs_clean:
                 penalty += _CLEAN_KEEP / 2  # bate limpo: dirty melds do not take the line out
             parts = self.lays[cards] = (n, base, penalty)
@@ -180,7 +186,7 @@ class _Memo:
         if n < size:
             score -= penalty
         elif n == size:
-            score += 120  # the pozzetto in diretta, or going out
+            score += self.w.meld_all  # the pozzetto in diretta, or going out
         return score
 
     def new_melds(self, hand: list[int], size: int) -> tuple[_Worth, ...]:
@@ -222,6 +228,7 @@ class _Memo:
             self.hands.clear()
         worth = []
         lays = self.lays
+        meld_all = self.w.meld_all
         for cards, rank in candidates:
             parts = lays.get(cards)
             if parts is None:
@@ -231,7 +238,7 @@ class _Memo:
                 if n < size:
                     score -= penalty
                 elif n == size:
-                    score += 120
+                    score += meld_all
             if score > 0:
                 worth.append((score, cards, rank))
         found = self.hands[key] = (candidates, tuple(worth))
@@ -245,7 +252,7 @@ class _Memo:
         if found is None:
             if len(self.fits) >= _MEMO_LIMIT:
                 self.fits.clear()
-            found = self.fits[meld] = _Fits(meld, self.v)
+            found = self.fits[meld] = _Fits(meld, self.v, self.w)
         if len(self.by_id) >= _MEMO_LIMIT:
             self.by_id.clear()
         self.by_id[id(meld)] = (meld, found)
@@ -257,7 +264,7 @@ class _Memo:
         if card not in fits.cards:
             return -1.0
         score, penalty = fits.score(card)
-        return score - penalty if size > 1 else score + 100
+        return score - penalty if size > 1 else score + self.w.extend_last
 
     def all_of(self, melds: Sequence[Meld]) -> list[_Fits]:
         """:meth:`of` each meld."""
@@ -278,12 +285,26 @@ class _Memo:
 _NOTHING: Final[frozenset[int]] = frozenset()
 
 
-_MEMOS: PerVariant[_Memo] = PerVariant(_Memo)
+#: Per variant, the memos of each set of weights: by the weights object first (a bot holds
+#: its own), then by their values.
+_MEMOS: PerVariant[dict[object, tuple[GreedyWeights, _Memo]]] = PerVariant(lambda v: {})
+#: Weight sets a variant keeps memos for at most (a tuner makes a new set per candidate).
+_WEIGHTS_LIMIT: Final = 8
 
 
-def _memo(v: Variant) -> _Memo:
-    """The variant's :class:`_Memo` (one per variant object, kept while it lives)."""
-    return _MEMOS.of(v)
+def _memo(v: Variant, w: GreedyWeights) -> _Memo:
+    """The :class:`_Memo` of the variant and the weights (kept while both live)."""
+    kept = _MEMOS.of(v)
+    entry = kept.get(id(w))
+    if entry is not None and entry[0] is w:
+        return entry[1]
+    entry = kept.get(w)
+    if entry is None:
+        if len(kept) >= 2 * _WEIGHTS_LIMIT:
+            kept.clear()
+        entry = kept[w] = (w, _Memo(v, w))
+    kept[id(w)] = (w, entry[1])
+    return entry[1]
 
 
 def _fits_hand(card: int, counts: Sequence[int], less: int = 0) -> bool:
@@ -329,9 +350,11 @@ class _Seen:
         "thrown",
         "v",
         "view",
+        "w",
     )
 
     v: Variant
+    w: GreedyWeights
     memo: _Memo
     seat: int
     players: int
@@ -353,12 +376,13 @@ class _Seen:
     view: DealView | None
 
     @classmethod
-    def of_view(cls, view: DealView) -> _Seen:
+    def of_view(cls, view: DealView, w: GreedyWeights) -> _Seen:
         v = view.rules
         assert v is not None
         s = cls.__new__(cls)
         s.v = v
-        s.memo = _memo(v)
+        s.w = w
+        s.memo = _memo(v, w)
         s.seat = view.seat
         s.players = view.players
         s.line_of = view.line_of
@@ -375,7 +399,7 @@ class _Seen:
         return s
 
     @classmethod
-    def of_deal(cls, deal: Deal, thrown: list[set[int]]) -> _Seen:
+    def of_deal(cls, deal: Deal, thrown: list[set[int]], w: GreedyWeights) -> _Seen:
         # Inside a search's own sampled deal, read in place (nothing here is written to):
         # only what the seat on turn could know, as its view holds it. Its own hand; the
         # melds, the face-up pile and the stock's size; the cards known to be in each hand
@@ -384,7 +408,8 @@ class _Seen:
         seat = deal.turn
         s = cls.__new__(cls)
         s.v = v
-        s.memo = _memo(v)
+        s.w = w
+        s.memo = _memo(v, w)
         s.seat = seat
         s.players = v.players
         s.line_of = deal.line_of
@@ -409,9 +434,9 @@ class _Seen:
         return self.thrown
 
 
-def pile_worth(view: DealView, v: Variant) -> float:
+def pile_worth(view: DealView, v: Variant, weights: GreedyWeights = HAND_SET) -> float:
     """How much taking the whole pile is worth to the seat, in rough points."""
-    return _pile_worth(_Seen.of_view(view))
+    return _pile_worth(_Seen.of_view(view, weights))
 
 
 def _pile_worth(s: _Seen) -> float:
@@ -422,13 +447,16 @@ def _pile_worth(s: _Seen) -> float:
         counts[c] += 1
     own = memo.feeds(s.melds[s.line])
     worth = 0.0
-    late = s.stock_size < 20
+    w = s.w
+    fit = w.pile_fit
+    late = s.stock_size < w.pile_late_stock
+    waste = w.pile_waste_late if late else w.pile_waste
     values = memo.values
     for c in pile:
         if _fits_hand(c, counts, 1) or c in own:
-            worth += 15 + values[c]
+            worth += fit + values[c]
         else:
-            worth -= values[c] * (1.0 if late else 0.5)
+            worth -= values[c] * waste
     if s.hidden and s.v.pile_open is False:
         # A closed pile: its unseen cards are more cards for canastras early, more points
         # to lose late.
@@ -460,10 +488,11 @@ class _Discards:
     """Weighs the discards of one position: what each card is worth keeping to the seat,
     and how much it may help the opponents."""
 
-    __slots__ = ("counts", "opponents", "own", "scale", "values")
+    __slots__ = ("counts", "opponents", "own", "scale", "values", "w")
 
     def __init__(self, s: _Seen, pile: int | None = None) -> None:
         memo = s.memo
+        w = self.w = s.w
         self.values = memo.values
         self.counts = s.hand  # read only
         self.own = memo.feeds(s.melds[s.line])
@@ -482,37 +511,39 @@ class _Discards:
             held = known[seat] if known is not None else None
             opponents.append(
                 (
-                    1.5 if seat == next_seat else 1.0,
+                    w.danger_next if seat == next_seat else 1.0,
                     feeds,
                     held if held is not None and any(held) else None,
                     thrown[seat],
                 )
             )
         self.opponents = opponents
-        self.scale = 1 + (len(s.pile) if pile is None else pile) / 6
+        self.scale = 1 + (len(s.pile) if pile is None else pile) / w.danger_pile
 
     def danger(self, card: int) -> float:
         """How much discarding ``card`` may help the opponents."""
+        w = self.w
         danger = 0.0
         for weight, feeds, held, thrown in self.opponents:
             if card in feeds:
-                danger += 60 * weight
+                danger += w.danger_feeds * weight
             if held is not None and (held[card] > 0 or _fits_hand(card, held)):
-                danger += 35 * weight
+                danger += w.danger_held * weight
             if card in thrown:
-                danger -= 20
+                danger -= w.danger_thrown
         if card == JOKER or card % 13 == 1:
-            danger += 80
+            danger += w.danger_wild
         return danger * self.scale
 
     def keep(self, card: int) -> float:
         """Lower is a better discard: little use to us, little help to them."""
-        use = 30.0 if _fits_hand(card, self.counts, 1) else 0.0
+        w = self.w
+        use = w.keep_fits_hand if _fits_hand(card, self.counts, 1) else 0.0
         if card in self.own:
-            use += 25
+            use += w.keep_feeds_own
         if card == JOKER or card % 13 == 1:
-            use += _WILD_KEEP
-        return use + self.danger(card) - 0.4 * self.values[card]
+            use += w.keep_wild
+        return use + self.danger(card) - w.keep_points * self.values[card]
 
     def safest(self, cards: Sequence[int]) -> int:
         """The card of ``cards`` best discarded (the lowest of equals)."""
@@ -527,10 +558,14 @@ class _Discards:
 
 
 def discard_danger(
-    card: int, view: DealView, v: Variant, thrown: list[set[int]] | None = None
+    card: int,
+    view: DealView,
+    v: Variant,
+    thrown: list[set[int]] | None = None,
+    weights: GreedyWeights = HAND_SET,
 ) -> float:
     """How much a discard may help the opponents (``thrown``: each seat's discards so far)."""
-    s = _Seen.of_view(view)
+    s = _Seen.of_view(view, weights)
     s.thrown = thrown
     return _Discards(s).danger(card)
 
@@ -560,7 +595,7 @@ def _draw_or_take(s: _Seen, legal: Sequence[Action]) -> Action:
         return takes[0]
     if s.v.pile_needs_pair:
         return takes[0]  # canasta: the pile is the game
-    return takes[0] if _pile_worth(s) > 0 else draw
+    return takes[0] if _pile_worth(s) > s.w.pile_above else draw
 
 
 def _play(s: _Seen, legal: Sequence[Action]) -> Action:
@@ -587,17 +622,32 @@ def _play(s: _Seen, legal: Sequence[Action]) -> Action:
 
 
 class GreedyBot:
-    """Plays the best-looking action by simple club rules; deterministic."""
+    """Plays the best-looking action by simple club rules; deterministic. ``weights`` are
+    what it values each kind of move at (:class:`~burraco.bots.weights.GreedyWeights`; the
+    hand-set ones by default); None plays the greedy level's weights for the table
+    (:func:`~burraco.bots.weights.level_weights`), as the ``greedy`` level does."""
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, weights: GreedyWeights | None = HAND_SET) -> None:
         self.seed = seed
+        self.weights = weights
+        #: The level's weights of the last table asked about (None: not asked yet).
+        self._level: tuple[Variant, GreedyWeights] | None = None
+
+    def _weights(self, v: Variant) -> GreedyWeights:
+        if self.weights is not None:
+            return self.weights
+        level = self._level
+        if level is None or level[0] is not v:
+            level = self._level = (v, level_weights(v))
+        return level[1]
 
     def choose(self, view: DealView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        s = _Seen.of_view(view)
+        assert view.rules is not None
+        s = _Seen.of_view(view, self._weights(view.rules))
         if view.phase == "draw":
             return _draw_or_take(s, legal)
         return _play(s, legal)
@@ -605,7 +655,8 @@ class GreedyBot:
     def ranked(self, view: DealView, legal: Sequence[Action]) -> list[Action]:
         """The play-phase actions from most to least attractive: lay-downs that score
         above nothing first, by score; then discards, safest first."""
-        s = _Seen.of_view(view)
+        assert view.rules is not None
+        s = _Seen.of_view(view, self._weights(view.rules))
         lays: list[tuple[float, int, Action]] = []
         discards: list[tuple[float, int, Action]] = []
         weigh: _Discards | None = None
@@ -628,7 +679,7 @@ class GreedyBot:
         best first, and asks the deal whether each is legal, down to the first that is;
         anywhere else it weighs the deal's legal actions as :meth:`choose` does.
         """
-        s = _Seen.of_deal(deal, thrown)
+        s = _Seen.of_deal(deal, thrown, self._weights(deal.v))
         if deal.phase != "play" or deal.pile_top >= 0:
             # (A closed pile just taken: its top is melded first, among the deal's own list.)
             legal = deal.legal_actions()
@@ -665,6 +716,7 @@ class GreedyBot:
                 options.append((-score, order, cards, -1, sure))
                 order += 1
         last = size == 1
+        extend_last = s.w.extend_last
         if own:
             held = set(compress(_KIND_RANGE, hand))
             by_id = memo.by_id
@@ -678,7 +730,7 @@ class GreedyBot:
                 sure = sure_extend and not (slow and m.kind == SET and m.rank == 3)
                 for card in sorted(fitting) if len(fitting) > 1 else fitting:
                     score, penalty = fits.score(card)
-                    score = score + 100 if last else score - penalty
+                    score = score + extend_last if last else score - penalty
                     if score > 0:
                         options.append((-score, order, (card,), target, sure))
                     order += 1

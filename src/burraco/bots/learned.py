@@ -389,7 +389,8 @@ class LearnedBot:
         self.policy = policy if policy is not None else default_policy()
         self.epsilon = epsilon
         self.rng = random.Random(seed)
-        self._greedy = GreedyBot(seed)
+        # The greedy level's move (its weights for the table), whose rating it ships there.
+        self._greedy = GreedyBot(seed, weights=None)
 
     @staticmethod
     def plays(v: Variant | None) -> bool:
