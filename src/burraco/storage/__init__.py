@@ -7,6 +7,7 @@ code; the schema is kept by Alembic migrations (``migrations/``).
 
 from burraco.storage.store import (
     BotTokenRow,
+    ChallengeRow,
     ChatRow,
     EventRow,
     NameTaken,
@@ -23,6 +24,7 @@ from burraco.storage.store import (
 
 __all__ = [
     "BotTokenRow",
+    "ChallengeRow",
     "ChatRow",
     "EventRow",
     "NameTaken",
