@@ -1,5 +1,6 @@
 """Storage: tables, seats, the append-only log of every action, finished records,
-accounts and their sessions, ratings, results, chat and the reviews of deals.
+accounts and their sessions, ratings, results, chat, the reviews of deals and the
+challenges to bots.
 
 SQLAlchemy over an embedded SQLite file by default, or PostgreSQL with the same
 code; the schema is kept by Alembic migrations (``migrations/``).
