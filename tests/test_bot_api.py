@@ -33,6 +33,7 @@ from burraco.client import house
 from burraco.client.session import Seat
 from burraco.server.limits import Limits
 from burraco.server.quickplay import Entry, QuickQueue, QuickRules
+from burraco.server.table.errors import RoomError
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
 PASSWORD = "cuori e picche"
@@ -359,6 +360,89 @@ def test_a_room_of_the_version_before_bot_accounts_is_upgraded_with_its_people(
     assert robo.program and store.bots_of(anna.id) == [robo]
 
 
+def test_a_challenge_is_answered_once_whichever_store_answers(tmp_path: Path) -> None:
+    """Two stores on one database (two processes of a cluster): the challenge one makes,
+    the other sees; of two answers only the first changes it, and one past its 10 minutes
+    is gone."""
+    from burraco.server.bot_accounts import Challenge, Challenges
+    from burraco.storage import Store, TableRow
+
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    one, two = Challenges(Store(url)), Challenges(Store(url))
+    anna = one.store.create_user("Anna", "x")
+    robo = one.store.create_user("Robo", "", "bot", owner_id=anna.id)
+    for table in ("t-1", "t-2"):
+        row = TableRow(table, "italian", "{}", 7, 40, "greedy", True, "waiting", 0.0, 0.0)
+        one.store.create_table(row)
+    options = {"variant": "italian", "players": 2, "rated": True}
+    made = Challenge("c-1", "t-1", 1, "Anna", robo.id, "Robo", options, time.time())
+    one.add(made)
+    assert two.of_bot(robo.id) == [made] and two.holds("t-1", 1) == made
+    assert two.take("c-1", robo.id, "accepted") == made
+    with pytest.raises(RoomError) as refused:
+        one.take("c-1", robo.id, "declined")
+    assert refused.value.status == 404
+    assert (one.status("c-1"), two.status("c-1")) == ("accepted", "accepted")
+    assert one.of_bot(robo.id) == [] and one.holds("t-1", None) is None
+    # Past its time: gone, and no longer keeps its seat nor takes an answer.
+    old = Challenge("c-2", "t-2", 1, "Anna", robo.id, "Robo", options, time.time() - 601)
+    one.add(old)
+    assert two.status("c-2") == "gone" and two.of_bot(robo.id) == []
+    two.check_join("t-2", None)
+    with pytest.raises(RoomError):
+        two.take("c-2", robo.id, "accepted")
+    assert two.status("nothing") == "gone"
+
+
+def test_a_room_of_the_version_before_challenges_is_upgraded_with_its_tables(
+    tmp_path: Path,
+) -> None:
+    """Migration 0007 on a database of 0006 with a person, a bot and a table: they stay,
+    and a challenge to the bot is stored."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, event
+
+    import burraco.storage.store as store_module
+    from burraco.server.bot_accounts import Challenge, Challenges
+    from burraco.storage import Store
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    event.listen(engine, "connect", store_module._sqlite_pragmas)
+    config = Config()
+    config.set_main_option(
+        "script_location", str(Path(store_module.__file__).parent / "migrations")
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0006")
+    engine.dispose()
+    with contextlib.closing(sqlite3.connect(tmp_path / "old.db")) as db:
+        assert "challenges" not in {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        db.execute(
+            "INSERT INTO users (name, name_key, password_hash, kind, language, created_at)"
+            " VALUES ('Anna', 'anna', 'x', 'person', 'en', 0)"
+        )
+        db.execute(
+            "INSERT INTO users (name, name_key, password_hash, kind, language, created_at,"
+            " owner_id) VALUES ('Robo', 'robo', '', 'bot', 'en', 0, 1)"
+        )
+        db.execute(
+            "INSERT INTO tables (id, variant, options, seed, move_seconds, bot, takeover,"
+            " status, created_at, updated_at) VALUES ('t-1', 'italian', '{}', 7, 40, 'greedy',"
+            " 1, 'waiting', 0, 0)"
+        )
+        db.commit()
+    store = Store(url)
+    robo = store.user_by_name("Robo")
+    assert robo is not None and robo.program and store.table("t-1") is not None
+    challenges = Challenges(store)
+    made = Challenge("c-1", "t-1", 1, "Anna", robo.id, "Robo", {"players": 2}, time.time())
+    challenges.add(made)
+    assert challenges.of_bot(robo.id) == [made] and challenges.status("c-1") == "pending"
+
+
 # --- refusals ----------------------------------------------------------------------------------
 
 
@@ -525,6 +609,35 @@ def test_a_bot_declines_a_challenge(tmp_path: Path) -> None:
         assert bruno.post(f"/api/tables/{seat['table']}/join", {"name": "Bruno"}).status_code == 200
         late = http.post(f"/api/bot/challenges/{challenge['challenge']}/accept")
         assert late.status_code == 404
+
+
+def test_a_challenge_outlives_a_room_restart_and_is_accepted_once(tmp_path: Path) -> None:
+    """A challenge is in the database: the room restarted still keeps the bot's seat, the
+    bot finds it and accepts it, and a second accept is refused."""
+    port = free_port()
+    with room(tmp_path, port=port) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        seat = anna.challenge("Robo", move_seconds=0)
+    with room(tmp_path, port=port) as server:
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        [challenge] = http.get("/api/bot/challenges").json()["challenges"]
+        assert (challenge["challenge"], challenge["table"]) == (seat["challenge"], seat["table"])
+        assert (challenge["from"], challenge["seat"], challenge["rated"]) == ("Anna", 1, True)
+        status = httpx.get(f"{server.url}/api/challenges/{seat['challenge']}").json()
+        assert status == {"challenge": seat["challenge"], "status": "pending"}
+        # Seat 1 is still kept for the bot.
+        bruno = Person(server.url, "Bruno")
+        refused = bruno.post(f"/api/tables/{seat['table']}/join", {"name": "Bruno"})
+        assert (refused.status_code, refused.json()["params"]) == (409, {"seat": 1})
+        accepted = http.post(f"/api/bot/challenges/{challenge['challenge']}/accept")
+        assert accepted.status_code == 200, accepted.text
+        assert (accepted.json()["table"], accepted.json()["seat"]) == (seat["table"], 1)
+        again = http.post(f"/api/bot/challenges/{challenge['challenge']}/accept")
+        assert (again.status_code, again.json()["code"]) == (404, "not_found")
+        status = httpx.get(f"{server.url}/api/challenges/{seat['challenge']}").json()
+        assert status["status"] == "accepted"
+        assert http.get("/api/bot/challenges").json()["challenges"] == []
 
 
 def test_a_bot_sits_at_no_more_tables_than_its_cap(tmp_path: Path) -> None:

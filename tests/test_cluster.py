@@ -234,6 +234,35 @@ def test_two_processes_share_a_table_over_redis(rooms: list[str]) -> None:
     assert refused.status_code == 409
 
 
+def test_a_challenge_made_on_one_process_is_accepted_once_on_either(rooms: list[str]) -> None:
+    """A person's challenge is in the database: the bot polling the other process sees it,
+    a join there is refused its seat, and of two accepts (one on each process) only the
+    first seats the bot."""
+    one, two = rooms
+    anna = httpx.Client(base_url=one, timeout=seconds(30))
+    signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "cuori e picche"})
+    assert signed.status_code == 200, signed.text
+    csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+    token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
+    body = {"players": 2, "deals": 1, "move_seconds": 0}
+    seat = anna.post("/api/players/Robo/challenge", json=body, headers=csrf).json()
+    bearer = {"Authorization": f"Bearer {token}"}
+    [challenge] = httpx.get(f"{two}/api/bot/challenges", headers=bearer).json()["challenges"]
+    assert (challenge["challenge"], challenge["from"]) == (seat["challenge"], "Anna")
+    status = httpx.get(f"{two}/api/challenges/{seat['challenge']}").json()["status"]
+    assert status == "pending"
+    carla = httpx.post(f"{two}/api/tables/{seat['table']}/join", json={"name": "Carla"})
+    assert carla.status_code == 409
+    path = f"/api/bot/challenges/{seat['challenge']}/accept"
+    accepted = httpx.post(f"{two}{path}", headers=bearer, timeout=seconds(30))
+    assert accepted.status_code == 200, accepted.text
+    assert (accepted.json()["table"], accepted.json()["seat"]) == (seat["table"], 1)
+    again = httpx.post(f"{one}{path}", headers=bearer, timeout=seconds(30))
+    assert (again.status_code, again.json()["code"]) == (404, "not_found")
+    for url in rooms:
+        assert httpx.get(f"{url}/api/challenges/{seat['challenge']}").json()["status"] == "accepted"
+
+
 class PagePlayer:
     """A player whose client behaves like the table page: when its socket closes or cannot
     open, it reconnects after a short pause, to one process or the other (as a load

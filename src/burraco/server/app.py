@@ -193,7 +193,7 @@ def create_app(
     review_pool = ReviewPool(store, reviews or ReviewSettings.from_env())
     desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
-    bot_accounts, challenges = BotAccounts(store, accounts, limits), Challenges()
+    bot_accounts, challenges = BotAccounts(store, accounts, limits), Challenges(store)
     quick = quick_play(
         room,
         store,

@@ -26,6 +26,7 @@ challenge is a table waiting for the bot, which accepts (joins) or declines it.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import time
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from typing import Any
 from burraco.server.accounts import Accounts
 from burraco.server.limits import Limits
 from burraco.server.table.errors import RoomError
-from burraco.storage import BotTokenRow, NameTaken, Store, UserRow
+from burraco.storage import BotTokenRow, ChallengeRow, NameTaken, Store, UserRow
 
 __all__ = ["TOKEN_PREFIX", "BotAccounts", "Challenge", "Challenges"]
 
@@ -166,48 +167,44 @@ class Challenge:
 
 
 class Challenges:
-    """The challenges waiting for a bot's answer (in memory: one that a restart loses
-    leaves its table waiting, which its person starts with the house bots or leaves)."""
+    """The challenges waiting for a bot's answer, in the database: every process of a
+    cluster sees the same ones, a restart keeps them, and of two answers to one challenge
+    only the first counts (the store changes it only while it is pending)."""
 
     #: Seconds a challenge waits for its bot's answer.
     TIMEOUT = 600.0
+    #: Seconds an answered (or expired) challenge is kept, for its status to be asked.
+    KEPT = 86_400.0
 
-    def __init__(self) -> None:
-        self.pending: dict[str, Challenge] = {}
-        #: How the bot answered each challenge: accepted or declined (the latest few).
-        self.answered: dict[str, str] = {}
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def _since(self) -> float:
+        """When the oldest challenge still waiting was made."""
+        return time.time() - self.TIMEOUT
 
     def status(self, challenge_id: str) -> str:
-        self.expire()
-        if challenge_id in self.pending:
-            return "pending"
-        return self.answered.get(challenge_id, "gone")
+        """pending, accepted, declined, or gone (none such, or its time ran out)."""
+        found = self.store.challenge(challenge_id)
+        if found is None or (found.status == "pending" and found.created_at < self._since()):
+            return "gone"
+        return found.status
 
     def add(self, challenge: Challenge) -> None:
-        self.expire()
-        self.pending[challenge.id] = challenge
-
-    def expire(self, now: float | None = None) -> None:
-        now = time.time() if now is None else now
-        for key, c in list(self.pending.items()):
-            if now - c.created > self.TIMEOUT:
-                del self.pending[key]
+        # Old challenges go as new ones come: the table stays as small as the traffic.
+        self.store.forget_challenges(time.time() - self.KEPT)
+        self.store.add_challenge(_row(challenge))
 
     def of_bot(self, bot_id: int) -> list[Challenge]:
-        self.expire()
-        return [c for c in self.pending.values() if c.bot_id == bot_id]
+        return [_challenge(r) for r in self.store.pending_challenges(self._since(), bot_id=bot_id)]
 
     def take(self, challenge_id: str, bot_id: int, answer: str) -> Challenge:
         """The bot's challenge ``challenge_id``, answered (no longer pending); 404 if there
-        is none."""
-        found = self.pending.get(challenge_id)
-        if found is None or found.bot_id != bot_id:
+        is none pending (answered already, here or by another process, or expired)."""
+        found = self.store.answer_challenge(challenge_id, bot_id, answer, self._since())
+        if found is None:
             raise RoomError("not_found", f"no challenge {challenge_id[:32]!r} for you", 404)
-        del self.pending[challenge_id]
-        self.answered[challenge_id] = answer
-        while len(self.answered) > 1000:
-            del self.answered[next(iter(self.answered))]
-        return found
+        return _challenge(found)
 
     def check_join(self, table_id: str, user_id: int | None) -> None:
         """A table that waits for a challenged bot takes no one else meanwhile."""
@@ -222,7 +219,34 @@ class Challenges:
 
     def holds(self, table_id: str, seat: int | None) -> Challenge | None:
         """The pending challenge that keeps a seat of this table for its bot."""
-        for c in self.pending.values():
-            if c.table == table_id and (seat is None or seat == c.seat):
-                return c
+        for row in self.store.pending_challenges(self._since(), table_id=table_id):
+            if seat is None or seat == row.seat:
+                return _challenge(row)
         return None
+
+
+def _row(challenge: Challenge) -> ChallengeRow:
+    return ChallengeRow(
+        id=challenge.id,
+        table_id=challenge.table,
+        seat=challenge.seat,
+        challenger=challenge.challenger,
+        bot_id=challenge.bot_id,
+        bot=challenge.bot,
+        options=json.dumps(challenge.options),
+        status="pending",
+        created_at=challenge.created,
+    )
+
+
+def _challenge(row: ChallengeRow) -> Challenge:
+    return Challenge(
+        id=row.id,
+        table=row.table_id,
+        seat=row.seat,
+        challenger=row.challenger,
+        bot_id=row.bot_id,
+        bot=row.bot,
+        options=json.loads(row.options),
+        created=row.created_at,
+    )

@@ -1,5 +1,6 @@
 """Storage: tables, seats, the append-only log of every action, finished records,
-accounts and their sessions, ratings, results, chat and the reviews of deals.
+accounts and their sessions, ratings, results, chat, the reviews of deals and the
+challenges to bots.
 
 SQLAlchemy over an embedded SQLite file by default, or PostgreSQL with the same
 code; the schema is kept by Alembic migrations (``migrations/``).
@@ -7,6 +8,7 @@ code; the schema is kept by Alembic migrations (``migrations/``).
 
 from burraco.storage.store import (
     BotTokenRow,
+    ChallengeRow,
     ChatRow,
     EventRow,
     NameTaken,
@@ -23,6 +25,7 @@ from burraco.storage.store import (
 
 __all__ = [
     "BotTokenRow",
+    "ChallengeRow",
     "ChatRow",
     "EventRow",
     "NameTaken",

@@ -213,3 +213,23 @@ reviews = Table(
     Column("data", Text, nullable=False),
     Column("created_at", Float, nullable=False),
 )
+
+challenges = Table(
+    "challenges",
+    metadata,
+    #: A person's challenge to a bot: a table that keeps a seat for the bot (migration 0007).
+    Column("id", String(40), primary_key=True),
+    Column("table_id", String(32), ForeignKey("tables.id"), nullable=False, index=True),
+    #: The seat kept for the bot.
+    Column("seat", Integer, nullable=False),
+    #: The challenger's name, and the bot's account and name.
+    Column("challenger", String(64), nullable=False),
+    Column("bot_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("bot", String(64), nullable=False),
+    #: The table's options as the challenger asked them, as JSON.
+    Column("options", Text, nullable=False),
+    #: pending, accepted or declined (a pending one past its time counts as gone).
+    Column("status", String(8), nullable=False),
+    Column("created_at", Float, nullable=False, index=True),
+    Column("answered_at", Float, nullable=True),
+)

@@ -41,6 +41,7 @@ from sqlalchemy.pool import StaticPool
 from burraco.storage import models
 
 __all__ = [
+    "ChallengeRow",
     "ChatRow",
     "EventRow",
     "FinishedTable",
@@ -142,6 +143,23 @@ class BotTokenRow:
     hint: str
     created_at: float
     revoked_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRow:
+    """A person's challenge to a bot: a table that keeps ``seat`` for the bot ``bot_id``.
+    ``options``: the table's options as JSON; ``status``: pending, accepted or declined."""
+
+    id: str
+    table_id: str
+    seat: int
+    challenger: str
+    bot_id: int
+    bot: str
+    options: str
+    status: str
+    created_at: float
+    answered_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -824,6 +842,59 @@ class Store:
             .where((t.c.id_hash == id_hash) & t.c.revoked_at.is_(None))
         )
         return self._first(query, UserRow)
+
+    # --- challenges ---------------------------------------------------------------------------
+
+    def add_challenge(self, row: ChallengeRow) -> None:
+        with self._write() as c:
+            c.execute(insert(models.challenges).values(**_fields(row)))
+
+    def challenge(self, challenge_id: str) -> ChallengeRow | None:
+        ch = models.challenges
+        return self._first(select(ch).where(ch.c.id == challenge_id), ChallengeRow)
+
+    def pending_challenges(
+        self, since: float, *, bot_id: int | None = None, table_id: str | None = None
+    ) -> list[ChallengeRow]:
+        """The challenges still pending made at ``since`` or later, of a bot or a table,
+        the oldest first."""
+        ch = models.challenges
+        condition = (ch.c.status == "pending") & (ch.c.created_at >= since)
+        if bot_id is not None:
+            condition = condition & (ch.c.bot_id == bot_id)
+        if table_id is not None:
+            condition = condition & (ch.c.table_id == table_id)
+        query = select(ch).where(condition).order_by(ch.c.created_at, ch.c.id)
+        return self._all(query, ChallengeRow)
+
+    def answer_challenge(
+        self, challenge_id: str, bot_id: int, status: str, since: float
+    ) -> ChallengeRow | None:
+        """Mark the bot's pending challenge (made at ``since`` or later) ``status``; the
+        challenge, or None if it is not pending. One UPDATE ... WHERE status = 'pending':
+        of two processes answering the same challenge, only one changes it."""
+        ch = models.challenges
+        condition = (
+            (ch.c.id == challenge_id)
+            & (ch.c.bot_id == bot_id)
+            & (ch.c.status == "pending")
+            & (ch.c.created_at >= since)
+        )
+        with self._write() as c:
+            done = c.execute(
+                update(ch).where(condition).values(status=status, answered_at=time.time())
+            )
+            if done.rowcount != 1:
+                return None
+            found = c.execute(select(ch).where(ch.c.id == challenge_id)).first()
+        return None if found is None else ChallengeRow(**found._mapping)
+
+    def forget_challenges(self, before: float) -> int:
+        """Delete the challenges made before ``before`` (answered or expired long ago)."""
+        ch = models.challenges
+        with self._write() as c:
+            done = c.execute(delete(ch).where(ch.c.created_at < before))
+        return int(done.rowcount or 0)
 
     def create_session(self, row: SessionRow) -> None:
         with self._write() as c:
