@@ -554,11 +554,12 @@ async def evening_of(
     tasks = [asyncio.create_task(guests_table(url, n, evening)) for n in range(tables)]
     tasks += [asyncio.create_task(rated_pair(url, n, evening, rated_think)) for n in range(rated)]
     tasks += [asyncio.create_task(quick_person(url, n, evening)) for n in range(quick)]
-    # Seated when every long table has been played on (or a generous minute is over).
+    # Seated when every long table and every rated pair's first table has been played on
+    # (their sign-ups hash passwords first, slowly on a loaded machine), or two minutes on.
     going = time.time() + 120
     while time.time() < going:
         moving = {t for (t, _seat) in evening.played}
-        if len(moving) >= tables:
+        if len(moving) >= tables + rated:
             break
         await asyncio.sleep(0.5)
     evening.phase = "before"

@@ -38,6 +38,8 @@ def both_shots(page: Any, name: str) -> None:
 def create_watchable(page: Any, base: str, *, players: str = "2:2", delay: str = "0") -> str:
     """A table made in the lobby's form, open to spectators, against greedy bots; its id."""
     page.goto(f"{base}/")
+    # The form's handlers are in place (a click before them sends the form as a GET).
+    page.wait_for_selector("body[data-lobby-ready=true]", state="attached")
     page.fill("#name", "Anna")
     page.select_option("#setup", players)
     page.check("#by-deals")
