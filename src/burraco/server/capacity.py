@@ -15,13 +15,14 @@ away with a clear "busy" answer, while the players already seated play on.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeVar
+
+from burraco.server.background import cancel
 
 __all__ = ["BUSY", "Capacity", "LoopLag", "from_env"]
 
@@ -128,11 +129,8 @@ class LoopLag:
             self._task = asyncio.get_running_loop().create_task(self._watch())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel(self._task)
+        self._task = None
 
     async def _watch(self) -> None:
         while True:

@@ -29,13 +29,14 @@ minutes instead of once in seconds.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import os
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from burraco.server.background import cancel
 
 if TYPE_CHECKING:
     from burraco.server.capacity import Capacity
@@ -111,9 +112,7 @@ class FullCollections:
     async def stop(self) -> None:
         if self._task is None:
             return
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+        await cancel(self._task)
         self._task = None
         FullCollections._running -= 1
         if FullCollections._running == 0 and FullCollections._saved is not None:

@@ -40,7 +40,6 @@ memory. In a cluster the same rules run on a queue kept in Redis
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import secrets
@@ -49,6 +48,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from burraco.server.background import cancel
 from burraco.server.ratings import BOT_LEVELS, game_key
 from burraco.variants import PRESETS, preset, variant
 
@@ -523,11 +523,8 @@ class Matcher:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         while True:

@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
+from burraco.server.background import cancel
 from burraco.server.table.errors import RoomError
 from burraco.server.thinking import _context, _worker_start
 from burraco.storage import ReviewRow, Store
@@ -296,10 +297,7 @@ class ReviewPool:
 
     async def close(self) -> None:
         """Stop the pool: cancel what waits, end the workers."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel(self._task)
         executor, self._executor = self._executor, None
         if executor is not None:
             # A review running is abandoned: its worker is ended, not waited for.
