@@ -28,6 +28,7 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from burraco.server.background import cancel
 from burraco.server.room import Room, RoomError, error_message
 from burraco.server.watching import Watcher, spectator_name
 
@@ -120,9 +121,7 @@ class Cluster:
 
     async def stop(self) -> None:
         for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            await cancel(task)
         for table in list(self.owned):
             with contextlib.suppress(Exception):
                 if await self.redis.get(self._key(table)) == self.node:

@@ -30,6 +30,7 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from burraco.server.background import cancel
 from burraco.server.capacity import BUSY
 from burraco.server.inputs import clean_name
 from burraco.server.limits import Limits
@@ -190,10 +191,7 @@ class Desk:
             self._collector = asyncio.create_task(self._collect_forever())
 
     async def stop(self) -> None:
-        if self._collector is not None:
-            self._collector.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._collector
+        await cancel(self._collector)
 
     def _save(self, live: LiveTournament) -> None:
         blob = {

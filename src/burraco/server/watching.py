@@ -16,7 +16,6 @@ time to read (only the newest matters), never the players' time.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 from collections import deque
@@ -24,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from burraco.server.background import cancel
 from burraco.server.inputs import clean_name
 
 if TYPE_CHECKING:
@@ -155,10 +155,7 @@ class Watcher:
         self.outbox.put(json.dumps(message), state=message.get("type") == "state")
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+        await cancel(self.task)
 
     async def _write(self) -> None:
         while True:
