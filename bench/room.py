@@ -42,6 +42,10 @@ import websockets
 WARM = [0.0]
 #: Actions sent in the measured window (after WARM), for the CPU per action.
 MEASURED = [0]
+#: The room's error answers by code: a refused action leaves its player waiting, so a
+#: run that met any is printed as such (the per-socket message limit once stopped every
+#: table of ``--think 0`` after 60 actions a seat, unseen).
+REFUSALS: dict[str, int] = {}
 
 
 async def player(
@@ -70,6 +74,8 @@ async def player(
             kind = message["type"]
             if kind == "match_over":
                 break
+            if kind == "error":
+                REFUSALS[message["code"]] = REFUSALS.get(message["code"], 0) + 1
             if kind != "state":
                 continue
             if sent_at is not None and message["version"] >= waiting_for:
@@ -209,7 +215,9 @@ def start_server(
         "from burraco.server.limits import Limits\n"
         "if hasattr(os, 'sched_setaffinity'): os.sched_setaffinity(0, {0})\n"
         # One address makes every table here: no rate limit, and no busy answers.
-        "limits = Limits(create_table='100000/minute', join_table='100000/minute')\n"
+        "limits = Limits(create_table='100000/minute', join_table='100000/minute',\n"
+        # The players are programs acting as fast as the room answers (--think 0).
+        "                socket_messages='1000000 per 10 seconds')\n"
         "capacity = Capacity(max_tables=100000, max_sockets=100000, busy_lag=1e9,\n"
         "                    tables_per_creator=100000)\n"
         f"app = create_app('sqlite:///{database}', bot_delay=0, limits=limits, capacity=capacity)\n"
@@ -297,6 +305,9 @@ def main() -> None:
         f"an action ({result['server cpu %']:.0f}% of a core; the players "
         f"{result['players cpu %']:.0f}%)"
     )
+    if REFUSALS:
+        # Each refused action stopped its table: the figures above do not measure the room.
+        print(f"REFUSED (tables stalled): {REFUSALS}")
     if pauses is not None:
         # The collector's own work (CPU time) in the room: what it adds to a player's wait.
         print(
