@@ -75,6 +75,8 @@ class ExpertBot:
         horizon: int | None = 6,
         race: float | None = 2.5,
         weights: GreedyWeights | None = HAND_SET,
+        hand_weight: float = 1.0,
+        near: float = 0.0,
     ) -> None:
         self.seconds = seconds
         self.worlds = worlds
@@ -83,6 +85,8 @@ class ExpertBot:
         self.seed = seed
         self.discards = discards
         self.lays = lays
+        self.hand_weight = hand_weight
+        self.near = near
         self.policy = GreedyBot(weights=weights)
         self.last_values: dict[Action, float] = {}
 
@@ -160,21 +164,28 @@ class ExpertBot:
             if chosen.kind == DISCARD:
                 thrown[deal.turn].add(chosen.cards[0])
             deal._perform(chosen)
-        totals = line_totals(deal)
+        if deal.phase == OVER:
+            totals = line_totals(deal)
+        else:
+            totals = line_totals(deal, self.hand_weight, self.near)
         mine = totals.pop(deal.line_of[seat])
         return mine - (max(totals.values()) if totals else 0)
 
 
-def line_totals(deal: Deal) -> dict[int, int]:
+def line_totals(deal: Deal, hand_weight: float = 1.0, near: float = 0.0) -> dict[int, float]:
     """Each line's provisional total, as :meth:`Deal.score` counts it (``LineScore.total``),
-    without building the score's breakdown: the end of every playout asks for it."""
+    without building the score's breakdown: the end of every playout asks for it.
+    ``hand_weight`` scales the points still in hand (a cutoff's leaf value: cards in hand
+    mid-deal are mostly melded later, not lost)."""
     v = deal.v
     points_of = _KIND_VALUES.of(v)
     line_of = deal.line_of
     worth = _WORTH
-    totals: dict[int, int] = {}
+    totals: dict[int, float] = {}
+    near_size = v.burraco_length - 1
+    near_bonus = near * v.dirty_bonus
     for line in sorted(set(line_of)):
-        total = 0
+        total: float = 0
         for m in deal.melds[line]:
             known = worth.get(id(m))
             if known is None or known[0] is not m:
@@ -182,6 +193,8 @@ def line_totals(deal: Deal) -> dict[int, int]:
                     worth.clear()
                 known = worth[id(m)] = (m, meld_points(m, v) + meld_bonus(m, v))
             total += known[1]
+            if near and len(m.cards) == near_size:
+                total += near_bonus
         for seat in range(v.players):
             if line_of[seat] != line:
                 continue
@@ -192,7 +205,7 @@ def line_totals(deal: Deal) -> dict[int, int]:
                 points += sum(points_of[c] for c in pending)
             if v.double_unmelded_hand and not deal._melded_seat[seat]:
                 points *= 2
-            total -= points
+            total -= points * hand_weight
         if deal.closer >= 0 and line_of[deal.closer] == line:
             total += v.closing_bonus
         if v.pozzetti and not deal.has_pozzetto[line]:
