@@ -5,9 +5,9 @@ to lay down more or discard now) the expert deals the cards it cannot see at ran
 times, consistently with what it knows (:meth:`Deal.resample`: the cards taken
 from the pile stay in the hands that took them, every hand keeps its size), and
 plays each candidate action on with :class:`GreedyBot` in every seat, to the
-end of the deal or for a horizon of turns, where the deal's provisional score
-(melded cards and bonuses, minus the hands and the pozzetto not yet taken)
-stands for the outcome. The candidate with the best mean score difference for its line
+end of the deal (scored as the deal scores it) or for a horizon of turns, where a
+leaf value stands for the outcome: the melded cards and bonuses and the pozzetto not
+yet taken, with the cards still in hand not counted (they are mostly melded later). The candidate with the best mean score difference for its line
 wins. All candidates are weighed on the same sampled deals, so the luck of the
 sample cancels between them; a candidate clearly beaten on the deals so far drops out
 of the race and leaves its share of the budget to the others.
@@ -63,6 +63,13 @@ class ExpertBot:
     every candidate in every world. ``weights`` are the greedy player's, in its playouts
     and in choosing its candidates (the hand-set ones by default; None: the greedy level's
     for the table, :func:`~burraco.bots.weights.level_weights`).
+
+    A playout cut at the horizon is valued by its leaf (:func:`line_totals`): the melds and
+    bonuses as they stand, the points still in hand times ``hand_weight`` (0 by default: cards
+    held mid-deal are mostly melded later; counted in full, they made the expert shun the pile
+    and dump points: docs/research.md, "A stronger expert") and each meld one card short of a
+    burraco worth ``near`` times the least bonus. A playout that reaches the end of the deal
+    counts as the deal scores.
     """
 
     def __init__(
@@ -75,7 +82,7 @@ class ExpertBot:
         horizon: int | None = 6,
         race: float | None = 2.5,
         weights: GreedyWeights | None = HAND_SET,
-        hand_weight: float = 1.0,
+        hand_weight: float = 0.0,
         near: float = 0.0,
     ) -> None:
         self.seconds = seconds
