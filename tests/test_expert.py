@@ -87,9 +87,13 @@ def test_a_cut_playout_uses_the_leaf_weights() -> None:
     view = deal.view(seat)
     world = Deal.resample(view, random.Random(7))
     action = deal.legal_actions()[0]
-    full = ExpertBot(worlds=1, horizon=2)._rollout(world, action, seat, discarded_by(view))
+    full = ExpertBot(worlds=1, horizon=2, hand_weight=1.0)._rollout(
+        world, action, seat, discarded_by(view)
+    )
     light = ExpertBot(worlds=1, horizon=2, hand_weight=0.0)._rollout(
         world, action, seat, discarded_by(view)
     )
     # Two turns on, both lines hold cards: without the hands, the difference changes.
     assert light != full
+    # The default leaf leaves the hands out.
+    assert ExpertBot(worlds=1, horizon=2)._rollout(world, action, seat, discarded_by(view)) == light
