@@ -5,9 +5,9 @@ to lay down more or discard now) the expert deals the cards it cannot see at ran
 times, consistently with what it knows (:meth:`Deal.resample`: the cards taken
 from the pile stay in the hands that took them, every hand keeps its size), and
 plays each candidate action on with :class:`GreedyBot` in every seat, to the
-end of the deal or for a horizon of turns, where the deal's provisional score
-(melded cards and bonuses, minus the hands and the pozzetto not yet taken)
-stands for the outcome. The candidate with the best mean score difference for its line
+end of the deal (scored as the deal scores it) or for a horizon of turns, where a
+leaf value stands for the outcome: the melded cards and bonuses and the pozzetto not
+yet taken, with the cards still in hand not counted (they are mostly melded later). The candidate with the best mean score difference for its line
 wins. All candidates are weighed on the same sampled deals, so the luck of the
 sample cancels between them; a candidate clearly beaten on the deals so far drops out
 of the race and leaves its share of the budget to the others.
@@ -63,6 +63,13 @@ class ExpertBot:
     every candidate in every world. ``weights`` are the greedy player's, in its playouts
     and in choosing its candidates (the hand-set ones by default; None: the greedy level's
     for the table, :func:`~burraco.bots.weights.level_weights`).
+
+    A playout cut at the horizon is valued by its leaf (:func:`line_totals`): the melds and
+    bonuses as they stand, the points still in hand times ``hand_weight`` (0 by default: cards
+    held mid-deal are mostly melded later; counted in full, they made the expert shun the pile
+    and dump points: docs/research.md, "A stronger expert") and each meld one card short of a
+    burraco worth ``near`` times the least bonus. A playout that reaches the end of the deal
+    counts as the deal scores.
     """
 
     def __init__(
@@ -75,6 +82,8 @@ class ExpertBot:
         horizon: int | None = 6,
         race: float | None = 2.5,
         weights: GreedyWeights | None = HAND_SET,
+        hand_weight: float = 0.0,
+        near: float = 0.0,
     ) -> None:
         self.seconds = seconds
         self.worlds = worlds
@@ -83,6 +92,8 @@ class ExpertBot:
         self.seed = seed
         self.discards = discards
         self.lays = lays
+        self.hand_weight = hand_weight
+        self.near = near
         self.policy = GreedyBot(weights=weights)
         self.last_values: dict[Action, float] = {}
 
@@ -160,21 +171,28 @@ class ExpertBot:
             if chosen.kind == DISCARD:
                 thrown[deal.turn].add(chosen.cards[0])
             deal._perform(chosen)
-        totals = line_totals(deal)
+        if deal.phase == OVER:
+            totals = line_totals(deal)
+        else:
+            totals = line_totals(deal, self.hand_weight, self.near)
         mine = totals.pop(deal.line_of[seat])
         return mine - (max(totals.values()) if totals else 0)
 
 
-def line_totals(deal: Deal) -> dict[int, int]:
+def line_totals(deal: Deal, hand_weight: float = 1.0, near: float = 0.0) -> dict[int, float]:
     """Each line's provisional total, as :meth:`Deal.score` counts it (``LineScore.total``),
-    without building the score's breakdown: the end of every playout asks for it."""
+    without building the score's breakdown: the end of every playout asks for it.
+    ``hand_weight`` scales the points still in hand (a cutoff's leaf value: cards in hand
+    mid-deal are mostly melded later, not lost)."""
     v = deal.v
     points_of = _KIND_VALUES.of(v)
     line_of = deal.line_of
     worth = _WORTH
-    totals: dict[int, int] = {}
+    totals: dict[int, float] = {}
+    near_size = v.burraco_length - 1
+    near_bonus = near * v.dirty_bonus
     for line in sorted(set(line_of)):
-        total = 0
+        total: float = 0
         for m in deal.melds[line]:
             known = worth.get(id(m))
             if known is None or known[0] is not m:
@@ -182,6 +200,8 @@ def line_totals(deal: Deal) -> dict[int, int]:
                     worth.clear()
                 known = worth[id(m)] = (m, meld_points(m, v) + meld_bonus(m, v))
             total += known[1]
+            if near and len(m.cards) == near_size:
+                total += near_bonus
         for seat in range(v.players):
             if line_of[seat] != line:
                 continue
@@ -192,7 +212,7 @@ def line_totals(deal: Deal) -> dict[int, int]:
                 points += sum(points_of[c] for c in pending)
             if v.double_unmelded_hand and not deal._melded_seat[seat]:
                 points *= 2
-            total -= points
+            total -= points * hand_weight
         if deal.closer >= 0 and line_of[deal.closer] == line:
             total += v.closing_bonus
         if v.pozzetti and not deal.has_pozzetto[line]:
