@@ -145,3 +145,16 @@ def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="at least one board"):
         duplicate(None, "greedy", boards=0)
     assert type(opponent_bot("greedy-hand", 1)).__name__ == "GreedyBot"
+
+
+def test_the_expert_can_teach(tmp_path: Path) -> None:
+    config = IterateConfig(
+        minutes=0.03, teacher="expert", worlds=1, imitate=1.0, eval_every=0.03, **TINY
+    )
+    run = train(config, tmp_path)
+    assert run.deals > 0
+    with np.load(tmp_path / "replay.npz") as data:
+        size = int(data["position"][0])
+        labels, counts = data["labels"][:size], data["counts"][:size]
+    # Every decision kept carries the search's choice, among the actions kept.
+    assert size > 0 and (labels >= 0).all() and (labels < counts).all()
