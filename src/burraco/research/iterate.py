@@ -706,7 +706,7 @@ def train(
 # --- the learning curve ---------------------------------------------------------------------
 
 
-def plot_curve(csv_path: Path, png_path: Path) -> None:
+def plot_curve(csv_path: Path, png_path: Path, players: int = 2) -> None:
     """Draw a run's curve (MP a deal against each yardstick, 95% intervals; the best
     checkpoint marked; where imitation ends) from its CSV; needs matplotlib."""
     import matplotlib
@@ -740,7 +740,7 @@ def plot_curve(csv_path: Path, png_path: Path) -> None:
     axis.set_ylabel("MP a deal (95% CI)")
     axis.set_xlabel("CPU minutes of learning (one thread); dashed: imitation ends; *: best")
     boards = rows[0]["boards"]
-    axis.set_title(f"Expert iteration then DMC, Italian ({boards} duplicate boards)")
+    axis.set_title(f"Imitation then DMC, Italian for {players} ({boards} duplicate boards a point)")
     axis.legend()
     fig.tight_layout()
     png_path.parent.mkdir(parents=True, exist_ok=True)
@@ -780,7 +780,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     train(config, args.run, log=lambda text: print(text, flush=True))
     try:
-        plot_curve(args.run / "curve.csv", args.run / "curve.png")
+        plot_curve(args.run / "curve.csv", args.run / "curve.png", args.players)
     except ImportError:
         print("matplotlib is missing: no curve.png (pip install 'burraco[learn]')")
     print(f"best weights: {args.run / 'best.npz'}")
