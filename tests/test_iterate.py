@@ -158,3 +158,17 @@ def test_the_expert_can_teach(tmp_path: Path) -> None:
         labels, counts = data["labels"][:size], data["counts"][:size]
     # Every decision kept carries the search's choice, among the actions kept.
     assert size > 0 and (labels >= 0).all() and (labels < counts).all()
+
+
+def test_the_anchor_keeps_the_teacher_in_the_monte_carlo_phase(tmp_path: Path) -> None:
+    plain, anchored = tmp_path / "plain", tmp_path / "anchored"
+    config = IterateConfig(minutes=0.12, imitate=0.25, eval_every=0.06, **TINY)
+    train(config, plain)
+    train(dataclasses.replace(config, anchor=True), anchored)
+    for directory, taught in ((plain, False), (anchored, True)):
+        with np.load(directory / "replay.npz") as data:
+            size, at = (int(x) for x in data["position"])
+            # The latest decisions, played in the Monte-Carlo phase.
+            latest = data["labels"][max(0, at - 50) : at]
+        assert size > 0 and len(latest) > 0
+        assert bool((latest >= 0).all()) is taught

@@ -19,7 +19,8 @@ starts from a teacher instead, and keeps the best network it has measured:
 2. **Deep Monte-Carlo** (the rest): the teacher is no longer asked; the learner plays
    epsilon-greedily against itself and the greedy players, and only the returns teach
    (the labelled decisions still in the replay buffer keep their cross-entropy until
-   newer ones push them out).
+   newer ones push them out; with ``--anchor`` the teacher keeps labelling, so its
+   cross-entropy stays beside the returns).
 
 The learning rate decays exponentially over the budget, from the first value of
 ``learning_rate`` to the second. Every ``eval_every`` CPU-minutes the network plays
@@ -212,6 +213,9 @@ class IterateConfig:
     temperature: float = 0.05
     #: The cross-entropy's weight against the value's squared error.
     imitation_weight: float = 0.3
+    #: The teacher keeps naming its choice in the Monte-Carlo phase, so its cross-entropy
+    #: anchors the returns' fitting instead of ageing out of the buffer.
+    anchor: bool = False
     batch: int = 128
     #: How many times, on average, a decision is fitted on.
     reuse: float = 3.0
@@ -368,6 +372,8 @@ class _Learner:
         if self.teacher is not None:
             label = legal.index(self.teacher.choose(view, legal))
             played = label if self.rng.random() < self.follow else mine
+            if self.epsilon and self.rng.random() < self.epsilon:
+                played = self.rng.randrange(len(legal))
         elif self.rng.random() < self.epsilon:
             played = self.rng.randrange(len(legal))
         else:
@@ -665,13 +671,15 @@ def train(
             for s in range(config.players):
                 if kind == "self" or v.line_of[s] == line:
                     teacher: Bot | None = None
-                    if teaching:
+                    if teaching or config.anchor:
                         teacher = (
                             ExpertBot(worlds=config.worlds, seed=seed + s)
                             if config.teacher == "expert"
                             else make_bot("greedy", seed=seed + s)
                         )
-                    learners[s] = _Learner(policy, teacher, follow, epsilon, config.candidates, rng)
+                    # No exploration while imitating: the teacher's moves are the exploring.
+                    explore = 0.0 if teaching else epsilon
+                    learners[s] = _Learner(policy, teacher, follow, explore, config.candidates, rng)
                     bots.append(learners[s])
                 else:
                     bots.append(opponent_bot(kind, seed + s))
@@ -764,6 +772,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--eval-every", type=float, default=1.5, help="CPU minutes")
     parser.add_argument("--eval-boards", type=int, default=100)
     parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument(
+        "--anchor", action="store_true", help="the teacher keeps teaching in the DMC phase"
+    )
     parser.add_argument("--hidden", default="256,128", help="hidden layers' sizes")
     args = parser.parse_args(argv)
     config = IterateConfig(
@@ -777,6 +788,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         eval_every=args.eval_every,
         eval_boards=args.eval_boards,
         batch=args.batch,
+        anchor=args.anchor,
     )
     train(config, args.run, log=lambda text: print(text, flush=True))
     try:
