@@ -1,10 +1,22 @@
-"""The learned bot against the random and the greedy bot, on duplicate boards.
+"""The learned bot against the greedy players (and random), on duplicate boards.
 
 Run from the repository root::
 
-    python bench/learn_eval.py [--boards 200] [--workers 2] [--seed 0]
-        [--opponents random,greedy] [--matches] [--weights FILE]
+    python bench/learn_eval.py [--boards 200] [--seed 0] [--players 2|4]
+        [--against greedy-hand,greedy-tuned] [--weights FILE]
+    python bench/learn_eval.py --matches [--workers 2] [--opponents random,greedy]
     python bench/learn_eval.py --curve docs/learning_curve.csv --png docs/learning_curve.png
+
+``--against`` plays the learned bot (the shipped weights of the table, or ``--weights``)
+in this process on duplicate single deals of Italian Burraco for ``--players`` (four:
+two lines of partners, the learned bot in both seats of its line), by
+:func:`burraco.research.iterate.duplicate`: ``greedy-hand`` is ``GreedyBot()`` (the
+hand-set weights), ``greedy-tuned`` (or ``greedy``) the greedy level as the room plays it
+(tuned weights), ``random`` the random bot. It prints the mean MP a deal of the learned
+line less the other's, with its 95% interval over boards. The boards are dealt from seeds
+no training deal uses (``2**40 + seed * 100003 + board``).
+
+Without ``--against``, the older arena path below:
 
 It plays the shipped weights (``src/burraco/bots/learned_italian2.npz``, the ``learned``
 level) through the arena (:func:`burraco.bots.arena.run_arena`): each board is a deck
@@ -34,6 +46,7 @@ from pathlib import Path
 
 from burraco.bots.arena import run_arena
 from burraco.bots.learned import Policy
+from burraco.research.iterate import duplicate
 from burraco.research.learn import evaluate, plot_curve
 from burraco.variants import variant
 
@@ -58,7 +71,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--weights", type=Path, help="another weights file (in process)")
     parser.add_argument("--curve", type=Path, help="a training's learning-curve CSV")
     parser.add_argument("--png", type=Path, default=Path("docs/learning_curve.png"))
+    parser.add_argument("--players", type=int, default=2, choices=(2, 4))
+    parser.add_argument(
+        "--against", help="greedy-hand, greedy-tuned (the level), random: comma-separated"
+    )
     args = parser.parse_args(argv)
+    if args.against:
+        policy = Policy.load(args.weights) if args.weights is not None else None
+        for name in (o for o in args.against.split(",") if o):
+            start = time.perf_counter()
+            bot = "greedy" if name == "greedy-tuned" else name
+            d = duplicate(policy, bot, args.players, args.boards, seed=args.seed)
+            print(
+                f"{args.players} players vs {name:12s} {d.boards} boards  {2 * d.boards} deals  "
+                f"MP/deal {d.mean:+7.1f} [{d.interval[0]:+.1f}, {d.interval[1]:+.1f}]  "
+                f"({time.perf_counter() - start:.0f} s)",
+                flush=True,
+            )
+        return 0
     if args.curve is not None:
         plot_curve(args.curve, args.png)
         print(f"learning curve: {args.png}")

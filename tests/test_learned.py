@@ -53,8 +53,9 @@ def test_shipped_bot_plays_legal_actions_through_whole_deals(seed: int) -> None:
 
 
 def test_at_other_tables_it_plays_the_greedy_move() -> None:
-    v = variant("italian", players=4)
+    v = variant("italian", players=3)
     assert not LearnedBot.plays(v) and LearnedBot.plays(ITALIAN2)
+    assert not LearnedBot.plays(variant("buraco", players=4))
     deal = Deal.new(v, seed=5)
     bot, greedy = LearnedBot(), make_bot("greedy")
     for _ in range(40):
@@ -128,6 +129,58 @@ def test_weights_round_trip_and_refuse_other_features(tmp_path: Path) -> None:
         Policy(((w[1:], b), policy.layers[1]))
     with pytest.raises(ValueError, match="one output"):
         Policy(((w, b),))
+
+
+def test_version_1_weights_read_as_the_same_player(tmp_path: Path) -> None:
+    # A network of the first features (406 state inputs): written as version 1, read with
+    # zero weights on the inputs version 2 added, it values every action as before.
+    old_state = STATE_SIZE - KINDS - 3
+    rng = np.random.default_rng(5)
+    w0 = rng.standard_normal((old_state + ACTION_SIZE, 8)).astype(np.float32)
+    b0 = rng.standard_normal(8).astype(np.float32)
+    w1 = rng.standard_normal((8, 1)).astype(np.float32)
+    b1 = rng.standard_normal(1).astype(np.float32)
+    np.savez(tmp_path / "v1.npz", version=np.array(1), w0=w0, b0=b0, w1=w1, b1=b1)
+    policy = Policy.load(tmp_path / "v1.npz")
+    assert policy.players == 2
+    deal = _mid_deal(3, 45)
+    view, legal = deal.view(deal.turn), deal.legal_actions()
+    state, rows = state_features(view), action_features(view, legal)
+    # The first features: the seven first blocks, the line features, eleven scalars.
+    old = np.concatenate([state[: 7 * KINDS], state[8 * KINDS : -3]])
+    x = np.concatenate([np.tile(old, (len(legal), 1)), rows], axis=1)
+    expected = (np.maximum(x @ w0 + b0, 0.0) @ w1 + b1)[:, 0]
+    assert np.allclose(policy.values(state, rows), expected, atol=1e-4)
+    np.savez(tmp_path / "bad.npz", version=np.array(1), w0=w0[1:], b0=b0, w1=w1, b1=b1)
+    with pytest.raises(ValueError, match="version-1 first layer"):
+        Policy.load(tmp_path / "bad.npz")
+
+
+def test_four_players_read_the_partner() -> None:
+    v = variant("italian", players=4)
+    deal = Deal.new(v, seed=8)
+    greedy = GreedyBot()
+    rng = random.Random(8)
+    for _ in range(160):
+        if deal.is_over:
+            break
+        view = deal.view(deal.turn)
+        deal.apply(greedy.choose(view, deal.legal_actions()))
+        for seat in range(4):
+            mine = deal.view(seat)
+            state = state_features(mine)
+            partner = (seat + 2) % 4
+            # The partner's known cards have their block; the opponents' are summed apart.
+            assert np.array_equal(
+                state[7 * KINDS : 8 * KINDS],
+                np.bincount(np.asarray(mine.known[partner], dtype=np.intp), minlength=KINDS),
+            )
+            assert state[-3] == mine.hand_sizes[partner] / 11 and state[-1] == 1.0
+            # Nothing the seat cannot see enters: the hidden cards dealt anew change nothing.
+            if not deal.is_over:
+                other = Deal.resample(mine, rng)
+                assert np.array_equal(state_features(other.view(seat)), state)
+    assert state_features(Deal.new(ITALIAN2, seed=1).view(0))[-1] == 0.0
 
 
 def test_values_batch_the_actions_like_one_by_one() -> None:

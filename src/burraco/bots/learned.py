@@ -6,12 +6,12 @@ one legal engine action (:func:`action_features`), and estimates the seat's fina
 return of the deal (its line's points less the other line's, over 1000) if it plays
 that action. The bot plays the action of highest value. The training lives in
 :mod:`burraco.research.learn`; here is only the inference, with numpy, so the room
-runs it on the core dependencies. The weights ship in the package
-(``learned_italian2.npz``).
+runs it on the core dependencies.
 
-It was trained on Italian Burraco for two players. At any other table (another
-variant, more players) it plays as the greedy bot does, which :meth:`LearnedBot.plays`
-tells beforehand.
+Weights ship for Italian Burraco for two (``learned_italian2.npz``) and, when trained,
+for four in pairs (``learned_italian4.npz``); the features read the partner's part for
+four. At any other table (another variant, a table without weights) it plays as the
+greedy bot does, which :meth:`LearnedBot.plays` tells beforehand.
 
 >>> from burraco import Deal, variant
 >>> deal = Deal.new(variant("italian", players=2), seed=7)
@@ -54,16 +54,21 @@ __all__ = [
     "Policy",
     "action_features",
     "default_policy",
+    "shipped_policy",
     "state_features",
     "trained_for",
 ]
 
 #: Bumped whenever the features change, so old weights are refused instead of misread.
-FEATURES_VERSION: Final = 1
-#: The table the shipped weights were trained for.
+#: Version 2 added the partner's part (four in pairs); a version-1 file reads as version 2
+#: with zero weights on those inputs (:func:`Policy.load`), the very same player.
+FEATURES_VERSION: Final = 2
+#: The variant the features are made for, and its tables (players, in two lines).
 TRAINED_VARIANT: Final = "italian"
-TRAINED_PLAYERS: Final = 2
-WEIGHTS_FILE: Final = "learned_italian2.npz"
+TRAINED_TABLES: Final = (2, 4)
+#: The shipped weights, by the number of players.
+WEIGHTS_FILES: Final = {2: "learned_italian2.npz", 4: "learned_italian4.npz"}
+WEIGHTS_FILE: Final = WEIGHTS_FILES[2]
 
 _KIND_NAMES: Final = (DRAW, TAKE, REDRAW, PASS, MELD, EXTEND, DISCARD)
 _KIND_INDEX: Final = {name: i for i, name in enumerate(_KIND_NAMES)}
@@ -79,14 +84,17 @@ STATE_BLOCKS: Final = (
     "thrown_opponent",  # discarded by the opponents (cards they did not want)
     "own_melded",
     "opponent_melded",
+    "known_partner",  # four in pairs: taken from the pile by the partner and not played
 )
 #: Per line (own, then the opponents'): melds, sequences, sets, cards melded, clean,
 #: semi-clean and dirty burracos, melds one or two cards short of one, melds holding a
 #: wildcard, the longest meld, points on the table (cards and bonuses), pozzetto taken.
 LINE_FEATURES: Final = 12
 #: Hand sizes (own, opponents'), stock, pile, pozzetti left, draw phase, play phase, last
-#: round, turns played, the points of the own hand, the card drawn this turn is a wildcard.
-SCALARS: Final = 11
+#: round, turns played, the points of the own hand, the card drawn this turn is a wildcard;
+#: then (version 2) the partner's hand size, the next seat's (who may take the discard),
+#: four at the table.
+SCALARS: Final = 14
 STATE_SIZE: Final = len(STATE_BLOCKS) * KINDS + 2 * LINE_FEATURES + SCALARS
 
 # --- an action ---------------------------------------------------------------------------
@@ -101,13 +109,21 @@ ACTION_EXTRA: Final = 18
 ACTION_SIZE: Final = len(_KIND_NAMES) + 2 * KINDS + ACTION_EXTRA
 
 
+#: The inputs version 2 added, by their place in the version-2 state: the partner block
+#: (after the seven first blocks) and the three last scalars.
+_V1_STATE: Final = 406
+
+
+def _added_inputs() -> list[int]:
+    partner = list(range(7 * KINDS, 8 * KINDS))
+    scalars = list(range(STATE_SIZE - 3, STATE_SIZE))
+    return partner + scalars
+
+
 def trained_for(v: Variant | None) -> bool:
-    """Whether the features fit this table: Italian Burraco for two players."""
+    """Whether the features fit this table: Italian Burraco for two, or four in pairs."""
     return (
-        v is not None
-        and v.name == TRAINED_VARIANT
-        and v.players == TRAINED_PLAYERS
-        and v.lines == TRAINED_PLAYERS
+        v is not None and v.name == TRAINED_VARIANT and v.players in TRAINED_TABLES and v.lines == 2
     )
 
 
@@ -159,19 +175,21 @@ def _line_features(melds: Sequence[Meld], v: Variant, pozzetto: bool) -> list[fl
 
 def state_features(view: DealView) -> npt.NDArray[np.float32]:
     """The seat's state as ``STATE_SIZE`` numbers: read from its view only, so nothing it
-    may not see can enter. The other lines are summed (two lines in the trained game).
+    may not see can enter. The opponents are summed; at four, the partner's known cards
+    and hand size have their own inputs (the line's melds are the partner's too).
 
     >>> from burraco import Deal, variant
     >>> deal = Deal.new(variant("italian", players=2), seed=3)
     >>> x = state_features(deal.view(deal.turn))
     >>> x.shape, float(x[:KINDS].sum())
-    ((406,), 11.0)
+    ((462,), 11.0)
     """
     v = view.rules
     if v is None:
         raise ValueError("the view carries no rules: the learned bot needs the variant")
     line = view.line
     others = [s for s in range(view.players) if view.line_of[s] != line]
+    partners = [s for s in range(view.players) if view.line_of[s] == line and s != view.seat]
     x = np.zeros(STATE_SIZE, dtype=np.float32)
     k = KINDS
     x[0:k] = _counts(view.hand)
@@ -192,6 +210,9 @@ def state_features(view: DealView) -> npt.NDArray[np.float32]:
         for meld in melds:
             for c in meld.cards:
                 x[row + c] += 1.0
+    for s in partners:
+        if view.known and view.known[s]:
+            x[7 * k : 8 * k] += _counts(view.known[s])
     at = len(STATE_BLOCKS) * k
     x[at : at + LINE_FEATURES] = _line_features(own, v, view.has_pozzetto[line])
     at += LINE_FEATURES
@@ -211,6 +232,9 @@ def state_features(view: DealView) -> npt.NDArray[np.float32]:
         view.turns / 100,
         hand_points / 100,
         float(view.drawn is not None and is_wild(view.drawn)),
+        sum(view.hand_sizes[s] for s in partners) / 11,
+        view.hand_sizes[(view.seat + 1) % view.players] / 11,
+        float(view.players == 4),
     ]
     return x
 
@@ -289,13 +313,20 @@ def action_features(view: DealView, legal: Sequence[Action]) -> npt.NDArray[np.f
 @dataclass(frozen=True, slots=True, eq=False)
 class Policy:
     """The network's weights: ``(W, b)`` per layer, W of shape (inputs, outputs); ReLU
-    between layers, one output (the value of an action)."""
+    between layers, one output (the value of an action), for the table of ``players``."""
 
     layers: tuple[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], ...]
+    #: The table it was trained for: Italian Burraco for this many players.
+    players: int = 2
 
     def __post_init__(self) -> None:
         if not self.layers:
             raise ValueError("a policy needs at least one layer")
+        if self.players not in TRAINED_TABLES:
+            raise ValueError(
+                f"the features fit Italian Burraco for {' or '.join(map(str, TRAINED_TABLES))} "
+                f"players, not {self.players}"
+            )
         inputs = self.layers[0][0].shape[0]
         if inputs != STATE_SIZE + ACTION_SIZE:
             raise ValueError(
@@ -311,7 +342,7 @@ class Policy:
             raise ValueError("the last layer must have one output, the action's value")
 
     @classmethod
-    def random(cls, hidden: Sequence[int] = (256, 128), seed: int = 0) -> Policy:
+    def random(cls, hidden: Sequence[int] = (256, 128), seed: int = 0, players: int = 2) -> Policy:
         """Untrained weights (He initialization), for tests and a training's start."""
         rng = np.random.default_rng(seed)
         sizes = [STATE_SIZE + ACTION_SIZE, *hidden, 1]
@@ -322,7 +353,8 @@ class Policy:
                     np.zeros(b, dtype=np.float32),
                 )
                 for a, b in itertools.pairwise(sizes)
-            )
+            ),
+            players,
         )
 
     def values(
@@ -344,7 +376,7 @@ class Policy:
         arrays: dict[str, npt.NDArray[np.generic]] = {
             "version": np.array(FEATURES_VERSION),
             "variant": np.array(TRAINED_VARIANT),
-            "players": np.array(TRAINED_PLAYERS),
+            "players": np.array(self.players),
         }
         for j, (w, b) in enumerate(self.layers):
             arrays[f"w{j}"] = w
@@ -354,57 +386,97 @@ class Policy:
 
     @classmethod
     def load(cls, path: Path | str) -> Policy:
-        """Read weights written by :meth:`save`; refuse those of other features."""
+        """Read weights written by :meth:`save`; refuse those of other features. Version-1
+        weights (two players, before the partner's inputs) read with zero weights on the
+        inputs version 2 added: for two players those are empty or not read, so the
+        network values every action exactly as before."""
         with np.load(path, allow_pickle=False) as data:
-            if "version" not in data or int(data["version"]) != FEATURES_VERSION:
-                found = int(data["version"]) if "version" in data else None
+            found = int(data["version"]) if "version" in data else None
+            if found not in (1, FEATURES_VERSION):
                 raise ValueError(
                     f"{path}: weights of features version {found}, this bot reads "
-                    f"version {FEATURES_VERSION}"
+                    f"version {FEATURES_VERSION} (or 1)"
                 )
             layers = []
             j = 0
             while f"w{j}" in data:
                 layers.append((data[f"w{j}"].astype(np.float32), data[f"b{j}"].astype(np.float32)))
                 j += 1
-        return cls(tuple(layers))
+            players = int(data["players"]) if "players" in data else 2
+        if found == 1 and layers:
+            w, b = layers[0]
+            if w.shape[0] != _V1_STATE + ACTION_SIZE:
+                raise ValueError(f"{path}: a version-1 first layer of {w.shape[0]} inputs")
+            keep = np.setdiff1d(np.arange(STATE_SIZE + ACTION_SIZE), _added_inputs())
+            wide = np.zeros((STATE_SIZE + ACTION_SIZE, w.shape[1]), dtype=np.float32)
+            wide[keep] = w
+            layers[0] = (wide, b)
+        return cls(tuple(layers), players)
 
 
 @functools.cache
-def default_policy() -> Policy:
-    """The shipped weights, read once."""
-    source = resources.files("burraco.bots").joinpath(WEIGHTS_FILE)
+def shipped_policy(players: int) -> Policy | None:
+    """The shipped weights for Italian Burraco for ``players`` (read once), or None when
+    none ship for that table."""
+    name = WEIGHTS_FILES.get(players)
+    if name is None:
+        return None
+    source = resources.files("burraco.bots").joinpath(name)
+    if not source.is_file():
+        return None
     with resources.as_file(source) as path:
         return Policy.load(path)
 
 
+def default_policy() -> Policy:
+    """The shipped weights for two players."""
+    policy = shipped_policy(2)
+    if policy is None:
+        raise FileNotFoundError(f"the package ships no {WEIGHTS_FILE}")
+    return policy
+
+
 class LearnedBot:
-    """Plays the action the network values most (at Italian Burraco for two; at any other
-    table the greedy bot's move). With ``epsilon`` it plays a random legal action that
-    often instead (exploration, in training)."""
+    """Plays the action the network values most (at Italian Burraco for two, and for four
+    when its weights ship; at any other table the greedy bot's move). ``policy`` plays
+    at the table it was trained for (None: the shipped weights, each at its table). With
+    ``epsilon`` it plays a random legal action that often instead (exploration)."""
 
     def __init__(
         self, policy: Policy | None = None, seed: int | None = None, epsilon: float = 0.0
     ) -> None:
-        self.policy = policy if policy is not None else default_policy()
+        self.policies: dict[int, Policy] = {}
+        if policy is not None:
+            self.policies[policy.players] = policy
+        else:
+            for players in TRAINED_TABLES:
+                shipped = shipped_policy(players)
+                if shipped is not None:
+                    self.policies[players] = shipped
         self.epsilon = epsilon
         self.rng = random.Random(seed)
         # The greedy level's move (its weights for the table), whose rating it ships there.
         self._greedy = GreedyBot(seed, weights=None)
 
+    @property
+    def policy(self) -> Policy | None:
+        """The weights for two players (None if it has none)."""
+        return self.policies.get(2)
+
     @staticmethod
     def plays(v: Variant | None) -> bool:
-        """Whether the network plays at this table (else the greedy bot's moves)."""
-        return trained_for(v)
+        """Whether the shipped network plays at this table (else the greedy bot's moves)."""
+        return v is not None and trained_for(v) and shipped_policy(v.players) is not None
 
     def choose(self, view: DealView, legal: Sequence[Action]) -> Action:
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        if not trained_for(view.rules):
+        policy = self.policies.get(view.players) if trained_for(view.rules) else None
+        if policy is None:
             return self._greedy.choose(view, legal)
         if self.epsilon and self.rng.random() < self.epsilon:
             return legal[self.rng.randrange(len(legal))]
-        values = self.policy.values(state_features(view), action_features(view, legal))
+        values = policy.values(state_features(view), action_features(view, legal))
         return legal[int(np.argmax(values))]

@@ -20,9 +20,11 @@ against the greedy bot, and against the random bot; the agent learns only from i
 seats. Acting uses the numpy inference of :class:`~burraco.bots.learned.Policy` (the very
 code the shipped bot runs), fitting uses torch on one thread.
 
-Run it (the ``learn`` extra)::
+The learned level's shipped weights now come from :mod:`burraco.research.iterate`
+(imitation, then this method, keeping the best evaluated checkpoint). Run this one (the
+``learn`` extra)::
 
-    python -m burraco.research.learn --minutes 60 --out src/burraco/bots/learned_italian2.npz \\
+    python -m burraco.research.learn --minutes 60 --out learned.npz \\
         --log docs/learning_curve.csv --plot docs/learning_curve.png
 
 ``--minutes`` bounds the learning (acting and fitting) in CPU time, so a busy machine
