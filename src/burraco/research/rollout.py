@@ -52,7 +52,7 @@ from burraco.cards import counts_of
 from burraco.deal import OVER, Deal
 from burraco.encoding import MELD_ID, PICK_BASE, TAKE_WITH_ID, Decisions, returns
 
-__all__ = ["GreedyRolloutEvaluator", "greedy_id", "rollout"]
+__all__ = ["GreedyRolloutEvaluator", "greedy_id", "play_out", "rollout_returns"]
 
 
 def _completions(decisions: Decisions) -> list[Action]:
@@ -106,24 +106,23 @@ def greedy_id(decisions: Decisions, policy: GreedyBot | None = None) -> int:
     return _next_id(action, decisions)
 
 
-def rollout(
+def play_out(
     decisions: Decisions,
     policy: GreedyBot,
     thrown: Sequence[set[int]],
     horizon: int | None = None,
     shuffle: random.Random | None = None,
-) -> list[float]:
-    """Each seat's return after greedy plays on from ``decisions`` (left as it is): to the
-    end of the deal, or for ``horizon`` turns and then by the provisional totals. With
-    ``shuffle``, the stock is shuffled first."""
+) -> Deal:
+    """The deal after greedy plays every seat on from ``decisions`` (left as it is): to the
+    end of the deal, or for ``horizon`` turns. ``thrown`` holds each seat's discards so far;
+    with ``shuffle``, the stock is shuffled first."""
     deal: Deal = decisions.deal.clone()
     if shuffle is not None:
         shuffle.shuffle(deal.stock)
     seen = [set(cards) for cards in thrown]
     if decisions.picking:
         # Finish the meld in the making first (its cards are the seat's choice already).
-        first = _greedy_action(policy, decisions, seen)
-        deal.apply(first)
+        deal.apply(_greedy_action(policy, decisions, seen))
     stop = deal.turns + (1 << 30 if horizon is None else horizon)
     while deal.phase != OVER and deal.turns < stop:
         # Greedy's action is legal here (listed by the deal, or checked): perform it
@@ -132,6 +131,12 @@ def rollout(
         if chosen.kind == DISCARD:
             seen[deal.turn].add(chosen.cards[0])
         deal._perform(chosen)
+    return deal
+
+
+def rollout_returns(deal: Deal) -> list[float]:
+    """Each seat's return: of the deal if it is over, else by the provisional totals (its
+    line's less the mean of the other lines', zero-sum as :func:`returns`)."""
     if deal.is_over:
         return returns(deal)
     totals = line_totals(deal)
@@ -189,7 +194,8 @@ class GreedyRolloutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         total = np.zeros(deal.v.players)
         for k in range(self.rollouts):
             shuffle = self.rng if k else None
-            total += rollout(decisions, self.policy, thrown, self.horizon, shuffle)
+            ended = play_out(decisions, self.policy, thrown, self.horizon, shuffle)
+            total += rollout_returns(ended)
         result: npt.NDArray[np.float64] = total / self.rollouts
         return result
 
