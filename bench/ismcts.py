@@ -296,13 +296,13 @@ def main() -> None:
     print(f"boards played: {len(boards)} ({deals} deals)")
     print(f"ISMCTS MP a deal: {mean:+.1f}, 95% [{low:+.1f}, {high:+.1f}]")
     print(
-        f"ISMCTS: {ism.decisions} decisions, {ism.ms:.0f} ms a decision, {ism.cpu_ms:.0f} ms "
+        f"ISMCTS: {ism.decisions} decisions, {ism.ms:.1f} ms a decision, {ism.cpu_ms:.1f} ms "
         f"of CPU ({searches} searches of {args.simulations} simulations, "
         f"{1000 * ism.cpu / max(searches, 1):.0f} ms of CPU a search)"
     )
     print(
-        f"{args.against}: {opponent.decisions} decisions, {opponent.ms:.0f} ms a decision, "
-        f"{opponent.cpu_ms:.0f} ms of CPU"
+        f"{args.against}: {opponent.decisions} decisions, {opponent.ms:.1f} ms a decision, "
+        f"{opponent.cpu_ms:.1f} ms of CPU"
     )
     print(f"options: {options}")
 
