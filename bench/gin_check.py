@@ -52,6 +52,7 @@ class Config:
     particles: int
     chains: int
     moves: int
+    lays_off: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,7 @@ def play(index: int) -> Outcome:
             particles=config.particles,
             chains=config.chains,
             moves=config.moves,
+            lays_off=config.lays_off,
         )
     players = [ours, opponent] if seat == 0 else [opponent, ours]
     returns = play_game(_game, players, deck_of(config.seed, index))
@@ -160,6 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--particles", type=int, default=512, help="particle filter size")
     parser.add_argument("--chains", type=int, default=64, help="guesses moved by MCMC")
     parser.add_argument("--moves", type=int, default=100, help="MCMC steps per chain")
+    parser.add_argument(
+        "--layoffs",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="our seat lays off in its playouts",
+    )
     parser.add_argument("--player", choices=("pimc", "simple"), default="pimc")
     args = parser.parse_args(argv)
     worlds = args.worlds or None
@@ -176,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         particles=args.particles,
         chains=args.chains,
         moves=args.moves,
+        lays_off=args.layoffs,
     )
     budget = ", ".join(
         part
@@ -189,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         f"gin rummy: {config.player} vs SimpleGinRummyBot, {args.games} games, "
         f"{args.workers} workers, seed {args.seed}; per decision: {budget}, "
         f"{config.particles} particles ({config.model}), {config.chains} chains x "
-        f"{config.moves} moves, "
+        f"{config.moves} moves, layoffs in playouts {'on' if config.lays_off else 'off'}, "
         f"discards {config.discards or 'all'}, objective {config.objective}",
         flush=True,
     )

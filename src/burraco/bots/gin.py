@@ -52,6 +52,7 @@ __all__ = [
     "SimplePolicy",
     "World",
     "determinize",
+    "lay_off",
     "load_game",
     "play_game",
     "posterior",
@@ -334,10 +335,18 @@ def posterior(
 
 
 def _misfits_and_hand(
-    events: Sequence[tuple[int, int]], rules: _Rules, placed: Sequence[int]
+    events: Sequence[tuple[int, int]],
+    rules: _Rules,
+    placed: Sequence[int],
+    limit: int | None = None,
 ) -> tuple[int, list[int]]:
     """How many of the opponent's decisions among ``events`` (from the deal's first) the
-    guess ``placed`` fails to explain, and the opponent's hand after them."""
+    guess ``placed`` fails to explain, and the opponent's hand after them.
+
+    With ``limit``, the count stops as soon as it passes ``limit`` (the hand is then the
+    one at that decision): a Markov step only asks whether a guess explains at least as
+    many decisions as the current one, and most proposals fail early, so the rest of the
+    game need not be asked of the rules."""
     hand: list[int] = []
     slot = wrong = 0
     for kind, card in events:
@@ -346,6 +355,8 @@ def _misfits_and_hand(
             slot += 1
             continue
         wrong += not rules.explains(hand, kind, card)
+        if limit is not None and wrong > limit:
+            break
         if kind == TAKE:
             hand.append(card)
         elif kind == DISCARD:
@@ -354,11 +365,14 @@ def _misfits_and_hand(
 
 
 def _follow(
-    public: _Public, rules: _Rules, placed: Sequence[int], upto: int
+    public: _Public, rules: _Rules, placed: Sequence[int], upto: int, limit: int | None = None
 ) -> tuple[int, tuple[int, ...]]:
     """How many of the opponent's decisions up to event ``upto`` (included) the guess
-    ``placed`` fails to explain, and the opponent's hand just before that event."""
-    wrong, hand = _misfits_and_hand(public.events[:upto], rules, placed)
+    ``placed`` fails to explain, and the opponent's hand just before that event (with
+    ``limit``: only exact while the count does not pass it, as in :func:`_misfits_and_hand`)."""
+    wrong, hand = _misfits_and_hand(public.events[:upto], rules, placed, limit)
+    if limit is not None and wrong > limit:
+        return wrong, tuple(hand)
     kind, card = public.events[upto]
     return wrong + (not rules.explains(hand, kind, card)), tuple(hand)
 
@@ -386,7 +400,7 @@ def _repair(
             continue
         k = hidden[rng.randrange(len(hidden))]
         new = (*placed[:k], other, *placed[k + 1 :])
-        worse, hand = _follow(public, rules, new, event)
+        worse, hand = _follow(public, rules, new, event, limit=wrong)
         if worse <= wrong:
             chains[i] = ((hand, new, pending), worse)
             if not worse:
@@ -396,9 +410,12 @@ def _repair(
     return list(found)
 
 
-def _misfits(public: _Public, rules: _Rules, placed: Sequence[int]) -> int:
-    """How many of the opponent's decisions the guess ``placed`` fails to explain."""
-    return _misfits_and_hand(public.events, rules, placed)[0]
+def _misfits(
+    public: _Public, rules: _Rules, placed: Sequence[int], limit: int | None = None
+) -> int:
+    """How many of the opponent's decisions the guess ``placed`` fails to explain (with
+    ``limit``: some number above ``limit`` once it passes it)."""
+    return _misfits_and_hand(public.events, rules, placed, limit)[0]
 
 
 def _rejuvenate(
@@ -446,7 +463,7 @@ def _rejuvenate(
                 swapped = list(current)
                 swapped[i], swapped[j] = swapped[j], swapped[i]
                 proposal = tuple(swapped)
-            misfit = _misfits(public, rules, proposal)
+            misfit = _misfits(public, rules, proposal, limit=wrong)
             if misfit <= wrong:
                 current, wrong = proposal, misfit
         moved.append(current)
@@ -509,11 +526,16 @@ class SimplePolicy:
     someone else chose to knock for its seat, or in the middle of laying off; so this
     wrapper primes the bot when a knock it did not choose is under way, and lays off as
     the bot does (never; then its best melds) itself. Everywhere else the bot chooses.
+
+    With ``lays_off``, the seat lays off as our searcher does instead (:func:`lay_off`):
+    a rollout that plays our seat like the simple bot would give up every card the
+    searcher lays off for real, and so value too low the games the opponent knocks.
     """
 
-    def __init__(self, game: Any, player: int) -> None:
+    def __init__(self, game: Any, player: int, lays_off: bool = False) -> None:
         pyspiel = _spiel()
         self.player = player
+        self.lays_off = lays_off
         self.bot = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), player)
         self.utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, HAND_SIZE)
         phase = pyspiel.gin_rummy.Phase
@@ -542,13 +564,29 @@ class SimplePolicy:
         return action
 
     def _lay(self, state: Any) -> int:
-        """The defender's turn after a knock: no lay-off, then the best melds, then pass."""
+        """The defender's turn after a knock: no lay-off (or with ``lays_off``, those of
+        :func:`lay_off`), then the best melds, then pass."""
         if not state.finished_layoffs():
-            return PASS
+            if not self.lays_off:
+                return PASS
+            return lay_off(self.utils, state.hands()[self.player], state.legal_actions())
         melds = self.utils.best_meld_group(state.hands()[self.player])
         if not melds:
             return PASS
         return MELD_BASE + int(self.utils.meld_to_int(melds[0]))
+
+
+def lay_off(utils: Any, hand: Sequence[int], legal: Sequence[int]) -> int:
+    """The defender's next lay-off: the card whose lay-off leaves the least deadwood, if
+    that is less than the hand has now (a card in one of its own melds may be worth
+    more there); else ``PASS``. One card at a time, since a lay-off can open another
+    (a run grown by one takes the next card)."""
+    cards = [a for a in legal if a < NUM_CARDS]
+    if not cards:
+        return PASS
+    left = {c: int(utils.min_deadwood([x for x in hand if x != c])) for c in cards}
+    best = min(cards, key=lambda c: (left[c], c))
+    return best if left[best] < int(utils.min_deadwood(list(hand))) else PASS
 
 
 def _play_out(state: Any, cards: Sequence[int], choose: Callable[[Any], int]) -> None:
@@ -597,6 +635,7 @@ class GinSearchBot:
         particles: int = 512,
         chains: int = 64,
         moves: int = 100,
+        lays_off: bool = False,
     ) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}")
@@ -624,7 +663,7 @@ class GinSearchBot:
         self.initial = game.new_initial_state()
         self.own = SimplePolicy(game, player)
         self.advisor = SimplePolicy(game, player)
-        self.rollout = [SimplePolicy(game, p) for p in range(2)]
+        self.rollout = [SimplePolicy(game, p, lays_off=lays_off and p == player) for p in range(2)]
         phase = pyspiel.gin_rummy.Phase
         self._discard_phase = phase.DISCARD
         self._knock_phase = phase.KNOCK
