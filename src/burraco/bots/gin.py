@@ -485,10 +485,16 @@ def _replay(
         world.apply_action(slots.get(index, action))
     if world.information_state_string(player) != state.information_state_string(player):
         raise RuntimeError("a determinized world changed the searcher's information state")
+    return World(world, _stock(public, placed, rng))
+
+
+def _stock(public: _Public, placed: Sequence[int], rng: random.Random) -> tuple[int, ...]:
+    """The stock of a world whose opponent got ``placed`` unseen: the other unseen cards,
+    shuffled."""
     used = set(placed)
     stock = [c for c in public.unseen if c not in used]
     rng.shuffle(stock)
-    return World(world, tuple(stock))
+    return tuple(stock)
 
 
 def determinize(
@@ -735,7 +741,21 @@ class GinSearchBot:
                 state, player, public, _posterior(public, None, 1, rng)[0][0], rng, initial
             )
         guesses = self._guesses(public)
-        return lambda rng: _replay(state, player, public, rng.choice(guesses), rng, initial)
+        replayed: dict[tuple[int, ...], Any] = {}
+
+        def sample(rng: random.Random) -> World:
+            # The posterior repeats guesses, and a guess's replay does not depend on the
+            # stock: each guess is replayed once, and its worlds share the state (a rollout
+            # plays a clone of it). The same random numbers are drawn as by _replay.
+            guess = rng.choice(guesses)
+            known = replayed.get(guess)
+            if known is None:
+                world = _replay(state, player, public, guess, rng, initial)
+                replayed[guess] = world.state
+                return world
+            return World(known, _stock(public, guess, rng))
+
+        return sample
 
     def _guesses(self, public: _Public) -> list[tuple[int, ...]]:
         """The posterior's guesses; kept while the opponent has not acted, minus those that
