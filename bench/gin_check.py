@@ -4,6 +4,7 @@ Run from the repository root, in an environment with OpenSpiel (``pip install -e
 '.[anchor]'``, or the ``.venv-anchor`` venv with the package installed)::
 
     python bench/gin_check.py --games 1000 --worlds 64 [--seconds S] [--seed 0] [--workers 2]
+        [--start K] [--csv games.csv]
 
 What it does: our ``GinSearchBot`` (``burraco.bots.gin``: the same ``pimc`` as the
 Burraco expert, over OpenSpiel's ``gin_rummy`` through ``pyspiel``) plays ``--games``
@@ -11,7 +12,11 @@ games against ``SimpleGinRummyBot``, OpenSpiel's C++ rule-based player, obtained
 ``pyspiel.make_simple_gin_rummy_bot(params, player)``. Games come in pairs on the same
 deal (the same order of the 52 cards for every chance outcome, from ``--seed``) with the
 seats swapped, so each player moves first in half of the games (OpenSpiel's player 0
-always does). Games are shared out to a process pool of ``--workers``.
+always does). Games are shared out to a process pool of ``--workers``. Game ``i`` is the
+same whatever the run (its deal and our seed come from ``--seed`` and ``i``), so
+``--start K`` plays games K to K + games - 1 (K even: whole pairs) and runs on slices add
+up to one run; ``--csv`` writes each game's outcome (its index, our seat, our points) as
+it ends, for paired comparisons between settings on the same games.
 
 The budget of one decision is ``--worlds`` sampled worlds (or ``--seconds``, or both:
 first reached), each candidate played out to the end by the simple bot for both
@@ -27,6 +32,7 @@ interval, the mean points, the mean time of a searched decision and the budget.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import sys
@@ -168,8 +174,12 @@ def main(argv: list[str] | None = None) -> int:
         default=False,
         help="our seat lays off in its playouts",
     )
+    parser.add_argument("--start", type=int, default=0, help="first game (even)")
+    parser.add_argument("--csv", default=None, help="write each game's outcome here")
     parser.add_argument("--player", choices=("pimc", "simple"), default="pimc")
     args = parser.parse_args(argv)
+    if args.start < 0 or args.start % 2:
+        parser.error("--start must be even and not negative (games come in pairs)")
     worlds = args.worlds or None
     if worlds is None and args.seconds is None:
         parser.error("give --worlds or --seconds")
@@ -196,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"gin rummy: {config.player} vs SimpleGinRummyBot, {args.games} games, "
-        f"{args.workers} workers, seed {args.seed}; per decision: {budget}, "
+        f"{args.workers} workers, seed {args.seed}, from game {args.start}; per decision: {budget}, "
         f"{config.particles} particles ({config.model}), {config.chains} chains x "
         f"{config.moves} moves, layoffs in playouts {'on' if config.lays_off else 'off'}, "
         f"discards {config.discards or 'all'}, objective {config.objective}",
@@ -205,9 +215,21 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     outcomes: list[Outcome] = []
     step = max(1, args.games // 20)
-    with ProcessPoolExecutor(args.workers, initializer=_start, initargs=(config,)) as pool:
-        for outcome in pool.map(play, range(args.games), chunksize=1):
+    games = range(args.start, args.start + args.games)
+    with (
+        open(args.csv, "w", encoding="utf-8") if args.csv else contextlib.nullcontext() as log,
+        ProcessPoolExecutor(args.workers, initializer=_start, initargs=(config,)) as pool,
+    ):
+        if log is not None:
+            log.write("game,seat,points,decisions,search_seconds\n")
+        for outcome in pool.map(play, games, chunksize=1):
             outcomes.append(outcome)
+            if log is not None:
+                log.write(
+                    f"{outcome.index},{outcome.seat},{outcome.points:g},"
+                    f"{outcome.decisions},{outcome.search_seconds:.3f}\n"
+                )
+                log.flush()
             done = len(outcomes)
             if done % step == 0 or done == args.games:
                 s = summary(outcomes)
