@@ -112,6 +112,12 @@ class World:
     stock: tuple[int, ...]
 
 
+# The simple bot's order of throwing: the highest rank, then the highest card id (a rank
+# times 52 plus the id orders as the pair; a table lookup is much faster than a key
+# function, and the filter asks this of each guess at each discard).
+_THROW_ORDER = tuple((c % 13) * NUM_CARDS + c for c in range(NUM_CARDS))
+
+
 class _Rules:
     """The simple bot's draw and discard rules on a bare hand (checked equal to OpenSpiel's
     bot on every decision of 500 games before any knock)."""
@@ -148,8 +154,8 @@ class _Rules:
         ordered = sorted(hand)
         if self.utils.min_deadwood(ordered) <= self.knock_card:
             return KNOCK
-        melded = {c for meld in self.utils.best_meld_group(ordered) for c in meld}
-        return max((c for c in ordered if c not in melded), key=lambda c: (c % 13, c))
+        melded = set().union(*self.utils.best_meld_group(ordered))
+        return max((c for c in ordered if c not in melded), key=_THROW_ORDER.__getitem__)
 
 
 # What the searcher saw the opponent do, in order (see _Public).
