@@ -22,8 +22,11 @@ The budget of one decision is ``--worlds`` sampled worlds (or ``--seconds``, or 
 first reached), each candidate played out to the end by the simple bot for both
 players; worlds come from ``--particles`` guesses of the opponent's hidden cards
 (``--model simple``: a particle filter on what the simple bot did; ``uniform``: all
-deals consistent with what was seen). ``--player simple`` plays the simple bot itself in
-our seat instead, a sanity check (it should win about half).
+deals consistent with what was seen). ``--layoffs`` lets our seat lay off in the
+playouts as it does for real (the simple bot never does); ``--shortlist N`` spends the
+same playouts in two rounds, half the worlds for every option, the rest on the N best.
+``--player simple`` plays the simple bot itself in our seat instead, a sanity check (it
+should win about half).
 
 It prints progress, then wins, draws and losses, the win rate with a 95% Wilson
 interval, the mean points, the mean time of a searched decision and the budget.
@@ -59,6 +62,7 @@ class Config:
     chains: int
     moves: int
     lays_off: bool
+    shortlist: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,7 @@ def play(index: int) -> Outcome:
             chains=config.chains,
             moves=config.moves,
             lays_off=config.lays_off,
+            shortlist=config.shortlist,
         )
     players = [ours, opponent] if seat == 0 else [opponent, ours]
     returns = play_game(_game, players, deck_of(config.seed, index))
@@ -174,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
         default=False,
         help="our seat lays off in its playouts",
     )
+    parser.add_argument(
+        "--shortlist", type=int, default=0, help="a second round for the N best (0: none)"
+    )
     parser.add_argument("--start", type=int, default=0, help="first game (even)")
     parser.add_argument("--csv", default=None, help="write each game's outcome here")
     parser.add_argument("--player", choices=("pimc", "simple"), default="pimc")
@@ -195,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         chains=args.chains,
         moves=args.moves,
         lays_off=args.layoffs,
+        shortlist=args.shortlist,
     )
     budget = ", ".join(
         part
@@ -209,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.workers} workers, seed {args.seed}, from game {args.start}; per decision: {budget}, "
         f"{config.particles} particles ({config.model}), {config.chains} chains x "
         f"{config.moves} moves, layoffs in playouts {'on' if config.lays_off else 'off'}, "
+        f"shortlist {config.shortlist or 'none'}, "
         f"discards {config.discards or 'all'}, objective {config.objective}",
         flush=True,
     )

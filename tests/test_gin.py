@@ -167,3 +167,36 @@ def test_a_capped_misfit_count_answers_the_markov_steps_question(seed: int, sear
             assert (capped <= limit) == (full <= limit)
             assert capped <= full
     assert len(counts) > 1, "the guesses should not all explain as much"
+
+
+def test_a_shortlist_spends_one_rounds_playouts_on_the_best_discards() -> None:
+    """At a discard with k options and a budget of 8 worlds: one round plays 8 k playouts;
+    with a shortlist of 3, 4 worlds for all, then 4 k / 3 more for the 3 best — about as
+    many playouts, and the choice is the best of those 3 over both rounds."""
+    state = _midgame(1, 0, turns=4)
+    state.apply_action(53)  # draw from the stock
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_phase().name == "DISCARD" and state.current_player() == 0
+    game = state.get_game()
+    for shortlist in (0, 3):
+        bot = GinSearchBot(game, 0, worlds=8, particles=64, chains=8, moves=10, seed=1)
+        bot.shortlist = shortlist
+        real = bot._value
+        calls: list[int] = []
+
+        def counted(world: Any, action: int, real: Any = real, calls: list[int] = calls) -> float:
+            calls.append(action)
+            return float(real(world, action))
+
+        bot._value = counted  # type: ignore[method-assign]
+        options = bot.candidates(state)
+        best = bot.step(state)
+        k = len(options)
+        assert k > 3 and set(bot.last_values) == set(options)
+        if not shortlist:
+            assert len(calls) == 8 * k
+            continue
+        assert len(calls) == 4 * k + 3 * (4 * k // 3)
+        finalists = {a for a in options if calls.count(a) > 4}
+        assert len(finalists) == 3 and best in finalists
+        assert bot.last_values[best] == max(bot.last_values[a] for a in finalists)
