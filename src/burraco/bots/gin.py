@@ -113,8 +113,8 @@ class World:
 
 
 # The simple bot's order of throwing: the highest rank, then the highest card id (a rank
-# times 52 plus the id orders as the pair; a table lookup is much faster than a key
-# function, and the filter asks this of each guess at each discard).
+# times 52 plus the id orders as the pair; a table lookup instead of a key function, as
+# the filter asks this of each guess at each discard).
 _THROW_ORDER = tuple((c % 13) * NUM_CARDS + c for c in range(NUM_CARDS))
 
 
@@ -351,8 +351,8 @@ def _misfits_and_hand(
 
     With ``limit``, the count stops as soon as it passes ``limit`` (the hand is then the
     one at that decision): a Markov step only asks whether a guess explains at least as
-    many decisions as the current one, and most proposals fail early, so the rest of the
-    game need not be asked of the rules."""
+    many decisions as the current one, so a proposal that fails need not be followed
+    through the rest of the game."""
     hand: list[int] = []
     slot = wrong = 0
     for kind, card in events:
