@@ -4,6 +4,7 @@ Run from the repository root, in an environment with OpenSpiel (``pip install -e
 '.[anchor]'``, or the ``.venv-anchor`` venv with the package installed)::
 
     python bench/gin_check.py --games 1000 --worlds 64 [--seconds S] [--seed 0] [--workers 2]
+        [--start K] [--csv games.csv]
 
 What it does: our ``GinSearchBot`` (``burraco.bots.gin``: the same ``pimc`` as the
 Burraco expert, over OpenSpiel's ``gin_rummy`` through ``pyspiel``) plays ``--games``
@@ -11,14 +12,21 @@ games against ``SimpleGinRummyBot``, OpenSpiel's C++ rule-based player, obtained
 ``pyspiel.make_simple_gin_rummy_bot(params, player)``. Games come in pairs on the same
 deal (the same order of the 52 cards for every chance outcome, from ``--seed``) with the
 seats swapped, so each player moves first in half of the games (OpenSpiel's player 0
-always does). Games are shared out to a process pool of ``--workers``.
+always does). Games are shared out to a process pool of ``--workers``. Game ``i`` is the
+same whatever the run (its deal and our seed come from ``--seed`` and ``i``), so
+``--start K`` plays games K to K + games - 1 (K even: whole pairs) and runs on slices add
+up to one run; ``--csv`` writes each game's outcome (its index, our seat, our points) as
+it ends, for paired comparisons between settings on the same games.
 
 The budget of one decision is ``--worlds`` sampled worlds (or ``--seconds``, or both:
 first reached), each candidate played out to the end by the simple bot for both
 players; worlds come from ``--particles`` guesses of the opponent's hidden cards
 (``--model simple``: a particle filter on what the simple bot did; ``uniform``: all
-deals consistent with what was seen). ``--player simple`` plays the simple bot itself in
-our seat instead, a sanity check (it should win about half).
+deals consistent with what was seen). ``--layoffs`` lets our seat lay off in the
+playouts as it does for real (the simple bot never does); ``--shortlist N`` spends the
+same playouts in two rounds, half the worlds for every option, the rest on the N best.
+``--player simple`` plays the simple bot itself in our seat instead, a sanity check (it
+should win about half).
 
 It prints progress, then wins, draws and losses, the win rate with a 95% Wilson
 interval, the mean points, the mean time of a searched decision and the budget.
@@ -27,6 +35,7 @@ interval, the mean points, the mean time of a searched decision and the budget.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import sys
@@ -52,6 +61,8 @@ class Config:
     particles: int
     chains: int
     moves: int
+    lays_off: bool
+    shortlist: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +122,8 @@ def play(index: int) -> Outcome:
             particles=config.particles,
             chains=config.chains,
             moves=config.moves,
+            lays_off=config.lays_off,
+            shortlist=config.shortlist,
         )
     players = [ours, opponent] if seat == 0 else [opponent, ours]
     returns = play_game(_game, players, deck_of(config.seed, index))
@@ -160,8 +173,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--particles", type=int, default=512, help="particle filter size")
     parser.add_argument("--chains", type=int, default=64, help="guesses moved by MCMC")
     parser.add_argument("--moves", type=int, default=100, help="MCMC steps per chain")
+    parser.add_argument(
+        "--layoffs",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="our seat lays off in its playouts",
+    )
+    parser.add_argument(
+        "--shortlist", type=int, default=0, help="a second round for the N best (0: none)"
+    )
+    parser.add_argument("--start", type=int, default=0, help="first game (even)")
+    parser.add_argument("--csv", default=None, help="write each game's outcome here")
     parser.add_argument("--player", choices=("pimc", "simple"), default="pimc")
     args = parser.parse_args(argv)
+    if args.start < 0 or args.start % 2:
+        parser.error("--start must be even and not negative (games come in pairs)")
     worlds = args.worlds or None
     if worlds is None and args.seconds is None:
         parser.error("give --worlds or --seconds")
@@ -176,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         particles=args.particles,
         chains=args.chains,
         moves=args.moves,
+        lays_off=args.layoffs,
+        shortlist=args.shortlist,
     )
     budget = ", ".join(
         part
@@ -187,18 +215,31 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"gin rummy: {config.player} vs SimpleGinRummyBot, {args.games} games, "
-        f"{args.workers} workers, seed {args.seed}; per decision: {budget}, "
+        f"{args.workers} workers, seed {args.seed}, from game {args.start}; per decision: {budget}, "
         f"{config.particles} particles ({config.model}), {config.chains} chains x "
-        f"{config.moves} moves, "
+        f"{config.moves} moves, layoffs in playouts {'on' if config.lays_off else 'off'}, "
+        f"shortlist {config.shortlist or 'none'}, "
         f"discards {config.discards or 'all'}, objective {config.objective}",
         flush=True,
     )
     start = time.perf_counter()
     outcomes: list[Outcome] = []
     step = max(1, args.games // 20)
-    with ProcessPoolExecutor(args.workers, initializer=_start, initargs=(config,)) as pool:
-        for outcome in pool.map(play, range(args.games), chunksize=1):
+    games = range(args.start, args.start + args.games)
+    with (
+        open(args.csv, "w", encoding="utf-8") if args.csv else contextlib.nullcontext() as log,
+        ProcessPoolExecutor(args.workers, initializer=_start, initargs=(config,)) as pool,
+    ):
+        if log is not None:
+            log.write("game,seat,points,decisions,search_seconds\n")
+        for outcome in pool.map(play, games, chunksize=1):
             outcomes.append(outcome)
+            if log is not None:
+                log.write(
+                    f"{outcome.index},{outcome.seat},{outcome.points:g},"
+                    f"{outcome.decisions},{outcome.search_seconds:.3f}\n"
+                )
+                log.flush()
             done = len(outcomes)
             if done % step == 0 or done == args.games:
                 s = summary(outcomes)

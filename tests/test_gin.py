@@ -11,14 +11,18 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from burraco.bots.gin import (  # noqa: E402
+    PASS,
     SLOT,
     GinSearchBot,
+    SimplePolicy,
     _follow,
     _misfits,
     _misfits_and_hand,
+    _posterior,
     _Public,
     _Rules,
     determinize,
+    lay_off,
     load_game,
     play_game,
     posterior,
@@ -95,3 +99,104 @@ def test_pimc_plays_a_game_against_the_simple_bot() -> None:
         returns = play_game(game, players, shuffled_deck(random.Random(7)))
         assert returns[0] == -returns[1]
         assert ours.decisions > 0
+
+
+def _first_layoff(seed: int) -> Any:
+    """A game between two simple bots, stopped at the defender's first lay-off decision."""
+    game = load_game()
+    bots = [pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), p) for p in (0, 1)]
+    deck = shuffled_deck(random.Random(seed))
+    state = game.new_initial_state()
+    drawn = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(deck[drawn])
+            drawn += 1
+            continue
+        if state.current_phase().name == "LAYOFF" and not state.finished_layoffs():
+            return state
+        state.apply_action(bots[state.current_player()].step(state))
+    pytest.skip("nobody knocked in that game")
+
+
+def test_the_defender_lays_off_the_card_that_cuts_its_deadwood_most() -> None:
+    """Seed 12: the defender may lay off its 3 and its 8 of clubs; the 8 is in its set of
+    eights, so the 3 goes. Seed 0: its only lay-off, a jack, leaves a set of three jacks
+    but no less deadwood, so it passes."""
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    state = _first_layoff(12)
+    hand, legal = state.hands()[state.current_player()], state.legal_actions()
+    assert sorted(legal) == [2, 7, PASS]
+    assert lay_off(utils, hand, legal) == 2
+    state = _first_layoff(0)
+    hand, legal = state.hands()[state.current_player()], state.legal_actions()
+    assert sorted(legal) == [36, PASS]
+    assert lay_off(utils, hand, legal) == PASS
+
+
+def test_our_seat_lays_off_in_playouts_and_the_simple_bot_does_not() -> None:
+    game = load_game()
+    state = _first_layoff(12)
+    seat = state.current_player()
+    assert SimplePolicy(game, seat).act(state) == PASS
+    ours = SimplePolicy(game, seat, lays_off=True)
+    assert ours.act(state) == 2
+    # Laid off one at a time, until none is worth it; then its melds are laid down.
+    state.apply_action(2)
+    while not state.finished_layoffs():
+        state.apply_action(ours.act(state))
+    assert 7 in state.hands()[seat]
+
+
+@pytest.mark.parametrize(("seed", "searcher"), [(1, 0), (2, 1), (3, 0)])
+def test_a_capped_misfit_count_answers_the_markov_steps_question(seed: int, searcher: int) -> None:
+    """With ``limit``, ``_misfits`` may stop counting early, but whether a guess explains
+    at most ``limit`` decisions less than all is answered as by the full count."""
+    state = _midgame(seed, searcher, turns=4)
+    public = _Public(state, searcher)
+    rules = _Rules(int(state.get_game().get_parameters()["knock_card"]))
+    rng = random.Random(seed)
+    guesses = posterior(state, searcher, rng, particles=16, chains=0, moves=0)
+    guesses += _posterior(public, None, 20, rng)[0]  # from the prior: most explain less
+    counts = set()
+    for guess in guesses:
+        full = _misfits(public, rules, guess)
+        counts.add(full)
+        for limit in range(3):
+            capped = _misfits(public, rules, guess, limit=limit)
+            assert (capped <= limit) == (full <= limit)
+            assert capped <= full
+    assert len(counts) > 1, "the guesses should not all explain as much"
+
+
+def test_a_shortlist_spends_one_rounds_playouts_on_the_best_discards() -> None:
+    """At a discard with k options and a budget of 8 worlds: one round plays 8 k playouts;
+    with a shortlist of 3, 4 worlds for all, then 4 k / 3 more for the 3 best — about as
+    many playouts, and the choice is the best of those 3 over both rounds."""
+    state = _midgame(1, 0, turns=4)
+    state.apply_action(53)  # draw from the stock
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.current_phase().name == "DISCARD" and state.current_player() == 0
+    game = state.get_game()
+    for shortlist in (0, 3):
+        bot = GinSearchBot(game, 0, worlds=8, particles=64, chains=8, moves=10, seed=1)
+        bot.shortlist = shortlist
+        real = bot._value
+        calls: list[int] = []
+
+        def counted(world: Any, action: int, real: Any = real, calls: list[int] = calls) -> float:
+            calls.append(action)
+            return float(real(world, action))
+
+        bot._value = counted  # type: ignore[method-assign]
+        options = bot.candidates(state)
+        best = bot.step(state)
+        k = len(options)
+        assert k > 3 and set(bot.last_values) == set(options)
+        if not shortlist:
+            assert len(calls) == 8 * k
+            continue
+        assert len(calls) == 4 * k + 3 * (4 * k // 3)
+        finalists = {a for a in options if calls.count(a) > 4}
+        assert len(finalists) == 3 and best in finalists
+        assert bot.last_values[best] == max(bot.last_values[a] for a in finalists)

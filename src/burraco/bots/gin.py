@@ -52,6 +52,7 @@ __all__ = [
     "SimplePolicy",
     "World",
     "determinize",
+    "lay_off",
     "load_game",
     "play_game",
     "posterior",
@@ -111,6 +112,12 @@ class World:
     stock: tuple[int, ...]
 
 
+# The simple bot's order of throwing: the highest rank, then the highest card id (a rank
+# times 52 plus the id orders as the pair; a table lookup instead of a key function, as
+# the filter asks this of each guess at each discard).
+_THROW_ORDER = tuple((c % 13) * NUM_CARDS + c for c in range(NUM_CARDS))
+
+
 class _Rules:
     """The simple bot's draw and discard rules on a bare hand (checked equal to OpenSpiel's
     bot on every decision of 500 games before any knock)."""
@@ -147,8 +154,8 @@ class _Rules:
         ordered = sorted(hand)
         if self.utils.min_deadwood(ordered) <= self.knock_card:
             return KNOCK
-        melded = {c for meld in self.utils.best_meld_group(ordered) for c in meld}
-        return max((c for c in ordered if c not in melded), key=lambda c: (c % 13, c))
+        melded = set().union(*self.utils.best_meld_group(ordered))
+        return max((c for c in ordered if c not in melded), key=_THROW_ORDER.__getitem__)
 
 
 # What the searcher saw the opponent do, in order (see _Public).
@@ -334,10 +341,18 @@ def posterior(
 
 
 def _misfits_and_hand(
-    events: Sequence[tuple[int, int]], rules: _Rules, placed: Sequence[int]
+    events: Sequence[tuple[int, int]],
+    rules: _Rules,
+    placed: Sequence[int],
+    limit: int | None = None,
 ) -> tuple[int, list[int]]:
     """How many of the opponent's decisions among ``events`` (from the deal's first) the
-    guess ``placed`` fails to explain, and the opponent's hand after them."""
+    guess ``placed`` fails to explain, and the opponent's hand after them.
+
+    With ``limit``, the count stops as soon as it passes ``limit`` (the hand is then the
+    one at that decision): a Markov step only asks whether a guess explains at least as
+    many decisions as the current one, so a proposal that fails need not be followed
+    through the rest of the game."""
     hand: list[int] = []
     slot = wrong = 0
     for kind, card in events:
@@ -346,6 +361,8 @@ def _misfits_and_hand(
             slot += 1
             continue
         wrong += not rules.explains(hand, kind, card)
+        if limit is not None and wrong > limit:
+            break
         if kind == TAKE:
             hand.append(card)
         elif kind == DISCARD:
@@ -354,11 +371,14 @@ def _misfits_and_hand(
 
 
 def _follow(
-    public: _Public, rules: _Rules, placed: Sequence[int], upto: int
+    public: _Public, rules: _Rules, placed: Sequence[int], upto: int, limit: int | None = None
 ) -> tuple[int, tuple[int, ...]]:
     """How many of the opponent's decisions up to event ``upto`` (included) the guess
-    ``placed`` fails to explain, and the opponent's hand just before that event."""
-    wrong, hand = _misfits_and_hand(public.events[:upto], rules, placed)
+    ``placed`` fails to explain, and the opponent's hand just before that event (with
+    ``limit``: only exact while the count does not pass it, as in :func:`_misfits_and_hand`)."""
+    wrong, hand = _misfits_and_hand(public.events[:upto], rules, placed, limit)
+    if limit is not None and wrong > limit:
+        return wrong, tuple(hand)
     kind, card = public.events[upto]
     return wrong + (not rules.explains(hand, kind, card)), tuple(hand)
 
@@ -386,7 +406,7 @@ def _repair(
             continue
         k = hidden[rng.randrange(len(hidden))]
         new = (*placed[:k], other, *placed[k + 1 :])
-        worse, hand = _follow(public, rules, new, event)
+        worse, hand = _follow(public, rules, new, event, limit=wrong)
         if worse <= wrong:
             chains[i] = ((hand, new, pending), worse)
             if not worse:
@@ -396,9 +416,12 @@ def _repair(
     return list(found)
 
 
-def _misfits(public: _Public, rules: _Rules, placed: Sequence[int]) -> int:
-    """How many of the opponent's decisions the guess ``placed`` fails to explain."""
-    return _misfits_and_hand(public.events, rules, placed)[0]
+def _misfits(
+    public: _Public, rules: _Rules, placed: Sequence[int], limit: int | None = None
+) -> int:
+    """How many of the opponent's decisions the guess ``placed`` fails to explain (with
+    ``limit``: some number above ``limit`` once it passes it)."""
+    return _misfits_and_hand(public.events, rules, placed, limit)[0]
 
 
 def _rejuvenate(
@@ -446,7 +469,7 @@ def _rejuvenate(
                 swapped = list(current)
                 swapped[i], swapped[j] = swapped[j], swapped[i]
                 proposal = tuple(swapped)
-            misfit = _misfits(public, rules, proposal)
+            misfit = _misfits(public, rules, proposal, limit=wrong)
             if misfit <= wrong:
                 current, wrong = proposal, misfit
         moved.append(current)
@@ -468,10 +491,16 @@ def _replay(
         world.apply_action(slots.get(index, action))
     if world.information_state_string(player) != state.information_state_string(player):
         raise RuntimeError("a determinized world changed the searcher's information state")
+    return World(world, _stock(public, placed, rng))
+
+
+def _stock(public: _Public, placed: Sequence[int], rng: random.Random) -> tuple[int, ...]:
+    """The stock of a world whose opponent got ``placed`` unseen: the other unseen cards,
+    shuffled."""
     used = set(placed)
     stock = [c for c in public.unseen if c not in used]
     rng.shuffle(stock)
-    return World(world, tuple(stock))
+    return tuple(stock)
 
 
 def determinize(
@@ -509,11 +538,16 @@ class SimplePolicy:
     someone else chose to knock for its seat, or in the middle of laying off; so this
     wrapper primes the bot when a knock it did not choose is under way, and lays off as
     the bot does (never; then its best melds) itself. Everywhere else the bot chooses.
+
+    With ``lays_off``, the seat lays off as our searcher does instead (:func:`lay_off`):
+    a rollout that plays our seat like the simple bot would give up every card the
+    searcher lays off for real, and so value too low the games the opponent knocks.
     """
 
-    def __init__(self, game: Any, player: int) -> None:
+    def __init__(self, game: Any, player: int, lays_off: bool = False) -> None:
         pyspiel = _spiel()
         self.player = player
+        self.lays_off = lays_off
         self.bot = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), player)
         self.utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, HAND_SIZE)
         phase = pyspiel.gin_rummy.Phase
@@ -542,13 +576,29 @@ class SimplePolicy:
         return action
 
     def _lay(self, state: Any) -> int:
-        """The defender's turn after a knock: no lay-off, then the best melds, then pass."""
+        """The defender's turn after a knock: no lay-off (or with ``lays_off``, those of
+        :func:`lay_off`), then the best melds, then pass."""
         if not state.finished_layoffs():
-            return PASS
+            if not self.lays_off:
+                return PASS
+            return lay_off(self.utils, state.hands()[self.player], state.legal_actions())
         melds = self.utils.best_meld_group(state.hands()[self.player])
         if not melds:
             return PASS
         return MELD_BASE + int(self.utils.meld_to_int(melds[0]))
+
+
+def lay_off(utils: Any, hand: Sequence[int], legal: Sequence[int]) -> int:
+    """The defender's next lay-off: the card whose lay-off leaves the least deadwood, if
+    that is less than the hand has now (a card in one of its own melds may be worth
+    more there); else ``PASS``. One card at a time, since a lay-off can open another
+    (a run grown by one takes the next card)."""
+    cards = [a for a in legal if a < NUM_CARDS]
+    if not cards:
+        return PASS
+    left = {c: int(utils.min_deadwood([x for x in hand if x != c])) for c in cards}
+    best = min(cards, key=lambda c: (left[c], c))
+    return best if left[best] < int(utils.min_deadwood(list(hand))) else PASS
 
 
 def _play_out(state: Any, cards: Sequence[int], choose: Callable[[Any], int]) -> None:
@@ -580,6 +630,10 @@ class GinSearchBot:
     simple bot's own choice (0: none). ``model`` is how the opponent's hidden cards are
     dealt (``"simple"``: the posterior of :func:`posterior`, with ``particles``, ``chains``
     and ``moves``; ``"uniform"``: uniformly among the deals the public history allows).
+    ``lays_off``: our seat lays off in the playouts as it does for real
+    (:class:`SimplePolicy`). ``shortlist``: with a budget of worlds, the playouts of a
+    decision are spent in two rounds, the second on the ``shortlist`` best options
+    (:meth:`_search`; 0: one round).
     Choices depend only on the seat's information and ``seed``.
     """
 
@@ -597,6 +651,8 @@ class GinSearchBot:
         particles: int = 512,
         chains: int = 64,
         moves: int = 100,
+        lays_off: bool = False,
+        shortlist: int = 0,
     ) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}")
@@ -610,6 +666,7 @@ class GinSearchBot:
         self.objective = objective
         self.prefer = prefer
         self.model = model
+        self.shortlist = shortlist
         self.particles = particles
         self.chains = chains
         self.moves = moves
@@ -624,7 +681,7 @@ class GinSearchBot:
         self.initial = game.new_initial_state()
         self.own = SimplePolicy(game, player)
         self.advisor = SimplePolicy(game, player)
-        self.rollout = [SimplePolicy(game, p) for p in range(2)]
+        self.rollout = [SimplePolicy(game, p, lays_off=lays_off and p == player) for p in range(2)]
         phase = pyspiel.gin_rummy.Phase
         self._discard_phase = phase.DISCARD
         self._knock_phase = phase.KNOCK
@@ -672,16 +729,39 @@ class GinSearchBot:
         if len(options) == 1:
             return options[0]
         start = time.perf_counter()
-        best, self.last_values = pimc(
-            options,
-            sample=self._sampler(state),
-            value=self._value,
-            rng=self.rng,
-            budget=self.budget if not any(state.knocked()) else Budget(worlds=1),
-        )
+        budget = self.budget if not any(state.knocked()) else Budget(worlds=1)
+        best, self.last_values = self._search(options, self._sampler(state), budget)
         self.decisions += 1
         self.search_seconds += time.perf_counter() - start
         return best
+
+    def _search(
+        self, options: list[int], sample: Callable[[random.Random], World], budget: Budget
+    ) -> tuple[int, dict[int, float]]:
+        """``pimc`` over ``options``; with a ``shortlist`` and a budget of worlds only, in
+        two rounds of the same number of playouts as one: half the worlds for every
+        option, then the playouts left for the ``shortlist`` best, each mean over both
+        rounds. Most discards are clearly worse after a few worlds; the close ones are
+        where more worlds change the choice. Ties go to the earlier option, as in pimc."""
+        keep, worlds = self.shortlist, budget.worlds
+        if not keep or budget.seconds is not None or worlds is None or worlds < 2:
+            return pimc(options, sample=sample, value=self._value, rng=self.rng, budget=budget)
+        if len(options) <= keep:
+            return pimc(options, sample=sample, value=self._value, rng=self.rng, budget=budget)
+        first = worlds // 2
+        _, means = pimc(
+            options, sample=sample, value=self._value, rng=self.rng, budget=Budget(worlds=first)
+        )
+        ranked = sorted(options, key=lambda a: -means[a])[:keep]  # stable: ties keep order
+        more = (worlds - first) * len(options) // keep
+        _, again = pimc(
+            ranked, sample=sample, value=self._value, rng=self.rng, budget=Budget(worlds=more)
+        )
+        values = dict(means)
+        for action in ranked:
+            values[action] = (means[action] * first + again[action] * more) / (first + more)
+        order = {a: k for k, a in enumerate(options)}
+        return max(ranked, key=lambda a: (values[a], -order[a])), values
 
     def _sampler(self, state: Any) -> Callable[[random.Random], World]:
         """How worlds are drawn for this decision: the state itself once the hands are
@@ -696,7 +776,21 @@ class GinSearchBot:
                 state, player, public, _posterior(public, None, 1, rng)[0][0], rng, initial
             )
         guesses = self._guesses(public)
-        return lambda rng: _replay(state, player, public, rng.choice(guesses), rng, initial)
+        replayed: dict[tuple[int, ...], Any] = {}
+
+        def sample(rng: random.Random) -> World:
+            # The posterior repeats guesses, and a guess's replay does not depend on the
+            # stock: each guess is replayed once, and its worlds share the state (a rollout
+            # plays a clone of it). The same random numbers are drawn as by _replay.
+            guess = rng.choice(guesses)
+            known = replayed.get(guess)
+            if known is None:
+                world = _replay(state, player, public, guess, rng, initial)
+                replayed[guess] = world.state
+                return world
+            return World(known, _stock(public, guess, rng))
+
+        return sample
 
     def _guesses(self, public: _Public) -> list[tuple[int, ...]]:
         """The posterior's guesses; kept while the opponent has not acted, minus those that
