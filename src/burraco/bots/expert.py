@@ -163,14 +163,7 @@ class ExpertBot:
             # left the pile to the greedy player (-65 MP a deal at buraco-fechado for two,
             # [-145, +14]; played to the end, +102 [-38, +241] on 30 boards).
             horizon = None
-        stop = deal.turns + (1 << 30 if horizon is None else horizon)
-        while deal.phase != OVER and deal.turns < stop:
-            # The greedy player's action is legal here (it comes from the deal's legal
-            # actions, or the deal said so): perform it without apply()'s second check.
-            chosen = policy.playout(deal, thrown)
-            if chosen.kind == DISCARD:
-                thrown[deal.turn].add(chosen.cards[0])
-            deal._perform(chosen)
+        policy.play_on(deal, thrown, horizon)
         if deal.phase == OVER:
             totals = line_totals(deal)
         else:

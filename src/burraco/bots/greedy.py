@@ -669,6 +669,19 @@ class GreedyBot:
                 discards.append((weigh.keep(action.cards[0]), i, action))
         return [a for _, _, a in sorted(lays)] + [a for _, _, a in sorted(discards)]
 
+    def play_on(self, deal: Deal, thrown: list[set[int]], turns: int | None = None) -> None:
+        """Play every seat of ``deal`` (a search's own sampled deal, changed in place) on to
+        the deal's end, or for ``turns`` turns; ``thrown`` gains each seat's discards.
+        :meth:`playout`'s action is legal (listed by the deal, or checked), so it is
+        performed without :meth:`Deal.apply`'s second check: a search's playouts are most
+        of its time."""
+        stop = deal.turns + (1 << 30 if turns is None else turns)
+        while deal.phase != "over" and deal.turns < stop:
+            chosen = self.playout(deal, thrown)
+            if chosen.kind == DISCARD:
+                thrown[deal.turn].add(chosen.cards[0])
+            deal._perform(chosen)
+
     def playout(self, deal: Deal, thrown: list[set[int]]) -> Action:
         """The action :meth:`choose` takes for the seat on turn of ``deal``, a search's own
         sampled deal that is not over; ``thrown`` holds each seat's discards so far.

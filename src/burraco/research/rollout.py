@@ -44,12 +44,12 @@ import numpy as np
 import numpy.typing as npt
 from open_spiel.python.algorithms import mcts
 
-from burraco.actions import DISCARD, MELD, TAKE, Action
+from burraco.actions import MELD, TAKE, Action
 from burraco.bots.expert import line_totals
 from burraco.bots.greedy import GreedyBot, discarded_by
 from burraco.bots.weights import HAND_SET, GreedyWeights
 from burraco.cards import counts_of
-from burraco.deal import OVER, Deal
+from burraco.deal import Deal
 from burraco.encoding import MELD_ID, PICK_BASE, TAKE_WITH_ID, Decisions, returns
 
 __all__ = ["GreedyRolloutEvaluator", "greedy_id", "play_out", "rollout_returns"]
@@ -123,14 +123,7 @@ def play_out(
     if decisions.picking:
         # Finish the meld in the making first (its cards are the seat's choice already).
         deal.apply(_greedy_action(policy, decisions, seen))
-    stop = deal.turns + (1 << 30 if horizon is None else horizon)
-    while deal.phase != OVER and deal.turns < stop:
-        # Greedy's action is legal here (listed by the deal, or checked): perform it
-        # without apply()'s second check, as the expert's playouts do.
-        chosen = policy.playout(deal, seen)
-        if chosen.kind == DISCARD:
-            seen[deal.turn].add(chosen.cards[0])
-        deal._perform(chosen)
+    policy.play_on(deal, seen, horizon)
     return deal
 
 
