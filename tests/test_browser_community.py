@@ -75,7 +75,9 @@ def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
         bots = page.locator(".board-bots tbody tr").evaluate_all(
             "rows => rows.map((r) => r.dataset.name)"
         )
-        assert bots == ["expert", "learned", "greedy", "random"]
+        # By their ratings: the shipped ones (server/bot_ratings.json: expert 1501, greedy
+        # 1438, learned 1289, random 727), greedy's raised by its win over Anna.
+        assert bots == ["expert", "greedy", "learned", "random"]
         assert "Bot: Expert" in page.locator(".board-bots").inner_text()
         # The shipped ratings (burraco ratings --write-defaults) are the bots' on a fresh room.
         assert page.locator(".board-bots tr[data-name=random] td.rating").inner_text() != "1000"
