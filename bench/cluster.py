@@ -375,6 +375,13 @@ async def play_seat(
                         return
                     if message["type"] == "error":
                         sent_at = None
+                        if message.get("code") == "too_fast":
+                            # The action was dropped (the socket's message limit): as the
+                            # page does, wait as told, then ask for the table again.
+                            evening.quick["too fast"] += 1
+                            wait = float((message.get("params") or {}).get("seconds", 1))
+                            await asyncio.sleep(max(1.0, wait))
+                            await ws.send(json.dumps({"type": "sync", "since": seen}))
                         continue
                     if message["type"] != "state":
                         continue
@@ -546,9 +553,12 @@ async def evening_of(
     after: float,
     deadline: float,
     rated_think: tuple[float, float] = (0.05, 0.25),
+    finished: int = 0,
 ) -> tuple[Evening, Failover]:
     """Seat the people, play ``before`` s, kill a process, play until its players are back
-    (or ``deadline`` s), then ``after`` s more; the people then stop."""
+    (or ``deadline`` s), then ``after`` s more, and on until ``finished`` tables are over
+    (or ``deadline`` s more: a test's short matches may have waited for the failover); the
+    people then stop."""
     evening = Evening()
     url = room.url
     tasks = [asyncio.create_task(guests_table(url, n, evening)) for n in range(tables)]
@@ -615,6 +625,9 @@ async def evening_of(
         players_back(),
     )
     await asyncio.sleep(after)
+    enough = time.time() + deadline
+    while len(evening.over) < finished and time.time() < enough:
+        await asyncio.sleep(0.2)
     evening.stop = True
     await asyncio.gather(*tasks, return_exceptions=True)
     return evening, failover

@@ -63,6 +63,8 @@ def test_a_killed_process_behind_nginx_loses_nothing_and_its_players_play_on() -
                 deadline=OWNER_SECONDS + 5 + seconds(10),
                 # Quick enough that rated one-deal matches end during the test.
                 rated_think=(0.0, 0.05),
+                # A rated match over at least, however long the failover held it.
+                finished=1,
             )
         )
         problems = bench.lost(room.database, evening, wait=seconds(30))
