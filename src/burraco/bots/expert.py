@@ -154,16 +154,25 @@ class ExpertBot:
         thrown = [set(cards) for cards in thrown]
         if action.kind == DISCARD:
             thrown[seat].add(action.cards[0])
-        policy = self.policy
-        horizon = self.horizon
+        self.policy.play_on(deal, thrown, self.playout_turns(deal))
+        return self.leaf(deal, seat)
+
+    def playout_turns(self, deal: Deal) -> int | None:
+        """How many turns a playout from ``deal`` plays: the horizon, or to the end of the
+        deal (None) with a closed pile."""
         if not deal.v.pile_open:
             # A closed pile (buraco fechado, STBL): the cards under its top are dealt at
             # random in each sampled deal, and a short playout counts the many a take
             # brings as points in hand, not as the melds they grow: with 6 turns the expert
             # left the pile to the greedy player (-65 MP a deal at buraco-fechado for two,
             # [-145, +14]; played to the end, +102 [-38, +241] on 30 boards).
-            horizon = None
-        policy.play_on(deal, thrown, horizon)
+            return None
+        return self.horizon
+
+    def leaf(self, deal: Deal, seat: int) -> float:
+        """The value of a playout's last position for ``seat``: its line's total minus the
+        best other line's, the deal's own score when it is over, else the leaf value
+        (:func:`line_totals` with ``hand_weight`` and ``near``)."""
         if deal.phase == OVER:
             totals = line_totals(deal)
         else:
