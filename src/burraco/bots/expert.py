@@ -29,7 +29,7 @@ import random
 import zlib
 from collections.abc import Sequence
 from operator import mul
-from typing import Final
+from typing import Final, Literal
 
 from burraco.actions import DISCARD, Action
 from burraco.bots.greedy import GreedyBot, discarded_by
@@ -82,7 +82,8 @@ class ExpertBot:
     dropped and the rest of the budget goes to the others (see :func:`pimc`); None plays
     every candidate in every world. ``weights`` are the greedy player's, in its playouts
     and in choosing its candidates (the hand-set ones by default; None: the greedy level's
-    for the table, :func:`~burraco.bots.weights.level_weights`).
+    for the table, :func:`~burraco.bots.weights.level_weights`); ``ranking``, the weights
+    that choose the candidates alone (those of the playouts by default).
 
     A playout cut at the horizon is valued by its leaf (:func:`line_totals`): the melds and
     bonuses as they stand, the points still in hand times ``hand_weight`` (0 by default: cards
@@ -104,6 +105,7 @@ class ExpertBot:
         weights: GreedyWeights | None = HAND_SET,
         hand_weight: float = 0.0,
         near: float = 0.0,
+        ranking: GreedyWeights | Literal["playouts"] | None = "playouts",
     ) -> None:
         self.seconds = seconds
         self.worlds = worlds
@@ -115,6 +117,8 @@ class ExpertBot:
         self.hand_weight = hand_weight
         self.near = near
         self.policy = GreedyBot(weights=weights)
+        #: The greedy player that lists and ranks the candidates.
+        self.ranker = self.policy if ranking == "playouts" else GreedyBot(weights=ranking)
         self.last_values: dict[Action, float] = {}
 
     def candidates(self, view: DealView, legal: Sequence[Action]) -> list[Action]:
@@ -122,10 +126,10 @@ class ExpertBot:
         discards and lay-downs. Other lay-downs follow the greedy player."""
         if view.phase == "draw":
             return list(legal)
-        first = self.policy.choose(view, legal)
+        first = self.ranker.choose(view, legal)
         if first.kind != DISCARD:
             return [first]
-        ranked = self.policy.ranked(view, legal)
+        ranked = self.ranker.ranked(view, legal)
         chosen = [first]
         width = search_width(len(view.hand_sizes))
         discards = [a for a in ranked if a.kind == DISCARD][: _or(self.discards, width[0])]
