@@ -83,7 +83,9 @@ class ExpertBot:
     every candidate in every world. ``weights`` are the greedy player's, in its playouts
     and in choosing its candidates (the hand-set ones by default; None: the greedy level's
     for the table, :func:`~burraco.bots.weights.level_weights`); ``ranking``, the weights
-    that choose the candidates alone (those of the playouts by default).
+    that choose the candidates alone (those of the playouts by default). With ``prior``
+    (standard errors), the ranking's own choice stands unless the search beats it clearly
+    (:func:`pimc`).
 
     A playout cut at the horizon is valued by its leaf (:func:`line_totals`): the melds and
     bonuses as they stand, the points still in hand times ``hand_weight`` (0 by default: cards
@@ -106,6 +108,7 @@ class ExpertBot:
         hand_weight: float = 0.0,
         near: float = 0.0,
         ranking: GreedyWeights | Literal["playouts"] | None = "playouts",
+        prior: float | None = None,
     ) -> None:
         self.seconds = seconds
         self.worlds = worlds
@@ -116,6 +119,7 @@ class ExpertBot:
         self.lays = lays
         self.hand_weight = hand_weight
         self.near = near
+        self.prior = prior
         self.policy = GreedyBot(weights=weights)
         #: The greedy player that lists and ranks the candidates.
         self.ranker = self.policy if ranking == "playouts" else GreedyBot(weights=ranking)
@@ -167,6 +171,7 @@ class ExpertBot:
                 rng=rng,
                 budget=budget,
                 race=self.race,
+                prior=self.prior,
             )
         finally:
             if collecting:
