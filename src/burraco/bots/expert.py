@@ -126,11 +126,13 @@ class ExpertBot:
         self.last_values: dict[Action, float] = {}
 
     def candidates(self, view: DealView, legal: Sequence[Action]) -> list[Action]:
-        """The actions worth a search: draw or take; at the discard, greedy's best
-        discards and lay-downs. Other lay-downs follow the greedy player."""
-        if view.phase == "draw":
-            return list(legal)
+        """The actions worth a search, the greedy player's choice first: draw or take; at
+        the discard, greedy's best discards and lay-downs. Other lay-downs follow the greedy
+        player."""
         first = self.ranker.choose(view, legal)
+        if view.phase == "draw":
+            # Every way to draw, the greedy player's first (the choice a prior keeps).
+            return [first, *(a for a in legal if a != first)]
         if first.kind != DISCARD:
             return [first]
         ranked = self.ranker.ranked(view, legal)
