@@ -11,6 +11,7 @@ from burraco import Deal, variant
 from burraco.actions import DISCARD
 from burraco.bots.expert import ExpertBot, line_totals
 from burraco.bots.greedy import GreedyBot, discarded_by
+from burraco.bots.weights import HAND_SET, LEVEL_SET, GreedyWeights
 
 
 def _midgame(name: str, players: int, turns: int, seed: int) -> Deal:
@@ -119,3 +120,23 @@ def test_the_expert_searches_fewer_candidates_at_a_table_of_two(
         discards = [a for a in explicit if a.kind == DISCARD]
         assert len(discards) == min(width[0], sum(a.kind == DISCARD for a in legal))
         assert len(explicit) - len(discards) <= width[1]
+
+
+def test_the_expert_plays_the_tuned_weights_where_its_table_names_them() -> None:
+    """At buraco for two (``EXPERT_TABLES``) the expert's candidates and playouts are the
+    greedy level's tuned set; at Italian for two the hand-set ones."""
+    tuned = GreedyWeights.named(LEVEL_SET)
+    for name, weights in (("buraco", tuned), ("italian", HAND_SET)):
+        deal = _midgame(name, 2, 8, 1)
+        view, legal = deal.view(deal.turn), deal.legal_actions()
+        expert = ExpertBot(worlds=2)
+        expert.choose(view, legal)
+        assert expert.policy.weights is weights and expert.ranker is expert.policy
+        assert ExpertBot().candidates(view, legal)[0] == GreedyBot(weights=weights).choose(
+            view, legal
+        )
+    # Weights given are kept at every table.
+    deal = _midgame("buraco", 2, 8, 1)
+    expert = ExpertBot(worlds=2, weights=HAND_SET)
+    expert.candidates(deal.view(deal.turn), deal.legal_actions())
+    assert expert.policy.weights is HAND_SET

@@ -72,8 +72,9 @@ def _choices(bot: GreedyBot, expert: ExpertBot) -> dict[str, list[str]]:
 def _expert() -> ExpertBot:
     # The leaf of the expert the golden choices were taken with (the hands counted in full):
     # this test holds the greedy weights, not the expert's leaf value (tests/test_expert.py);
-    # and its candidates then, four discards and two lay-downs at every table.
-    return ExpertBot(worlds=6, seed=5, hand_weight=1.0, discards=4, lays=2)
+    # and its candidates then, four discards and two lay-downs at every table, with the
+    # hand-set weights at every table.
+    return ExpertBot(worlds=6, seed=5, hand_weight=1.0, discards=4, lays=2, weights=HAND_SET)
 
 
 def write_golden() -> None:

@@ -34,11 +34,11 @@ from typing import Final, Literal
 from burraco.actions import DISCARD, Action
 from burraco.bots.greedy import GreedyBot, discarded_by
 from burraco.bots.search import Budget, pimc
-from burraco.bots.weights import HAND_SET, GreedyWeights
+from burraco.bots.weights import HAND_SET, GreedyWeights, expert_weights
 from burraco.cards import KINDS
 from burraco.deal import OVER, Deal
 from burraco.melds import Meld, meld_bonus, meld_points
-from burraco.variants import PerVariant
+from burraco.variants import PerVariant, Variant
 from burraco.view import DealView
 
 __all__ = ["ExpertBot", "line_totals", "search_width"]
@@ -81,8 +81,9 @@ class ExpertBot:
     (standard errors), a candidate clearly beaten by the leader on the worlds so far is
     dropped and the rest of the budget goes to the others (see :func:`pimc`); None plays
     every candidate in every world. ``weights`` are the greedy player's, in its playouts
-    and in choosing its candidates (the hand-set ones by default; None: the greedy level's
-    for the table, :func:`~burraco.bots.weights.level_weights`); ``ranking``, the weights
+    and in choosing its candidates (by default ``"table"``: the hand-set ones but where
+    :func:`~burraco.bots.weights.expert_weights` names others; None: the greedy level's for
+    the table, :func:`~burraco.bots.weights.level_weights`); ``ranking``, the weights
     that choose the candidates alone (those of the playouts by default). With ``prior``
     (standard errors), the ranking's own choice stands unless the search beats it clearly
     (:func:`pimc`).
@@ -104,7 +105,7 @@ class ExpertBot:
         lays: int | None = None,
         horizon: int | None = 6,
         race: float | None = 2.5,
-        weights: GreedyWeights | None = HAND_SET,
+        weights: GreedyWeights | Literal["table"] | None = "table",
         hand_weight: float = 0.0,
         near: float = 0.0,
         ranking: GreedyWeights | Literal["playouts"] | None = "playouts",
@@ -120,15 +121,31 @@ class ExpertBot:
         self.hand_weight = hand_weight
         self.near = near
         self.prior = prior
-        self.policy = GreedyBot(weights=weights)
+        self.weights = weights
+        self.ranking = ranking
+        #: The greedy player of the playouts (for the table of the last decision).
+        self.policy = GreedyBot(weights=HAND_SET if weights == "table" else weights)
         #: The greedy player that lists and ranks the candidates.
         self.ranker = self.policy if ranking == "playouts" else GreedyBot(weights=ranking)
+
+    def for_table(self, v: Variant) -> None:
+        """Set the greedy players for the table of ``v``, when the weights follow the table
+        (:func:`~burraco.bots.weights.expert_weights`)."""
+        if self.weights != "table":
+            return
+        weights = expert_weights(v)
+        if self.policy.weights is not weights:
+            self.policy = GreedyBot(weights=weights)
+            if self.ranking == "playouts":
+                self.ranker = self.policy
         self.last_values: dict[Action, float] = {}
 
     def candidates(self, view: DealView, legal: Sequence[Action]) -> list[Action]:
         """The actions worth a search, the greedy player's choice first: draw or take; at
         the discard, greedy's best discards and lay-downs. Other lay-downs follow the greedy
         player."""
+        assert view.rules is not None
+        self.for_table(view.rules)
         first = self.ranker.choose(view, legal)
         if view.phase == "draw":
             # Every way to draw, the greedy player's first (the choice a prior keeps).

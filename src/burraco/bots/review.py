@@ -299,7 +299,6 @@ class _Playout:
 
     def __init__(self, expert: ExpertBot) -> None:
         self.expert = expert
-        self.policy = expert.policy
 
     def __call__(self, world: Deal, action: Action, seat: int, thrown: list[set[int]]) -> _Outcome:
         deal = world.clone()
@@ -309,7 +308,7 @@ class _Playout:
         thrown = [set(cards) for cards in thrown]
         if action.kind == DISCARD:
             thrown[seat].add(action.cards[0])
-        policy = self.policy
+        policy = self.expert.policy  # (the table's: set by the expert's candidates)
         turns = self.expert.playout_turns(deal)
         stop = deal.turns + (1 << 30 if turns is None else turns)
         # What the seat's own turn brings, the action and the greedy rest of the turn:
