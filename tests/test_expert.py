@@ -100,28 +100,6 @@ def test_a_cut_playout_uses_the_leaf_weights() -> None:
     assert ExpertBot(worlds=1, horizon=2)._rollout(world, action, seat, discarded_by(view)) == light
 
 
-@pytest.mark.parametrize(("players", "width"), [(2, (2, 1)), (4, (4, 2)), (3, (4, 2))])
-def test_the_expert_searches_fewer_candidates_at_a_table_of_two(
-    players: int, width: tuple[int, int]
-) -> None:
-    """At a table of two the expert searches greedy's two best discards and best lay-down
-    (more sampled deals each); elsewhere four and two."""
-    name = "buraco" if players == 3 else "italian"
-    for seed in range(6):
-        deal = _midgame(name, players, 12 + seed, seed)
-        while deal.phase != "play":
-            deal.apply(GreedyBot().choose(deal.view(deal.turn), deal.legal_actions()))
-        view, legal = deal.view(deal.turn), deal.legal_actions()
-        wide = ExpertBot(discards=4, lays=2).candidates(view, legal)
-        if wide[0].kind != DISCARD:
-            continue
-        explicit = ExpertBot(discards=width[0], lays=width[1]).candidates(view, legal)
-        assert ExpertBot().candidates(view, legal) == explicit
-        discards = [a for a in explicit if a.kind == DISCARD]
-        assert len(discards) == min(width[0], sum(a.kind == DISCARD for a in legal))
-        assert len(explicit) - len(discards) <= width[1]
-
-
 def test_the_expert_plays_the_tuned_weights_where_its_table_names_them() -> None:
     """At buraco for two (``EXPERT_TABLES``) the expert's candidates and playouts are the
     greedy level's tuned set; at Italian for two the hand-set ones."""

@@ -29,7 +29,7 @@ import random
 import zlib
 from collections.abc import Sequence
 from operator import mul
-from typing import Final, Literal
+from typing import Literal
 
 from burraco.actions import DISCARD, Action
 from burraco.bots.greedy import GreedyBot, discarded_by
@@ -41,7 +41,7 @@ from burraco.melds import Meld, meld_bonus, meld_points
 from burraco.variants import PerVariant, Variant
 from burraco.view import DealView
 
-__all__ = ["ExpertBot", "line_totals", "search_width"]
+__all__ = ["ExpertBot", "line_totals"]
 
 #: Each meld's points and bonus, by the meld object (held, so its id is not reused).
 _WORTH: dict[int, tuple[Meld, int]] = {}
@@ -52,30 +52,14 @@ _KIND_VALUES: PerVariant[tuple[int, ...]] = PerVariant(
 )
 
 
-#: How many of greedy's best discards and lay-downs the expert searches: at a table of two,
-#: the first two discards and the first lay-down only (three candidates at most, so more
-#: sampled deals each: +95.5 MP a deal [+35.3, +155.7] at Italian for two, +7.8
-#: [-58.6, +74.1] at four: docs/research.md, "A stronger expert"); four and two elsewhere.
-PRUNED: Final = (2, 1)
-WIDE: Final = (4, 2)
-
-
-def search_width(players: int) -> tuple[int, int]:
-    """The discards and lay-downs the expert searches at a table of ``players``.
-
-    >>> search_width(2), search_width(4)
-    ((2, 1), (4, 2))
-    """
-    return PRUNED if players == 2 else WIDE
-
-
 class ExpertBot:
     """Determinized search with greedy rollouts, within a budget.
 
     ``seconds`` bounds the time of one decision; ``worlds`` bounds the number of
     sampled deals instead (reproducible whatever the machine's speed). ``discards`` and
     ``lays`` are how many of the greedy player's best discards and lay-downs it searches
-    (None: :func:`search_width` for the table). ``horizon`` is
+    (four and two: fewer lost at every table of two, docs/research.md, "A stronger
+    expert"). ``horizon`` is
     the number of turns a playout plays (None: to the end of the deal; with a closed
     pile, always to the end). With ``race``
     (standard errors), a candidate clearly beaten by the leader on the worlds so far is
@@ -101,8 +85,8 @@ class ExpertBot:
         seconds: float = 1.0,
         worlds: int | None = None,
         seed: int = 0,
-        discards: int | None = None,
-        lays: int | None = None,
+        discards: int = 4,
+        lays: int = 2,
         horizon: int | None = 6,
         race: float | None = 2.5,
         weights: GreedyWeights | Literal["table"] | None = "table",
@@ -154,9 +138,8 @@ class ExpertBot:
             return [first]
         ranked = self.ranker.ranked(view, legal)
         chosen = [first]
-        width = search_width(len(view.hand_sizes))
-        discards = [a for a in ranked if a.kind == DISCARD][: _or(self.discards, width[0])]
-        lays = [a for a in ranked if a.kind != DISCARD][: _or(self.lays, width[1])]
+        discards = [a for a in ranked if a.kind == DISCARD][: self.discards]
+        lays = [a for a in ranked if a.kind != DISCARD][: self.lays]
         for a in (*lays, *discards):
             if a not in chosen:
                 chosen.append(a)
@@ -228,10 +211,6 @@ class ExpertBot:
             totals = line_totals(deal, self.hand_weight, self.near)
         mine = totals.pop(deal.line_of[seat])
         return mine - (max(totals.values()) if totals else 0)
-
-
-def _or(count: int | None, default: int) -> int:
-    return default if count is None else count
 
 
 def line_totals(deal: Deal, hand_weight: float = 1.0, near: float = 0.0) -> dict[int, float]:

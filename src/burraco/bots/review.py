@@ -83,8 +83,8 @@ BLUNDER: Final = "blunder"
 #: about one of those; a mistake half of one; an inaccuracy the worth of a card or two.
 THRESHOLDS: Final = ((BLUNDER, 100.0), (MISTAKE, 50.0), (INACCURACY, 20.0))
 #: The candidates a review weighs besides the action played: the greedy player's best
-#: discards and lay-downs, as many as the expert searched before it was pruned (at a table
-#: of two it searches fewer: the review's verdicts must not shrink with its search).
+#: discards and lay-downs, its own list whatever an expert searches (an expert pruned to
+#: fewer must not shrink the review's verdicts).
 REVIEW_DISCARDS: Final = 4
 REVIEW_LAYS: Final = 2
 #: The normal quantile of a two-sided 95% interval.
