@@ -118,3 +118,19 @@ def test_the_expert_plays_the_tuned_weights_where_its_table_names_them() -> None
     expert = ExpertBot(worlds=2, weights=HAND_SET)
     expert.candidates(deal.view(deal.turn), deal.legal_actions())
     assert expert.policy.weights is HAND_SET
+
+
+def test_a_hint_needs_no_search_where_the_expert_has_one_candidate() -> None:
+    """Where the greedy player's lay-down is the only candidate the expert searches
+    nothing; its values are then empty, and a hint reads them all the same."""
+    from burraco.bots.hints import suggest
+
+    assert ExpertBot().last_values == {}
+    deal = Deal.new(variant("italian"), 2, dealer=0)
+    greedy = GreedyBot()
+    while len(ExpertBot().candidates(deal.view(deal.turn), deal.legal_actions())) != 1 or (
+        len(deal.legal_actions()) < 2
+    ):
+        deal.apply(greedy.choose(deal.view(deal.turn), deal.legal_actions()))
+    hint = suggest(deal.view(deal.turn), seconds=0.01)
+    assert hint.action in deal.legal_actions()

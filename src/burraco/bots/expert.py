@@ -111,6 +111,7 @@ class ExpertBot:
         self.policy = GreedyBot(weights=HAND_SET if weights == "table" else weights)
         #: The greedy player that lists and ranks the candidates.
         self.ranker = self.policy if ranking == "playouts" else GreedyBot(weights=ranking)
+        self.last_values: dict[Action, float] = {}
 
     def for_table(self, v: Variant) -> None:
         """Set the greedy players for the table of ``v``, when the weights follow the table
@@ -122,7 +123,6 @@ class ExpertBot:
             self.policy = GreedyBot(weights=weights)
             if self.ranking == "playouts":
                 self.ranker = self.policy
-        self.last_values: dict[Action, float] = {}
 
     def candidates(self, view: DealView, legal: Sequence[Action]) -> list[Action]:
         """The actions worth a search, the greedy player's choice first: draw or take; at
