@@ -30,8 +30,11 @@ during a long run change nothing), ``--against-src`` another checkout's code as 
 opponent, and ``--new-options`` /
 ``--against-options`` (``key=value,...``: ``race=none``, ``horizon=6``...) set the
 experts' options, for comparisons within the new code (the present expert takes none);
-``weights=NAME`` (a weight set shipped in the package, or a ``.json`` file) gives the
-greedy player of an expert's playouts those weights (``bench/tune.py``).
+``weights=NAME`` (a weight set shipped in the package, or a ``.json`` file; ``level``: the
+greedy level's for the table) gives the greedy player of an expert's playouts those weights
+(``bench/tune.py``), ``ranking=NAME`` the greedy player that chooses its candidates.
+``--against-level greedy`` sets the new expert against a bot level of this checkout, made
+as the arena and the room make it (``make_bot``), instead of another checkout's expert.
 """
 
 from __future__ import annotations
@@ -72,17 +75,23 @@ def options_of(text: str) -> dict[str, Any]:
 
 def expert_options(options: dict[str, Any]) -> dict[str, Any]:
     """The options as ExpertBot takes them: ``weights`` names a weight set shipped in the
-    package, or a JSON file (``.json``), for the greedy player of its playouts."""
-    name = options.get("weights")
-    if name is None:
-        return options
-    from burraco.bots.weights import GreedyWeights
+    package, or a JSON file (``.json``), for the greedy player of its playouts (``level``:
+    the greedy level's for the table); ``ranking`` likewise, for choosing its candidates."""
+    out = dict(options)
+    for key in ("weights", "ranking"):
+        name = options.get(key)
+        if name is None:
+            continue
+        from burraco.bots.weights import GreedyWeights  # (an old checkout may have none)
 
-    text = str(name)
-    weights = (
-        GreedyWeights.load(Path(text)) if text.endswith(".json") else GreedyWeights.named(text)
-    )
-    return {**options, "weights": weights}
+        text = str(name)
+        if text == "level":
+            out[key] = None
+        elif text.endswith(".json"):
+            out[key] = GreedyWeights.load(Path(text))
+        else:
+            out[key] = GreedyWeights.named(text)
+    return out
 
 
 # --- the opponent's side: a subprocess on its own code ------------------------------------
@@ -179,9 +188,10 @@ def play_board(board: int, args: argparse.Namespace) -> Board:
     """Play one board: its deals, once with the new expert in each line."""
     global _OPPONENT
     from burraco import Action, Deal, variant
+    from burraco.bots.arena import make_bot
     from burraco.bots.expert import ExpertBot
 
-    if _OPPONENT is None:
+    if _OPPONENT is None and not args.against_level:
         _OPPONENT = Opponent(Path(args.against_src), args.against_options)
     opponent = _OPPONENT
     new_options = expert_options(options_of(args.new_options))
@@ -202,7 +212,8 @@ def play_board(board: int, args: argparse.Namespace) -> Board:
                 "dealer": dealer,
             }
             deal = Deal.new(v, seed, dealer=dealer)
-            opponent.new_deal(setup)
+            if opponent is not None:
+                opponent.new_deal(setup)
             history: list[str] = []
             while not deal.is_over:
                 seat = deal.turn
@@ -214,6 +225,12 @@ def play_board(board: int, args: argparse.Namespace) -> Board:
                     start = time.perf_counter()
                     action = bot.choose(deal.view(seat), legal)
                     new_times.append(time.perf_counter() - start)
+                elif opponent is None:
+                    # A bot level of this checkout, as the arena and the room make it.
+                    level = make_bot(args.against_level, seed=bot_seed, seconds=args.seconds)
+                    start = time.perf_counter()
+                    action = level.choose(deal.view(seat), legal)
+                    old_times.append(time.perf_counter() - start)
                 else:
                     text, took, state = opponent.choose(history, args.seconds, bot_seed)
                     mine = [sorted(int(c) for c in deal.hand(seat)), list(deal.sizes)]
@@ -261,7 +278,8 @@ def report(args: argparse.Namespace, boards: list[Board], final: bool) -> None:
         new_times = [t for b in boards for t in b.new_times]
         old_times = [t for b in boards for t in b.old_times]
         print(f"  new expert:     {len(new_times)} decisions, mean {times(new_times)}")
-        print(f"  present expert: {len(old_times)} decisions, mean {times(old_times)}")
+        other = f"{args.against_level} level" if args.against_level else "present expert"
+        print(f"  {other + ':':15} {len(old_times)} decisions, mean {times(old_times)}")
 
 
 def main() -> None:
@@ -276,6 +294,12 @@ def main() -> None:
     parser.add_argument("--new-src", default=None, help="the new expert's src (this checkout)")
     parser.add_argument("--against-src", default=None, help="the opponent's src (base commit)")
     parser.add_argument("--against-options", default="", help="the opponent expert's options")
+    parser.add_argument(
+        "--against-level",
+        default=None,
+        choices=("random", "greedy", "learned"),
+        help="play this checkout's bot level instead of another checkout's expert",
+    )
     parser.add_argument("--new-options", default="", help="the new expert's options")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -286,7 +310,10 @@ def main() -> None:
     from base_commit import BASE_COMMIT, NEW_SRC, ensure_base
 
     against = "other"
-    if args.against_src is None:
+    if args.against_level:
+        against = "level"
+        args.against_src = f"the {args.against_level} level"
+    elif args.against_src is None:
         # Only then the base commit's worktree is made: another opponent needs none.
         args.against_src = str(ensure_base())
         against = BASE_COMMIT

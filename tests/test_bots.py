@@ -233,6 +233,43 @@ def test_races_drop_the_clearly_worse_candidates() -> None:
     assert played == {0: 40, 1: 40, 2: 40}
 
 
+def test_a_prior_keeps_the_first_candidate_unless_the_search_beats_it_clearly() -> None:
+    """With ``prior``, noisy worlds that favour another candidate by a little leave the
+    first (the policy's choice); a clear lead overrules it."""
+
+    def sample(rng: random.Random) -> float:
+        return rng.choice((-50.0, 60.0))
+
+    def slightly(world: float, a: int) -> float:
+        return world * a  # candidate 1: -50 or +60 a world against candidate 0's 0
+
+    budget = Budget(worlds=30)
+    best, means = pimc([0, 1], sample, slightly, random.Random(3), budget)
+    assert best == 1 and 0 < means[1] < 20
+    assert pimc([0, 1], sample, slightly, random.Random(3), budget, prior=1.0)[0] == 0
+
+    def clearly(world: float, a: int) -> float:
+        return world + 50 * a  # the same luck in both: the difference is 50 every world
+
+    assert pimc([0, 1], sample, clearly, random.Random(3), budget, prior=2.0)[0] == 1
+    # A first candidate the race dropped was beaten clearly.
+    assert pimc([0, 1], sample, clearly, random.Random(3), budget, race=2.5, prior=9.0)[0] == 1
+
+
+def test_the_experts_draw_candidates_start_with_the_rankings_choice() -> None:
+    for seed in range(4):
+        deal = Deal.new(variant("buraco"), seed, dealer=0)
+        greedy = GreedyBot(weights=None)
+        for _ in range(6 + seed):
+            deal.apply(greedy.choose(deal.view(deal.turn), deal.legal_actions()))
+        while deal.phase != "draw":
+            deal.apply(greedy.choose(deal.view(deal.turn), deal.legal_actions()))
+        view, legal = deal.view(deal.turn), deal.legal_actions()
+        options = ExpertBot(ranking=None).candidates(view, legal)
+        assert options[0] == greedy.choose(view, legal)
+        assert sorted(map(str, options)) == sorted(map(str, legal))
+
+
 @pytest.mark.parametrize(
     ("name", "players"), [("italian", 2), ("italian", 4), ("buraco", 2), ("canasta", 2)]
 )

@@ -11,6 +11,7 @@ from burraco import Deal, variant
 from burraco.actions import DISCARD
 from burraco.bots.expert import ExpertBot, line_totals
 from burraco.bots.greedy import GreedyBot, discarded_by
+from burraco.bots.weights import HAND_SET, LEVEL_SET, GreedyWeights
 
 
 def _midgame(name: str, players: int, turns: int, seed: int) -> Deal:
@@ -97,3 +98,39 @@ def test_a_cut_playout_uses_the_leaf_weights() -> None:
     assert light != full
     # The default leaf leaves the hands out.
     assert ExpertBot(worlds=1, horizon=2)._rollout(world, action, seat, discarded_by(view)) == light
+
+
+def test_the_expert_plays_the_tuned_weights_where_its_table_names_them() -> None:
+    """At buraco for two (``EXPERT_TABLES``) the expert's candidates and playouts are the
+    greedy level's tuned set; at Italian for two the hand-set ones."""
+    tuned = GreedyWeights.named(LEVEL_SET)
+    for name, weights in (("buraco", tuned), ("italian", HAND_SET)):
+        deal = _midgame(name, 2, 8, 1)
+        view, legal = deal.view(deal.turn), deal.legal_actions()
+        expert = ExpertBot(worlds=2)
+        expert.choose(view, legal)
+        assert expert.policy.weights is weights and expert.ranker is expert.policy
+        assert ExpertBot().candidates(view, legal)[0] == GreedyBot(weights=weights).choose(
+            view, legal
+        )
+    # Weights given are kept at every table.
+    deal = _midgame("buraco", 2, 8, 1)
+    expert = ExpertBot(worlds=2, weights=HAND_SET)
+    expert.candidates(deal.view(deal.turn), deal.legal_actions())
+    assert expert.policy.weights is HAND_SET
+
+
+def test_a_hint_needs_no_search_where_the_expert_has_one_candidate() -> None:
+    """Where the greedy player's lay-down is the only candidate the expert searches
+    nothing; its values are then empty, and a hint reads them all the same."""
+    from burraco.bots.hints import suggest
+
+    assert ExpertBot().last_values == {}
+    deal = Deal.new(variant("italian"), 2, dealer=0)
+    greedy = GreedyBot()
+    while len(ExpertBot().candidates(deal.view(deal.turn), deal.legal_actions())) != 1 or (
+        len(deal.legal_actions()) < 2
+    ):
+        deal.apply(greedy.choose(deal.view(deal.turn), deal.legal_actions()))
+    hint = suggest(deal.view(deal.turn), seconds=0.01)
+    assert hint.action in deal.legal_actions()

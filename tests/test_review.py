@@ -4,6 +4,7 @@ tagged, the expert's own play costs next to nothing, and a review reads no unsee
 from __future__ import annotations
 
 import json
+import random
 import statistics
 from functools import cache
 from pathlib import Path
@@ -14,8 +15,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from burraco import Deal, compose, variant
+from burraco.actions import DISCARD
 from burraco.bots.expert import ExpertBot
-from burraco.bots.greedy import GreedyBot
+from burraco.bots.greedy import GreedyBot, discarded_by
 from burraco.bots.review import (
     BLUNDER,
     CLOSE,
@@ -23,8 +25,10 @@ from burraco.bots.review import (
     PILE,
     POZZETTO,
     DealReview,
+    _Playout,
     review_deal,
     review_position,
+    reviewer,
     tag_of,
 )
 from burraco.cli import app
@@ -193,6 +197,55 @@ def test_a_review_is_reproducible_and_round_trips_through_json() -> None:
     assert first.cost == pytest.approx(sum(max(0.0, d.cost) for d in first.decisions), abs=0.1)
     with pytest.raises(ValueError, match="not a deal review"):
         DealReview.from_dict({"deal": 1})
+
+
+def _midgame(name: str, turns: int, seed: int) -> Deal:
+    """A deal for two played on by the greedy player for ``turns`` turns, in its play phase
+    (drawn), with several discards to choose from."""
+    deal = Deal.new(variant(name), seed, dealer=0)
+    greedy = GreedyBot()
+    while deal.turns < turns or deal.phase != "play" or deal.sizes[deal.turn] < 6:
+        assert not deal.is_over
+        deal.apply(greedy.choose(deal.view(deal.turn), deal.legal_actions()))
+    return deal
+
+
+@pytest.mark.parametrize(
+    ("name", "horizon"), [("italian", 6), ("italian", 2), ("buraco-fechado", 6)]
+)
+def test_the_review_values_a_playout_with_the_experts_leaf(name: str, horizon: int) -> None:
+    """A candidate's outcome in a sampled deal is the expert's own rollout value: its
+    playouts, its horizon (to the end with a closed pile) and its leaf, the hands left out
+    at the cutoff (the review counted them in full, and judged a pruned expert by another
+    measure than its own)."""
+    deal = _midgame(name, 12, 4)
+    seat = deal.turn
+    view = deal.view(seat)
+    thrown = discarded_by(view)
+    expert = ExpertBot(horizon=horizon)
+    playout = _Playout(reviewer(horizon))
+    counted = 0
+    for k in range(3):
+        world = Deal.resample(view, random.Random(k))
+        for action in deal.legal_actions()[:6]:
+            value = expert._rollout(world, action, seat, thrown)
+            assert playout(world, action, seat, thrown).value == value
+            full = ExpertBot(horizon=horizon, hand_weight=1.0)._rollout(world, action, seat, thrown)
+            counted += full != value
+    # The hands in full give other values: the test tells the two leaves apart (a closed
+    # pile plays to the end, where the hands count in full in both).
+    assert counted > 0 or not deal.v.pile_open
+
+
+def test_the_review_weighs_a_wide_list_whatever_the_experts_pruning() -> None:
+    deal = _midgame("italian", 12, 4)
+    view, legal = deal.view(deal.turn), deal.legal_actions()
+    wide = ExpertBot(discards=4, lays=2).candidates(view, legal)
+    pruned = ExpertBot(discards=2, lays=1).candidates(view, legal)
+    assert len(pruned) < len(wide)
+    played = next(a for a in legal if a.kind == DISCARD and a not in wide)
+    decision = review_position(deal, played, worlds=2, seed=1)
+    assert {c.action for c in decision.candidates} == {str(a) for a in [played, *wide]}
 
 
 def test_a_time_budget_bounds_the_review() -> None:

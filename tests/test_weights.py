@@ -71,8 +71,10 @@ def _choices(bot: GreedyBot, expert: ExpertBot) -> dict[str, list[str]]:
 
 def _expert() -> ExpertBot:
     # The leaf of the expert the golden choices were taken with (the hands counted in full):
-    # this test holds the greedy weights, not the expert's leaf value (tests/test_expert.py).
-    return ExpertBot(worlds=6, seed=5, hand_weight=1.0)
+    # this test holds the greedy weights, not the expert's leaf value (tests/test_expert.py);
+    # and its candidates then, four discards and two lay-downs at every table, with the
+    # hand-set weights at every table.
+    return ExpertBot(worlds=6, seed=5, hand_weight=1.0, discards=4, lays=2, weights=HAND_SET)
 
 
 def write_golden() -> None:
@@ -94,7 +96,8 @@ def test_the_golden_choices_see_a_changed_weight() -> None:
     """The golden test can fail: one weight moved changes choices."""
     golden = json.loads(GOLDEN.read_text())
     moved = GreedyBot(weights=GreedyWeights(danger_feeds=0.0))
-    choices = _choices(moved, ExpertBot(worlds=6, seed=5, weights=moved.weights, hand_weight=1.0))
+    expert = ExpertBot(worlds=6, seed=5, weights=moved.weights, hand_weight=1.0, discards=4, lays=2)
+    choices = _choices(moved, expert)
     assert sum(choices[key] != golden[key] for key in golden) > 20
 
 

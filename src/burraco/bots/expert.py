@@ -29,15 +29,16 @@ import random
 import zlib
 from collections.abc import Sequence
 from operator import mul
+from typing import Literal
 
 from burraco.actions import DISCARD, Action
 from burraco.bots.greedy import GreedyBot, discarded_by
 from burraco.bots.search import Budget, pimc
-from burraco.bots.weights import HAND_SET, GreedyWeights
+from burraco.bots.weights import HAND_SET, GreedyWeights, expert_weights
 from burraco.cards import KINDS
 from burraco.deal import OVER, Deal
 from burraco.melds import Meld, meld_bonus, meld_points
-from burraco.variants import PerVariant
+from burraco.variants import PerVariant, Variant
 from burraco.view import DealView
 
 __all__ = ["ExpertBot", "line_totals"]
@@ -55,14 +56,21 @@ class ExpertBot:
     """Determinized search with greedy rollouts, within a budget.
 
     ``seconds`` bounds the time of one decision; ``worlds`` bounds the number of
-    sampled deals instead (reproducible whatever the machine's speed). ``horizon`` is
+    sampled deals instead (reproducible whatever the machine's speed). ``discards`` and
+    ``lays`` are how many of the greedy player's best discards and lay-downs it searches
+    (four and two: fewer lost at every table of two, docs/research.md, "A stronger
+    expert"). ``horizon`` is
     the number of turns a playout plays (None: to the end of the deal; with a closed
     pile, always to the end). With ``race``
     (standard errors), a candidate clearly beaten by the leader on the worlds so far is
     dropped and the rest of the budget goes to the others (see :func:`pimc`); None plays
     every candidate in every world. ``weights`` are the greedy player's, in its playouts
-    and in choosing its candidates (the hand-set ones by default; None: the greedy level's
-    for the table, :func:`~burraco.bots.weights.level_weights`).
+    and in choosing its candidates (by default ``"table"``: the hand-set ones but where
+    :func:`~burraco.bots.weights.expert_weights` names others; None: the greedy level's for
+    the table, :func:`~burraco.bots.weights.level_weights`); ``ranking``, the weights
+    that choose the candidates alone (those of the playouts by default). With ``prior``
+    (standard errors), the ranking's own choice stands unless the search beats it clearly
+    (:func:`pimc`).
 
     A playout cut at the horizon is valued by its leaf (:func:`line_totals`): the melds and
     bonuses as they stand, the points still in hand times ``hand_weight`` (0 by default: cards
@@ -81,9 +89,11 @@ class ExpertBot:
         lays: int = 2,
         horizon: int | None = 6,
         race: float | None = 2.5,
-        weights: GreedyWeights | None = HAND_SET,
+        weights: GreedyWeights | Literal["table"] | None = "table",
         hand_weight: float = 0.0,
         near: float = 0.0,
+        ranking: GreedyWeights | Literal["playouts"] | None = "playouts",
+        prior: float | None = None,
     ) -> None:
         self.seconds = seconds
         self.worlds = worlds
@@ -94,18 +104,39 @@ class ExpertBot:
         self.lays = lays
         self.hand_weight = hand_weight
         self.near = near
-        self.policy = GreedyBot(weights=weights)
+        self.prior = prior
+        self.weights = weights
+        self.ranking = ranking
+        #: The greedy player of the playouts (for the table of the last decision).
+        self.policy = GreedyBot(weights=HAND_SET if weights == "table" else weights)
+        #: The greedy player that lists and ranks the candidates.
+        self.ranker = self.policy if ranking == "playouts" else GreedyBot(weights=ranking)
         self.last_values: dict[Action, float] = {}
 
+    def for_table(self, v: Variant) -> None:
+        """Set the greedy players for the table of ``v``, when the weights follow the table
+        (:func:`~burraco.bots.weights.expert_weights`)."""
+        if self.weights != "table":
+            return
+        weights = expert_weights(v)
+        if self.policy.weights is not weights:
+            self.policy = GreedyBot(weights=weights)
+            if self.ranking == "playouts":
+                self.ranker = self.policy
+
     def candidates(self, view: DealView, legal: Sequence[Action]) -> list[Action]:
-        """The actions worth a search: draw or take; at the discard, greedy's best
-        discards and lay-downs. Other lay-downs follow the greedy player."""
+        """The actions worth a search, the greedy player's choice first: draw or take; at
+        the discard, greedy's best discards and lay-downs. Other lay-downs follow the greedy
+        player."""
+        assert view.rules is not None
+        self.for_table(view.rules)
+        first = self.ranker.choose(view, legal)
         if view.phase == "draw":
-            return list(legal)
-        first = self.policy.choose(view, legal)
+            # Every way to draw, the greedy player's first (the choice a prior keeps).
+            return [first, *(a for a in legal if a != first)]
         if first.kind != DISCARD:
             return [first]
-        ranked = self.policy.ranked(view, legal)
+        ranked = self.ranker.ranked(view, legal)
         chosen = [first]
         discards = [a for a in ranked if a.kind == DISCARD][: self.discards]
         lays = [a for a in ranked if a.kind != DISCARD][: self.lays]
@@ -142,6 +173,7 @@ class ExpertBot:
                 rng=rng,
                 budget=budget,
                 race=self.race,
+                prior=self.prior,
             )
         finally:
             if collecting:
@@ -154,16 +186,25 @@ class ExpertBot:
         thrown = [set(cards) for cards in thrown]
         if action.kind == DISCARD:
             thrown[seat].add(action.cards[0])
-        policy = self.policy
-        horizon = self.horizon
+        self.policy.play_on(deal, thrown, self.playout_turns(deal))
+        return self.leaf(deal, seat)
+
+    def playout_turns(self, deal: Deal) -> int | None:
+        """How many turns a playout from ``deal`` plays: the horizon, or to the end of the
+        deal (None) with a closed pile."""
         if not deal.v.pile_open:
             # A closed pile (buraco fechado, STBL): the cards under its top are dealt at
             # random in each sampled deal, and a short playout counts the many a take
             # brings as points in hand, not as the melds they grow: with 6 turns the expert
             # left the pile to the greedy player (-65 MP a deal at buraco-fechado for two,
             # [-145, +14]; played to the end, +102 [-38, +241] on 30 boards).
-            horizon = None
-        policy.play_on(deal, thrown, horizon)
+            return None
+        return self.horizon
+
+    def leaf(self, deal: Deal, seat: int) -> float:
+        """The value of a playout's last position for ``seat``: its line's total minus the
+        best other line's, the deal's own score when it is over, else the leaf value
+        (:func:`line_totals` with ``hand_weight`` and ``near``)."""
         if deal.phase == OVER:
             totals = line_totals(deal)
         else:

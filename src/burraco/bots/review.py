@@ -4,11 +4,12 @@ For a finished deal of a record, :func:`review_deal` replays the deal and, at ea
 decision of the seat (an action taken where more than one was legal), builds the seat's
 view as it stood then (:func:`~burraco.view.view_of`: its hand, the table, what it knows
 of the other hands) and weighs the action played against the expert's candidates
-(:meth:`ExpertBot.candidates`). The cards the seat could not see are sampled from that
-view (:meth:`Deal.resample`), never read from the record; each candidate is played on in
-every sampled deal with the expert's playout policy (the greedy player in every seat, for
-the expert's horizon of turns), and scored as the expert scores a line: the seat's line's
-provisional total minus the best other line's, in MP.
+(:meth:`ExpertBot.candidates`, always its wide list: :func:`reviewer`). The cards the seat
+could not see are sampled from that view (:meth:`Deal.resample`), never read from the
+record; each candidate is played on in every sampled deal with the expert's playout policy
+(the greedy player in every seat, for the expert's horizon of turns), and scored as the
+expert scores a line (:meth:`ExpertBot.leaf`): the seat's line's total minus the best other
+line's, in MP, the cards still in hand left out at the horizon.
 
 Every candidate meets the same sampled deals, so the cost of the action played (the best
 candidate's mean minus its own) comes with a standard error from the differences, deal by
@@ -49,8 +50,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
 from burraco.actions import DISCARD, TAKE, Action
-from burraco.bots.expert import ExpertBot, line_totals
-from burraco.bots.greedy import GreedyBot, discarded_by
+from burraco.bots.expert import ExpertBot
+from burraco.bots.greedy import discarded_by
 from burraco.deal import OVER, Deal
 from burraco.errors import RuleError
 from burraco.match import Match
@@ -81,6 +82,11 @@ BLUNDER: Final = "blunder"
 #: 100 (a clean one 200), closing 100, a pozzetto not taken -100: a blunder gives away
 #: about one of those; a mistake half of one; an inaccuracy the worth of a card or two.
 THRESHOLDS: Final = ((BLUNDER, 100.0), (MISTAKE, 50.0), (INACCURACY, 20.0))
+#: The candidates a review weighs besides the action played: the greedy player's best
+#: discards and lay-downs, its own list whatever an expert searches (an expert pruned to
+#: fewer must not shrink the review's verdicts).
+REVIEW_DISCARDS: Final = 4
+REVIEW_LAYS: Final = 2
 #: The normal quantile of a two-sided 95% interval.
 Z95: Final = 1.96
 #: Student's t quantiles of a two-sided 95% interval by degrees of freedom (a few sampled
@@ -287,12 +293,12 @@ class _Outcome:
 
 
 class _Playout:
-    """The expert's playout, also noting what the action did: it closed the deal, it
-    took a pozzetto, the next opponent took the pile."""
+    """The expert's playout, valued by the expert's own leaf (:meth:`ExpertBot.leaf`, for
+    its horizon of turns: :meth:`ExpertBot.playout_turns`), also noting what the action
+    did: it closed the deal, it took a pozzetto, the next opponent took the pile."""
 
-    def __init__(self, horizon: int | None) -> None:
-        self.policy = GreedyBot()
-        self.horizon = horizon
+    def __init__(self, expert: ExpertBot) -> None:
+        self.expert = expert
 
     def __call__(self, world: Deal, action: Action, seat: int, thrown: list[set[int]]) -> _Outcome:
         deal = world.clone()
@@ -302,8 +308,9 @@ class _Playout:
         thrown = [set(cards) for cards in thrown]
         if action.kind == DISCARD:
             thrown[seat].add(action.cards[0])
-        policy = self.policy
-        stop = deal.turns + (1 << 30 if self.horizon is None else self.horizon)
+        policy = self.expert.policy  # (the table's: set by the expert's candidates)
+        turns = self.expert.playout_turns(deal)
+        stop = deal.turns + (1 << 30 if turns is None else turns)
         # What the seat's own turn brings, the action and the greedy rest of the turn:
         # the close, the pozzetto (noted when the turn passes or the deal ends).
         closed = pozzetto = False
@@ -329,10 +336,7 @@ class _Playout:
         if own_turn:
             closed = deal.phase == OVER and deal.closer >= 0 and deal.line_of[deal.closer] == line
             pozzetto = bool(deal.has_pozzetto) and deal.has_pozzetto[line] and not had_pozzetto
-        totals = line_totals(deal)
-        mine = totals.pop(deal.line_of[seat])
-        value = mine - (max(totals.values()) if totals else 0)
-        return _Outcome(float(value), closed, pozzetto, pile_taken)
+        return _Outcome(float(self.expert.leaf(deal, seat)), closed, pozzetto, pile_taken)
 
 
 def _weigh(
@@ -486,6 +490,7 @@ def _review_view(
         return _decision(index, view, played, [played], [])
     # As in the expert's search: the playouts make no cycles, the cyclic collector waits
     # until the decision is weighed.
+    expert = reviewer(horizon)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -496,13 +501,20 @@ def _review_view(
             rng,
             seconds=seconds,
             worlds=worlds,
-            playout=_Playout(horizon),
-            expert=ExpertBot(),
+            playout=_Playout(expert),
+            expert=expert,
         )
     finally:
         if collecting:
             gc.enable()
     return _decision(index, view, played, options, outcomes)
+
+
+def reviewer(horizon: int | None = 6) -> ExpertBot:
+    """The expert whose eyes a review weighs with: its playouts, its leaf value (the hands
+    left out at the cutoff, a deal played out scored as it scores) and ``horizon``, but a
+    wide list of candidates (:data:`REVIEW_DISCARDS`, :data:`REVIEW_LAYS`)."""
+    return ExpertBot(horizon=horizon, discards=REVIEW_DISCARDS, lays=REVIEW_LAYS)
 
 
 def _check_budget(seconds: float | None, worlds: int | None) -> None:

@@ -55,6 +55,7 @@ def pimc(
     *,
     race: float | None = None,
     race_after: int = 10,
+    prior: float | None = None,
 ) -> tuple[A, dict[A, float]]:
     """The candidate with the best mean value over sampled worlds, and every mean.
 
@@ -66,6 +67,11 @@ def pimc(
     the race) beats it by more than ``race`` standard errors of their difference, world
     by world; the rest of the budget goes to the candidates still in the race, and the
     choice is made among them. A candidate's mean is over the worlds it was played in.
+
+    With ``prior`` (a number of standard errors), the first candidate (a policy's own
+    choice) is the choice unless the best beats it by more than ``prior`` standard errors
+    of their difference, world by world (or the race dropped it): a few noisy worlds
+    overrule the policy only when they are clear.
     """
     if not candidates:
         raise ValueError("no candidate to choose from")
@@ -75,8 +81,9 @@ def pimc(
     active = list(range(n))
     # Per pair of candidates, the sums of their differences and of their squares, over the
     # worlds both were played in (every world while both are in the race).
-    pair_sum = [[0.0] * n for _ in range(n)] if race is not None else []
-    pair_sq = [[0.0] * n for _ in range(n)] if race is not None else []
+    paired = race is not None or prior is not None
+    pair_sum = [[0.0] * n for _ in range(n)] if paired else []
+    pair_sq = [[0.0] * n for _ in range(n)] if paired else []
     worlds = 0
     evaluations = 0
     start = time.perf_counter()
@@ -98,7 +105,7 @@ def pimc(
             played[k] += 1
         evaluations += len(active)
         worlds += 1
-        if race is not None and len(active) > 1:
+        if paired and len(active) > 1:
             for i in active:
                 row_sum, row_sq, x = pair_sum[i], pair_sq[i], values[i]
                 for j in active:
@@ -106,11 +113,26 @@ def pimc(
                         d = x - values[j]
                         row_sum[j] += d
                         row_sq[j] += d * d
-            if worlds >= race_after:
+            if race is not None and worlds >= race_after:
                 active = _race(active, totals, worlds, pair_sum, pair_sq, race)
     means = {a: totals[k] / played[k] for k, a in enumerate(candidates) if played[k]}
     best = max(active, key=lambda k: (totals[k], -k))
+    # (A first candidate the race dropped was beaten clearly: the best stands.)
+    unclear = best != 0 and 0 in active and prior is not None
+    if unclear and not _beats(pair_sum[0][best], pair_sq[0][best], worlds, prior or 0.0):
+        best = 0
     return candidates[best], means
+
+
+def _beats(total: float, squares: float, worlds: int, z: float) -> bool:
+    """Whether the second of a pair beats the first by more than ``z`` standard errors of
+    their difference: ``total`` and ``squares`` sum the first's value minus the second's
+    over ``worlds`` worlds."""
+    if worlds < 2:
+        return False
+    mean = -total / worlds
+    variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
+    return mean > 0 and mean * mean * worlds > z * z * variance
 
 
 def _race(

@@ -29,10 +29,12 @@ if TYPE_CHECKING:
     from burraco.variants import Variant
 
 __all__ = [
+    "EXPERT_TABLES",
     "HAND_SET",
     "LEVEL_SET",
     "LEVEL_TABLES",
     "GreedyWeights",
+    "expert_weights",
     "level_weights",
     "weight_names",
 ]
@@ -206,6 +208,22 @@ def level_weights(v: Variant) -> GreedyWeights:
     """The greedy level's weights for a table: :data:`LEVEL_SET` at the tables where it was
     measured to win (:data:`LEVEL_TABLES`), the hand-set weights elsewhere."""
     if (v.name, v.players, v.lines) in LEVEL_TABLES:
+        return GreedyWeights.named(LEVEL_SET)
+    return HAND_SET
+
+
+#: The tables where the expert's playouts and the ranking of its candidates play
+#: :data:`LEVEL_SET` instead of the hand-set weights: at buraco for two the expert with the
+#: hand-set ones lost to the greedy level (-145.9 MP a deal), with the tuned ones it plays
+#: level with it or better (docs/research.md, "A stronger expert"); at Italian for two the
+#: tuned set in its playouts made it weaker (-121.9), the rest was not measured.
+EXPERT_TABLES: Final = frozenset({("buraco", 2, 2)})
+
+
+def expert_weights(v: Variant) -> GreedyWeights:
+    """The weights of the expert's playouts and candidates at a table: :data:`LEVEL_SET` at
+    :data:`EXPERT_TABLES`, the hand-set ones elsewhere."""
+    if (v.name, v.players, v.lines) in EXPERT_TABLES:
         return GreedyWeights.named(LEVEL_SET)
     return HAND_SET
 
