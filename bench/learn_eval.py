@@ -5,7 +5,7 @@ Run from the repository root::
     python bench/learn_eval.py [--boards 200] [--seed 0] [--players 2|4]
         [--against greedy-hand,greedy-tuned] [--weights FILE]
     python bench/learn_eval.py --matches [--workers 2] [--opponents random,greedy]
-    python bench/learn_eval.py --curve docs/learning_curve.csv --png docs/learning_curve.png
+    python bench/learn_eval.py --curve RUN/curve.csv --png curve.png [--players 4]
 
 ``--against`` plays the learned bot (the shipped weights of the table, or ``--weights``)
 in this process on duplicate single deals of Italian Burraco for ``--players`` (four:
@@ -30,10 +30,10 @@ the share of matches (deals) it won (a draw counts a half) with a 95% Wilson int
 (over matches: a slight overstatement of their independence, as the two seatings of a
 board share the cards), and the mean time of its decisions.
 
-``--weights FILE`` evaluates another weights file in this process, by
-:func:`burraco.research.learn.evaluate` (single deals, one worker). ``--curve`` draws the
-learning curve a training logged (``python -m burraco.research.learn --log``) to a PNG
-(matplotlib, the ``learn`` extra).
+``--weights FILE`` without ``--against`` plays that file against ``--opponents`` the
+same way (:func:`burraco.research.iterate.duplicate`, in this process). ``--curve`` draws
+the learning curve a training wrote (``RUN/curve.csv`` of ``python -m
+burraco.research.iterate``) to a PNG (matplotlib, the ``learn`` extra).
 """
 
 from __future__ import annotations
@@ -46,8 +46,7 @@ from pathlib import Path
 
 from burraco.bots.arena import run_arena
 from burraco.bots.learned import Policy
-from burraco.research.iterate import duplicate
-from burraco.research.learn import evaluate, plot_curve
+from burraco.research.iterate import duplicate, plot_curve
 from burraco.variants import variant
 
 
@@ -70,15 +69,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", action="store_true", help="whole matches, not deals")
     parser.add_argument("--weights", type=Path, help="another weights file (in process)")
     parser.add_argument("--curve", type=Path, help="a training's learning-curve CSV")
-    parser.add_argument("--png", type=Path, default=Path("docs/learning_curve.png"))
+    parser.add_argument("--png", type=Path, default=Path("learning_curve.png"))
     parser.add_argument("--players", type=int, default=2, choices=(2, 4))
     parser.add_argument(
         "--against", help="greedy-hand, greedy-tuned (the level), random: comma-separated"
     )
     args = parser.parse_args(argv)
-    if args.against:
+    if args.curve is not None:
+        plot_curve(args.curve, args.png, args.players)
+        print(f"learning curve: {args.png}")
+        return 0
+    against = args.against or (args.opponents if args.weights is not None else None)
+    if against:
         policy = Policy.load(args.weights) if args.weights is not None else None
-        for name in (o for o in args.against.split(",") if o):
+        for name in (o for o in against.split(",") if o):
             start = time.perf_counter()
             bot = "greedy" if name == "greedy-tuned" else name
             d = duplicate(policy, bot, args.players, args.boards, seed=args.seed)
@@ -89,21 +93,7 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         return 0
-    if args.curve is not None:
-        plot_curve(args.curve, args.png)
-        print(f"learning curve: {args.png}")
-        return 0
     opponents = [o for o in args.opponents.split(",") if o]
-    if args.weights is not None:
-        policy = Policy.load(args.weights)
-        for name in opponents:
-            e = evaluate(policy, name, boards=args.boards, seed=args.seed)
-            print(
-                f"vs {name:7s} {e.boards} boards  {2 * e.boards} deals  "
-                f"MP/deal {e.mean:+7.1f} [{e.interval[0]:+.1f}, {e.interval[1]:+.1f}]  "
-                f"deals won {e.win_rate:.3f} [{e.win_interval[0]:.3f}, {e.win_interval[1]:.3f}]"
-            )
-        return 0
     v = variant("italian", players=2) if args.matches else variant("italian", players=2, deals=1)
     for name in opponents:
         start = time.perf_counter()

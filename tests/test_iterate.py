@@ -172,3 +172,24 @@ def test_the_anchor_keeps_the_teacher_in_the_monte_carlo_phase(tmp_path: Path) -
             latest = data["labels"][max(0, at - 50) : at]
         assert size > 0 and len(latest) > 0
         assert bool((latest >= 0).all()) is taught
+
+
+def test_a_run_starts_from_saved_weights(tmp_path: Path) -> None:
+    # The weights a new run starts from are the network's: its first evaluation (before
+    # any learning) scores what those weights score.
+    start = tmp_path / "start.npz"
+    Policy.random(hidden=(32,), seed=9).save(start)
+    config = IterateConfig(minutes=0.02, eval_every=0.02, start=str(start), **TINY)
+    lines: list[str] = []
+    train(config, tmp_path / "run", lines.append)
+    assert lines[0] == f"started from {start}"
+    first = [r for r in _rows(tmp_path / "run" / "curve.csv") if r["minutes"] == "0.0"]
+    policy = Policy.load(start)
+    for row in first:
+        d = duplicate(policy, row["opponent"], 2, config.eval_boards, seed=config.seed)
+        assert float(row["mean"]) == round(d.mean, 1)
+    with pytest.raises(ValueError, match=r"hidden layers \(32,\), the run \(16,\)"):
+        train(dataclasses.replace(config, hidden=(16,)), tmp_path / "other")
+    Policy.random(hidden=(32,), seed=9, players=4).save(start)
+    with pytest.raises(ValueError, match="weights for 4 players, not 2"):
+        train(config, tmp_path / "other")

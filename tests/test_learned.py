@@ -1,10 +1,11 @@
-"""The learned bot (numpy inference, shipped weights) and its trainer (the learn extra)."""
+"""The learned bot: numpy inference and the shipped weights (its trainer: test_iterate.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import csv
+import importlib.util
 import random
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -27,8 +28,7 @@ from burraco.bots.learned import (
     state_features,
 )
 from burraco.cards import KINDS
-from burraco.encoding import observation_layout, observe
-from burraco.research.learn import TrainConfig, evaluate, main
+from burraco.encoding import observation_layout, observe, returns
 from burraco.variants import Variant
 
 ITALIAN2 = variant("italian", players=2)
@@ -257,46 +257,30 @@ def test_action_features_describe_each_action() -> None:
     assert len({row.tobytes() for row in rows}) == len(legal)
 
 
-def test_evaluate_is_duplicate_and_bounded() -> None:
-    e = evaluate(Policy.random(seed=1), "greedy", boards=3, seed=2)
-    assert e.boards == 3 and e.opponent == "greedy"
-    assert e.interval[0] <= e.mean <= e.interval[1]
-    assert 0.0 <= e.win_interval[0] <= e.win_rate <= e.win_interval[1] <= 1.0
-    with pytest.raises(ValueError, match="at least one board"):
-        evaluate(None, "random", boards=0)
+def test_the_shipped_weights_play_as_they_did() -> None:
+    # Recorded from learned_italian2.npz when it shipped: any change to the features, the
+    # inference or the weights' loading that changes the player shows here.
+    deal = _mid_deal(2, 10)
+    view, legal = deal.view(deal.turn), deal.legal_actions()
+    values = default_policy().values(state_features(view), action_features(view, legal))
+    recorded = [0.1985, 0.1949, -0.0722, -0.1517, -0.0501, -0.1366, -0.3766, -0.4848, -2.0109]
+    assert np.allclose(values, [*recorded, -0.5410], atol=1e-4)
+    deal = _play(ITALIAN2, [LearnedBot(seed=1), GreedyBot(2)], 21)
+    assert (returns(deal), deal.end_reason) == ([-385.0, 385.0], "closed")
 
 
-def test_training_config_refuses_bad_values() -> None:
-    with pytest.raises(ValueError, match="minutes"):
-        TrainConfig(minutes=0)
-    with pytest.raises(ValueError, match="mix"):
-        TrainConfig(mix=(0.0, 0.0, 0.0))
-    with pytest.raises(ValueError, match="buffer"):
-        TrainConfig(batch=512, buffer=100)
-
-
-def test_a_short_training_runs_end_to_end_and_fits(tmp_path: Path) -> None:
-    pytest.importorskip("torch")
-    out, log, plot = tmp_path / "w.npz", tmp_path / "curve.csv", tmp_path / "curve.png"
-    args = ["--minutes", "0.4", "--eval-every", "0.1", "--eval-boards", "2"]
-    has_plot = True
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        has_plot = False
-    if has_plot:
-        args += ["--plot", str(plot)]
-    assert main([*args, "--out", str(out), "--log", str(log)]) == 0
-    with log.open(newline="") as f:
-        rows = list(csv.DictReader(f))
-    assert {r["opponent"] for r in rows} == {"random", "greedy"}
-    assert float(rows[-1]["minutes"]) >= 0.4
-    losses = [float(r["loss"]) for r in rows if r["opponent"] == "random" and r["loss"] != "nan"]
-    assert len(losses) >= 3
-    # The loss over the latest steps falls as the network fits the returns.
-    assert losses[-1] < losses[0]
-    assert int(rows[-1]["deals"]) > 0 and int(rows[-1]["steps"]) > 0
-    policy = Policy.load(out)
-    _play(ITALIAN2, [LearnedBot(policy, seed=1), GreedyBot()], 11)
-    if has_plot:
-        assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+def test_learn_eval_plays_a_weights_file_on_duplicate_boards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = Path(__file__).parent.parent / "bench" / "learn_eval.py"
+    spec = importlib.util.spec_from_file_location("learn_eval_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["learn_eval_bench"] = module
+    spec.loader.exec_module(module)
+    weights = tmp_path / "w.npz"
+    Policy.random(hidden=(8,), seed=3).save(weights)
+    argv = ["--weights", str(weights), "--opponents", "random", "--boards", "1", "--seed", "4"]
+    assert module.main(argv) == 0
+    line = capsys.readouterr().out
+    assert line.startswith("2 players vs random") and "1 boards  2 deals" in line

@@ -5,7 +5,7 @@ compact summary of what the seat sees (:func:`state_features`) and a description
 one legal engine action (:func:`action_features`), and estimates the seat's final
 return of the deal (its line's points less the other line's, over 1000) if it plays
 that action. The bot plays the action of highest value. The training lives in
-:mod:`burraco.research.learn`; here is only the inference, with numpy, so the room
+:mod:`burraco.research.iterate`; here is only the inference, with numpy, so the room
 runs it on the core dependencies.
 
 Weights ship for Italian Burraco for two (``learned_italian2.npz``) and, when trained,

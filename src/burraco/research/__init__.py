@@ -5,7 +5,8 @@
 - :mod:`burraco.research.gym`: a Gymnasium environment, one seat against the bots,
   registered as ``burraco/Burraco-v0``.
 - :mod:`burraco.research.spiel` (OpenSpiel), :mod:`burraco.research.simulate`
-  (self-play trajectories) and :mod:`burraco.research.learn` (a learned baseline).
+  (self-play trajectories) and :mod:`burraco.research.iterate` (the learned level's
+  trainer: imitation of a teacher, then Deep Monte-Carlo).
 
 Both play by the action ids and observations of :mod:`burraco.encoding`. Importing
 this package registers the Gymnasium id (when Gymnasium is installed) and nothing

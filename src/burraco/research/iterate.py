@@ -1,8 +1,8 @@
 """The learned level's trainer: expert iteration, then Deep Monte-Carlo, for two or four.
 
-The Deep Monte-Carlo baseline (:mod:`burraco.research.learn`) learns from nothing and
-stops improving after some ten CPU-minutes, level with the greedy bot. This learner
-starts from a teacher instead, and keeps the best network it has measured:
+Deep Monte-Carlo from nothing (DouZero's method, small; ``--imitate 0``, the first
+learner) stops improving after some ten CPU-minutes, level with the greedy bot. This
+learner starts from a teacher instead, and keeps the best network it has measured:
 
 1. **Imitation, DAgger style** (the first ``imitate`` share of the budget). The learner
    plays (with the teacher's move instead, at a rate falling from one half to none), and
@@ -29,6 +29,8 @@ player and the greedy level (tuned weights); the mean of the two is its score, a
 best network so far is kept (``best.npz``). A run lives in one directory, saved at every
 evaluation (the network, the optimiser, the replay buffer, the random states, the
 curve), so the same command started again resumes it; a larger ``--minutes`` extends it.
+A new run may start from saved weights (``--start best.npz``, same hidden sizes) instead
+of random ones, to go on from a run whose directory is gone.
 
 Run it (the ``learn`` extra)::
 
@@ -231,6 +233,9 @@ class IterateConfig:
     #: CPU minutes of learning between evaluations.
     eval_every: float = 1.5
     eval_boards: int = 100
+    #: Weights (``Policy.save``) a new run starts from instead of random ones, so a run
+    #: goes on from shipped or best weights whose run directory is gone ("": none).
+    start: str = ""
 
     def __post_init__(self) -> None:
         table(self.players)
@@ -242,7 +247,7 @@ class IterateConfig:
             raise ValueError(f"the expert needs at least one world, not {self.worlds}")
         if not 0.0 <= self.imitate <= 1.0:
             raise ValueError(f"imitate is a share of the budget, not {self.imitate}")
-        if min(self.learning_rate) <= 0:
+        if len(self.learning_rate) != 2 or min(self.learning_rate) <= 0:
             raise ValueError(f"learning rates must be positive, not {self.learning_rate}")
         if len(self.mix) != 3 or min(self.mix) < 0 or sum(self.mix) <= 0:
             raise ValueError(f"mix must be three shares (self, greedy, hand-set), not {self.mix}")
@@ -411,6 +416,26 @@ def _network(hidden: Sequence[int]) -> torch.nn.Module:
             return cast("torch.Tensor", h.squeeze(-1))
 
     return ValueNet()
+
+
+def _load_policy(net: torch.nn.Module, policy: Policy, hidden: Sequence[int]) -> None:
+    """Set the network's weights to ``policy``'s (the inverse of :func:`_policy_of`)."""
+    import torch
+
+    sizes = tuple(w.shape[1] for w, _ in policy.layers[:-1])
+    if sizes != tuple(hidden):
+        raise ValueError(f"the start weights have hidden layers {sizes}, the run {tuple(hidden)}")
+    state = cast("torch.nn.Linear", net.state)
+    action = cast("torch.nn.Linear", net.action)
+    rest = cast("list[torch.nn.Linear]", list(cast("torch.nn.ModuleList", net.rest)))
+    (w0, b0), *others = policy.layers
+    with torch.no_grad():
+        state.weight.copy_(torch.from_numpy(w0[:STATE_SIZE].T.copy()))
+        action.weight.copy_(torch.from_numpy(w0[STATE_SIZE:].T.copy()))
+        state.bias.copy_(torch.from_numpy(b0))
+        for layer, (w, b) in zip(rest, others, strict=True):
+            layer.weight.copy_(torch.from_numpy(w.T.copy()))
+            layer.bias.copy_(torch.from_numpy(b))
 
 
 def _policy_of(net: torch.nn.Module, players: int) -> Policy:
@@ -585,6 +610,14 @@ def train(
         run = Run(**saved)
         run.curve = [dict(r) for r in _read_curve(directory / "curve.csv")]
         say(f"resumed {directory} at {run.learn_seconds / 60:.2f} CPU min, {run.deals} deals")
+    elif config.start:
+        initial = Policy.load(config.start)
+        if initial.players != config.players:
+            raise ValueError(
+                f"{config.start} holds weights for {initial.players} players, not {config.players}"
+            )
+        _load_policy(net, initial, config.hidden)
+        say(f"started from {config.start}")
     policy = _policy_of(net, config.players)
     budget = config.minutes * 60.0
 
@@ -776,6 +809,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--anchor", action="store_true", help="the teacher keeps teaching in the DMC phase"
     )
     parser.add_argument("--hidden", default="256,128", help="hidden layers' sizes")
+    parser.add_argument(
+        "--start", type=Path, help="weights a new run starts from (not a resumed one)"
+    )
+    parser.add_argument(
+        "--learning-rate",
+        default="1e-3,3e-5",
+        help="first,last: decays exponentially between them over the budget",
+    )
     args = parser.parse_args(argv)
     config = IterateConfig(
         players=args.players,
@@ -789,6 +830,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         eval_boards=args.eval_boards,
         batch=args.batch,
         anchor=args.anchor,
+        start=str(args.start) if args.start else "",
+        learning_rate=cast(
+            "tuple[float, float]", tuple(float(x) for x in args.learning_rate.split(","))
+        ),
     )
     train(config, args.run, log=lambda text: print(text, flush=True))
     try:
