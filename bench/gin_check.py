@@ -63,6 +63,8 @@ class Config:
     moves: int
     lays_off: bool
     shortlist: int
+    wary: bool
+    race: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,7 @@ class Outcome:
     decisions: int
     search_seconds: float
     unexplained: int
+    playouts: int
 
 
 _game: Any = None
@@ -124,6 +127,8 @@ def play(index: int) -> Outcome:
             moves=config.moves,
             lays_off=config.lays_off,
             shortlist=config.shortlist,
+            wary=config.wary,
+            race=config.race,
         )
     players = [ours, opponent] if seat == 0 else [opponent, ours]
     returns = play_game(_game, players, deck_of(config.seed, index))
@@ -135,6 +140,7 @@ def play(index: int) -> Outcome:
         decisions=ours.decisions if searched else 0,
         search_seconds=ours.search_seconds if searched else 0.0,
         unexplained=ours.unexplained if searched else 0,
+        playouts=ours.playouts if searched else 0,
     )
 
 
@@ -182,6 +188,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shortlist", type=int, default=0, help="a second round for the N best (0: none)"
     )
+    parser.add_argument(
+        "--wary",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="our seat discards warily in its playouts",
+    )
+    parser.add_argument(
+        "--race", type=float, default=None, help="options race (standard errors; none: off)"
+    )
     parser.add_argument("--start", type=int, default=0, help="first game (even)")
     parser.add_argument("--csv", default=None, help="write each game's outcome here")
     parser.add_argument("--player", choices=("pimc", "simple"), default="pimc")
@@ -204,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         moves=args.moves,
         lays_off=args.layoffs,
         shortlist=args.shortlist,
+        wary=args.wary,
+        race=args.race,
     )
     budget = ", ".join(
         part
@@ -218,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.workers} workers, seed {args.seed}, from game {args.start}; per decision: {budget}, "
         f"{config.particles} particles ({config.model}), {config.chains} chains x "
         f"{config.moves} moves, layoffs in playouts {'on' if config.lays_off else 'off'}, "
-        f"shortlist {config.shortlist or 'none'}, "
+        f"shortlist {config.shortlist or 'none'}, wary playouts {'on' if config.wary else 'off'}, "
+        f"race {config.race if config.race is not None else 'off'}, "
         f"discards {config.discards or 'all'}, objective {config.objective}",
         flush=True,
     )
@@ -231,13 +249,13 @@ def main(argv: list[str] | None = None) -> int:
         ProcessPoolExecutor(args.workers, initializer=_start, initargs=(config,)) as pool,
     ):
         if log is not None:
-            log.write("game,seat,points,decisions,search_seconds\n")
+            log.write("game,seat,points,decisions,search_seconds,playouts\n")
         for outcome in pool.map(play, games, chunksize=1):
             outcomes.append(outcome)
             if log is not None:
                 log.write(
                     f"{outcome.index},{outcome.seat},{outcome.points:g},"
-                    f"{outcome.decisions},{outcome.search_seconds:.3f}\n"
+                    f"{outcome.decisions},{outcome.search_seconds:.3f},{outcome.playouts}\n"
                 )
                 log.flush()
             done = len(outcomes)
@@ -270,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     if decisions:
         print(
             f"searched decisions {decisions} ({decisions / len(outcomes):.1f} per game), "
-            f"mean {1000 * searching / decisions:.0f} ms each; "
+            f"mean {1000 * searching / decisions:.0f} ms and "
+            f"{sum(o.playouts for o in outcomes) / decisions:.0f} playouts each; "
             f"opponent decisions no guess explained: "
             f"{sum(o.unexplained for o in outcomes) / len(outcomes):.2f} per game"
         )

@@ -15,6 +15,7 @@ from burraco.bots.gin import (  # noqa: E402
     SLOT,
     GinSearchBot,
     SimplePolicy,
+    _finish,
     _follow,
     _misfits,
     _misfits_and_hand,
@@ -27,6 +28,7 @@ from burraco.bots.gin import (  # noqa: E402
     play_game,
     posterior,
     shuffled_deck,
+    wary_discard,
 )
 
 
@@ -200,3 +202,76 @@ def test_a_shortlist_spends_one_rounds_playouts_on_the_best_discards() -> None:
         finalists = {a for a in options if calls.count(a) > 4}
         assert len(finalists) == 3 and best in finalists
         assert bot.last_values[best] == max(bot.last_values[a] for a in finalists)
+
+
+# Two melds (the ace, two and three of suit 2; three sevens) and five deadwood cards: the
+# king and queen of suit 0 (a run in the making), the jack of suit 2, the eight of suit 1
+# and the four of suit 0, each alone. Card ids are suit * 13 + rank (rank 0: ace).
+_WARY_HAND = [26, 27, 28, 6, 19, 32, 12, 11, 36, 20, 3]
+
+
+def test_a_wary_discard_keeps_a_near_meld_where_the_simple_bot_breaks_it() -> None:
+    """The simple bot throws its highest deadwood card, the king, out of king-queen
+    suited; the wary discard keeps both (10 less 3 for each) and throws the lone jack."""
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    rules = _Rules(10)
+    assert rules.discard(_WARY_HAND) == 12
+    assert wary_discard(utils, _WARY_HAND, (), _WARY_HAND) == 36
+
+
+def test_a_wary_discard_does_not_feed_the_opponents_pick() -> None:
+    """The opponent took the jack of suit 3 (its picks are melds): the jack of suit 2 would
+    join it, so the lone eight goes; a card the rules forbid (the upcard just taken) is
+    never thrown: without the eight, the king (10 less 3, before the queen by rank)."""
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    assert wary_discard(utils, _WARY_HAND, {49}, _WARY_HAND) == 20
+    legal = [c for c in _WARY_HAND if c != 20]
+    assert wary_discard(utils, _WARY_HAND, {49}, legal) == 12
+
+
+def test_a_wary_seat_is_told_the_upcards_its_opponent_takes_in_a_playout() -> None:
+    """After a playout, a wary policy's picks are the picks it started with and every
+    upcard the opponent drew in the playout, read back from the game's history."""
+    game = load_game()
+    found = 0
+    for seed in range(1, 30):
+        state = _midgame(seed, 0, turns=2)
+        start = len(state.full_history())
+        policies = [SimplePolicy(game, 0, wary=True), SimplePolicy(game, 1)]
+        policies[0].known = frozenset({51})
+        rng = random.Random(seed)
+        stock = [c for c in range(52) if c not in state.hands()[0] and c not in state.hands()[1]]
+        stock = [c for c in stock if c not in state.discard_pile() and c != state.upcard()]
+        rng.shuffle(stock)
+        played = state.clone()
+        _finish(played, stock, policies)
+        # Replay the playout on a copy, noting each upcard the opponent (seat 1) drew.
+        replay, taken = state.clone(), {51}
+        for step in played.full_history()[start:]:
+            if step.player == 1 and step.action == 52:  # DRAW_UPCARD
+                taken.add(replay.upcard())
+            replay.apply_action(step.action)
+        assert policies[0].picks == taken
+        found += len(taken) > 1
+        if found >= 2:
+            return
+    pytest.fail("the opponent took no upcard in the playouts tried")
+
+
+def test_racing_options_spend_fewer_playouts_on_the_same_worlds() -> None:
+    """At a discard with k options and 16 worlds: without a race every option is played
+    in every world (16 k playouts); racing at 1 standard error drops the options clearly
+    behind after 10 worlds, so fewer playouts, and the choice is still one of the options."""
+    state = _midgame(1, 0, turns=4)
+    state.apply_action(53)  # draw from the stock
+    state.apply_action(state.chance_outcomes()[0][0])
+    game = state.get_game()
+    counts = {}
+    for race in (None, 1.0):
+        bot = GinSearchBot(game, 0, worlds=16, particles=64, chains=8, moves=10, seed=1, race=race)
+        options = bot.candidates(state)
+        best = bot.step(state)
+        assert best in options
+        counts[race] = bot.playouts
+    assert counts[None] == 16 * len(options)
+    assert counts[1.0] < counts[None]

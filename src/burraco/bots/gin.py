@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,7 @@ __all__ = [
     "play_game",
     "posterior",
     "shuffled_deck",
+    "wary_discard",
 ]
 
 NUM_CARDS = 52
@@ -224,6 +225,7 @@ class _Public:
                     else:
                         self.deadline[action] = len(self.events) - 1
                 upcard = action
+        self.taken = frozenset(taken)
         seen = set(state.hands()[player]) | set(state.discard_pile()) | taken
         if state.upcard() is not None:
             seen.add(state.upcard())
@@ -542,27 +544,46 @@ class SimplePolicy:
     With ``lays_off``, the seat lays off as our searcher does instead (:func:`lay_off`):
     a rollout that plays our seat like the simple bot would give up every card the
     searcher lays off for real, and so value too low the games the opponent knocks.
+    With ``wary``, the seat discards as :func:`wary_discard` does when it cannot knock
+    (it knocks, draws and lays down as the bot does), from what it has in sight: its
+    hand and the opponent's picks (:meth:`picked`).
     """
 
-    def __init__(self, game: Any, player: int, lays_off: bool = False) -> None:
+    def __init__(self, game: Any, player: int, lays_off: bool = False, wary: bool = False) -> None:
         pyspiel = _spiel()
         self.player = player
         self.lays_off = lays_off
+        self.wary = wary
         self.bot = pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), player)
         self.utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, HAND_SIZE)
+        self.knock_card = int(game.get_parameters()["knock_card"])
         phase = pyspiel.gin_rummy.Phase
         self._knock_phase = phase.KNOCK
         self._layoff_phase = phase.LAYOFF
+        self._discard_phase = phase.DISCARD
         self._knocking = False
+        # The opponent's picks in sight: those it held when the playout began (set by
+        # the searcher before each playout), then those it takes in the playout.
+        self.known: frozenset[int] = frozenset()
+        self.picks: set[int] = set()
 
     def restart(self) -> None:
         self.bot.restart()
         self._knocking = False
+        self.picks = set(self.known)
+
+    def picked(self, card: int) -> None:
+        """The opponent took ``card`` from the discard pile (in sight of this seat)."""
+        self.picks.add(card)
 
     def act(self, state: Any) -> int:
         phase = state.current_phase()
         if phase == self._layoff_phase:
             return self._lay(state)
+        if self.wary and phase == self._discard_phase and not self._knocking:
+            hand = state.hands()[self.player]
+            if self.utils.min_deadwood(hand) > self.knock_card:
+                return wary_discard(self.utils, hand, self.picks, state.legal_actions())
         if phase == self._knock_phase and not self._knocking:
             # A knock chosen for this seat by someone else: let the bot knock (its answer
             # is the knock, already applied) so that it then discards and lays down.
@@ -601,6 +622,51 @@ def lay_off(utils: Any, hand: Sequence[int], legal: Sequence[int]) -> int:
     return best if left[best] < int(utils.min_deadwood(list(hand))) else PASS
 
 
+def _near(a: int, b: int) -> bool:
+    """Whether cards ``a`` and ``b`` could sit in one meld: the same rank, or the same
+    suit at most two ranks apart (a run of three holds both)."""
+    rank_a, rank_b = a % 13, b % 13
+    return rank_a == rank_b or (a // 13 == b // 13 and abs(rank_a - rank_b) <= 2)
+
+
+# How much a deadwood card's keeping is worth, in points of deadwood, per other deadwood
+# card it could meld with, and when it could join one of the opponent's picks. Set by
+# hand: a pick is a meld the opponent holds (the simple bot takes an upcard only into a
+# meld or to knock), so a card near it is likely to be taken and to end our deadwood's
+# gain; a card near another deadwood card is half a meld.
+NEAR_WEIGHT = 3
+PICK_WEIGHT = 10
+
+
+def wary_discard(
+    utils: Any, hand: Sequence[int], picks: Iterable[int], legal: Sequence[int]
+) -> int:
+    """A discard from ``hand`` (11 cards) that keeps its near-melds and does not feed the
+    opponent's picks in sight: among the legal cards outside the hand's best melds (all
+    legal cards if none), the one with the most points, less ``NEAR_WEIGHT`` for each
+    other deadwood card it is near (:func:`_near`) and ``PICK_WEIGHT`` if it is near a
+    pick; ties as the simple bot throws (the highest rank, then the highest id).
+
+    The simple bot throws its highest-ranked deadwood card whatever it breaks or feeds;
+    this is its rule with those two costs added."""
+    ordered = sorted(hand)
+    melded = set().union(*utils.best_meld_group(ordered))
+    allowed = set(legal)
+    deadwood = [c for c in ordered if c not in melded]
+    options = [c for c in deadwood if c in allowed] or [c for c in ordered if c in allowed]
+    if not options:
+        raise ValueError("no card of the hand may be discarded")
+    seen = tuple(picks)
+
+    def worth(card: int) -> tuple[int, int]:
+        points = min(card % 13 + 1, 10)
+        near = sum(1 for other in deadwood if other != card and _near(card, other))
+        fed = any(_near(card, pick) for pick in seen)
+        return points - NEAR_WEIGHT * near - PICK_WEIGHT * fed, _THROW_ORDER[card]
+
+    return max(options, key=worth)
+
+
 def _play_out(state: Any, cards: Sequence[int], choose: Callable[[Any], int]) -> None:
     """Play ``state`` to the end in place: ``choose(state)`` plays each decision, chance
     deals ``cards`` in order."""
@@ -614,10 +680,22 @@ def _play_out(state: Any, cards: Sequence[int], choose: Callable[[Any], int]) ->
 
 
 def _finish(state: Any, stock: Sequence[int], policies: Sequence[SimplePolicy]) -> None:
-    """Play ``state`` to the end in place: the policies choose, the stock comes in order."""
+    """Play ``state`` to the end in place: the policies choose, the stock comes in order;
+    a wary policy is told the upcards its opponent takes."""
     for policy in policies:
         policy.restart()
-    _play_out(state, stock, lambda s: policies[s.current_player()].act(s))
+    if not any(policy.wary for policy in policies):
+        _play_out(state, stock, lambda s: policies[s.current_player()].act(s))
+        return
+
+    def choose(s: Any) -> int:
+        player = s.current_player()
+        action: int = policies[player].act(s)
+        if action == DRAW_UPCARD:
+            policies[1 - player].picked(s.upcard())
+        return action
+
+    _play_out(state, stock, choose)
 
 
 class GinSearchBot:
@@ -633,7 +711,10 @@ class GinSearchBot:
     ``lays_off``: our seat lays off in the playouts as it does for real
     (:class:`SimplePolicy`). ``shortlist``: with a budget of worlds, the playouts of a
     decision are spent in two rounds, the second on the ``shortlist`` best options
-    (:meth:`_search`; 0: one round).
+    (:meth:`_search`; 0: one round). ``wary``: our seat discards in the playouts as
+    :func:`wary_discard` does (the opponent still plays the simple bot). ``race``: the
+    options race (``pimc``'s ``race``, in standard errors): one clearly behind stops
+    being played, so a budget of worlds costs fewer playouts (``playouts`` counts them).
     Choices depend only on the seat's information and ``seed``.
     """
 
@@ -653,6 +734,8 @@ class GinSearchBot:
         moves: int = 100,
         lays_off: bool = False,
         shortlist: int = 0,
+        wary: bool = False,
+        race: float | None = None,
     ) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}")
@@ -667,6 +750,7 @@ class GinSearchBot:
         self.prefer = prefer
         self.model = model
         self.shortlist = shortlist
+        self.race = race
         self.particles = particles
         self.chains = chains
         self.moves = moves
@@ -681,7 +765,10 @@ class GinSearchBot:
         self.initial = game.new_initial_state()
         self.own = SimplePolicy(game, player)
         self.advisor = SimplePolicy(game, player)
-        self.rollout = [SimplePolicy(game, p, lays_off=lays_off and p == player) for p in range(2)]
+        self.rollout = [
+            SimplePolicy(game, p, lays_off=lays_off and p == player, wary=wary and p == player)
+            for p in range(2)
+        ]
         phase = pyspiel.gin_rummy.Phase
         self._discard_phase = phase.DISCARD
         self._knock_phase = phase.KNOCK
@@ -689,6 +776,7 @@ class GinSearchBot:
         self.last_values: dict[int, float] = {}
         self.decisions = 0
         self.search_seconds = 0.0
+        self.playouts = 0
 
     def restart(self) -> None:
         self.own.restart()
@@ -745,7 +833,14 @@ class GinSearchBot:
         where more worlds change the choice. Ties go to the earlier option, as in pimc."""
         keep, worlds = self.shortlist, budget.worlds
         if not keep or budget.seconds is not None or worlds is None or worlds < 2:
-            return pimc(options, sample=sample, value=self._value, rng=self.rng, budget=budget)
+            return pimc(
+                options,
+                sample=sample,
+                value=self._value,
+                rng=self.rng,
+                budget=budget,
+                race=self.race,
+            )
         if len(options) <= keep:
             return pimc(options, sample=sample, value=self._value, rng=self.rng, budget=budget)
         first = worlds // 2
@@ -768,8 +863,10 @@ class GinSearchBot:
         open (after a knock); else the game replayed with the opponent's unseen cards
         from the posterior of the simple-bot model, or from the prior (``"uniform"``)."""
         if any(state.knocked()):
+            self.rollout[self.player].known = frozenset()
             return lambda rng: World(state.clone(), ())
         public = _Public(state, self.player)
+        self.rollout[self.player].known = public.taken
         player, initial = self.player, self.initial
         if self.model == "uniform":
             return lambda rng: _replay(
@@ -810,6 +907,7 @@ class GinSearchBot:
         return guesses
 
     def _value(self, world: World, action: int) -> float:
+        self.playouts += 1
         state = world.state.clone()
         state.apply_action(action)
         _finish(state, world.stock, self.rollout)
