@@ -63,7 +63,7 @@ class Config:
     moves: int
     lays_off: bool
     shortlist: int
-    wary: bool
+    keen: bool
     race: float | None
 
 
@@ -127,7 +127,7 @@ def play(index: int) -> Outcome:
             moves=config.moves,
             lays_off=config.lays_off,
             shortlist=config.shortlist,
-            wary=config.wary,
+            keen=config.keen,
             race=config.race,
         )
     players = [ours, opponent] if seat == 0 else [opponent, ours]
@@ -189,10 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         "--shortlist", type=int, default=0, help="a second round for the N best (0: none)"
     )
     parser.add_argument(
-        "--wary",
+        "--keen",
         action=argparse.BooleanOptionalAction,
         default=False,
-        help="our seat discards warily in its playouts",
+        help="our seat lays off and feeds the opponent no meld in its playouts",
     )
     parser.add_argument(
         "--race", type=float, default=None, help="options race (standard errors; none: off)"
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         moves=args.moves,
         lays_off=args.layoffs,
         shortlist=args.shortlist,
-        wary=args.wary,
+        keen=args.keen,
         race=args.race,
     )
     budget = ", ".join(
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.workers} workers, seed {args.seed}, from game {args.start}; per decision: {budget}, "
         f"{config.particles} particles ({config.model}), {config.chains} chains x "
         f"{config.moves} moves, layoffs in playouts {'on' if config.lays_off else 'off'}, "
-        f"shortlist {config.shortlist or 'none'}, wary playouts {'on' if config.wary else 'off'}, "
+        f"shortlist {config.shortlist or 'none'}, keen playouts {'on' if config.keen else 'off'}, "
         f"race {config.race if config.race is not None else 'off'}, "
         f"discards {config.discards or 'all'}, objective {config.objective}",
         flush=True,

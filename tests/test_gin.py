@@ -23,12 +23,12 @@ from burraco.bots.gin import (  # noqa: E402
     _Public,
     _Rules,
     determinize,
+    keen_discard,
     lay_off,
     load_game,
     play_game,
     posterior,
     shuffled_deck,
-    wary_discard,
 )
 
 
@@ -207,55 +207,68 @@ def test_a_shortlist_spends_one_rounds_playouts_on_the_best_discards() -> None:
 # Two melds (the ace, two and three of suit 2; three sevens) and five deadwood cards: the
 # king and queen of suit 0 (a run in the making), the jack of suit 2, the eight of suit 1
 # and the four of suit 0, each alone. Card ids are suit * 13 + rank (rank 0: ace).
-_WARY_HAND = [26, 27, 28, 6, 19, 32, 12, 11, 36, 20, 3]
+_KEEN_HAND = [26, 27, 28, 6, 19, 32, 12, 11, 36, 20, 3]
 
 
-def test_a_wary_discard_keeps_a_near_meld_where_the_simple_bot_breaks_it() -> None:
+def test_a_keen_discard_keeps_a_near_meld_where_the_simple_bot_breaks_it() -> None:
     """The simple bot throws its highest deadwood card, the king, out of king-queen
-    suited; the wary discard keeps both (10 less 3 for each) and throws the lone jack."""
+    suited; the keen discard leaves as much deadwood (32) throwing the lone jack, and keeps
+    both (each charged 2 for the other)."""
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
     rules = _Rules(10)
-    assert rules.discard(_WARY_HAND) == 12
-    assert wary_discard(utils, _WARY_HAND, (), _WARY_HAND) == 36
+    assert rules.discard(_KEEN_HAND) == 12
+    assert keen_discard(utils, rules, _KEEN_HAND, [], _KEEN_HAND) == 36
 
 
-def test_a_wary_discard_does_not_feed_the_opponents_pick() -> None:
-    """The opponent took the jack of suit 3 (its picks are melds): the jack of suit 2 would
-    join it, so the lone eight goes; a card the rules forbid (the upcard just taken) is
-    never thrown: without the eight, the king (10 less 3, before the queen by rank)."""
+def test_a_keen_discard_does_not_feed_the_opponent() -> None:
+    """The opponent holds the nine and ten of suit 2: the jack of suit 2 would make it a
+    run, so the king goes (the queen ties, the king is thrown first); if every card would
+    feed it, the best is thrown anyway; a card the rules forbid is never thrown."""
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
-    assert wary_discard(utils, _WARY_HAND, {49}, _WARY_HAND) == 20
-    legal = [c for c in _WARY_HAND if c != 20]
-    assert wary_discard(utils, _WARY_HAND, {49}, legal) == 12
+    rules = _Rules(10)
+    opponent = [34, 35, 0, 14, 41, 49, 9, 23, 46, 5]
+    assert rules.takes(opponent, 36)
+    assert keen_discard(utils, rules, _KEEN_HAND, opponent, _KEEN_HAND) == 12
+    assert keen_discard(utils, rules, _KEEN_HAND, opponent, [36]) == 36
+    assert keen_discard(utils, rules, _KEEN_HAND, opponent, [36, 20, 3]) == 20
 
 
-def test_a_wary_seat_is_told_the_upcards_its_opponent_takes_in_a_playout() -> None:
-    """After a playout, a wary policy's picks are the picks it started with and every
-    upcard the opponent drew in the playout, read back from the game's history."""
+def _opponent_takes_our_discards(keen: bool, seeds: range) -> tuple[int, int]:
+    """Playouts from midgames, seat 0 played by ``SimplePolicy(keen=keen)``: how many of
+    its discards (not after a knock) the simple opponent took, and how many of those it
+    took though seat 0 had a legal card it would not have taken."""
     game = load_game()
-    found = 0
-    for seed in range(1, 30):
-        state = _midgame(seed, 0, turns=2)
-        start = len(state.full_history())
-        policies = [SimplePolicy(game, 0, wary=True), SimplePolicy(game, 1)]
-        policies[0].known = frozenset({51})
-        rng = random.Random(seed)
-        stock = [c for c in range(52) if c not in state.hands()[0] and c not in state.hands()[1]]
+    rules = _Rules(10)
+    taken = avoidable = 0
+    for seed in seeds:
+        try:
+            state = _midgame(seed, 0, turns=1)
+        except pytest.skip.Exception:
+            continue  # that game ended too soon
+        stock = [c for c in range(52) if c not in (*state.hands()[0], *state.hands()[1])]
         stock = [c for c in stock if c not in state.discard_pile() and c != state.upcard()]
-        rng.shuffle(stock)
+        random.Random(seed).shuffle(stock)
         played = state.clone()
-        _finish(played, stock, policies)
-        # Replay the playout on a copy, noting each upcard the opponent (seat 1) drew.
-        replay, taken = state.clone(), {51}
-        for step in played.full_history()[start:]:
-            if step.player == 1 and step.action == 52:  # DRAW_UPCARD
-                taken.add(replay.upcard())
+        _finish(played, stock, [SimplePolicy(game, 0, keen=keen), SimplePolicy(game, 1)])
+        replay, history = state.clone(), played.full_history()[len(state.full_history()) :]
+        for step, after in zip(history, [*history[1:], None], strict=True):
+            phase = replay.current_phase().name
+            if step.player == 0 and phase == "DISCARD" and not any(replay.knocked()):
+                took = after is not None and after.player == 1 and after.action == 52
+                if took:
+                    taken += 1
+                    opponent = replay.hands()[1]
+                    cards = [c for c in replay.legal_actions() if c < 52]
+                    avoidable += any(not rules.takes(opponent, c) for c in cards)
             replay.apply_action(step.action)
-        assert policies[0].picks == taken
-        found += len(taken) > 1
-        if found >= 2:
-            return
-    pytest.fail("the opponent took no upcard in the playouts tried")
+    return taken, avoidable
+
+
+def test_a_keen_seat_feeds_the_opponent_only_when_every_card_would() -> None:
+    """The simple bot in seat 0 hands its opponent melds it could have kept; the keen
+    policy, in the same playouts, never does (every discard it took was forced)."""
+    assert _opponent_takes_our_discards(False, range(1, 25))[1] > 0
+    assert _opponent_takes_our_discards(True, range(1, 25))[1] == 0
 
 
 def test_racing_options_spend_fewer_playouts_on_the_same_worlds() -> None:
