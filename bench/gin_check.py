@@ -4,7 +4,7 @@ Run from the repository root, in an environment with OpenSpiel (``pip install -e
 '.[anchor]'``, or the ``.venv-anchor`` venv with the package installed)::
 
     python bench/gin_check.py --games 1000 --worlds 64 [--seconds S] [--seed 0] [--workers 2]
-        [--start K] [--csv games.csv]
+        [--keen] [--race S] [--start K] [--csv games.csv]
 
 What it does: our ``GinSearchBot`` (``burraco.bots.gin``: the same ``pimc`` as the
 Burraco expert, over OpenSpiel's ``gin_rummy`` through ``pyspiel``) plays ``--games``
@@ -25,6 +25,12 @@ players; worlds come from ``--particles`` guesses of the opponent's hidden cards
 deals consistent with what was seen). ``--layoffs`` lets our seat lay off in the
 playouts as it does for real (the simple bot never does); ``--shortlist N`` spends the
 same playouts in two rounds, half the worlds for every option, the rest on the N best.
+``--keen`` plays our seat in the playouts better than the simple bot: it lays off, and
+its discards leave the least deadwood, keep near-melds and never hand the sampled
+world's opponent a card it would take (``SimplePolicy(keen=True)``). ``--race S`` lets
+the options race (``pimc``'s ``race``): one behind the leader by more than S standard
+errors after 10 worlds is played no more, so the same worlds cost fewer playouts (the
+summary gives the mean playouts a decision, the budget to compare settings by).
 ``--player simple`` plays the simple bot itself in our seat instead, a sanity check (it
 should win about half).
 

@@ -29,7 +29,9 @@ The pieces, as in Burraco:
   the game is finished by ``SimpleGinRummyBot`` for both players, drawing the stock in
   the world's order (so every candidate meets the same stock); the value is the
   searcher's points at the end of the game (``objective="points"``), or a win (1, a draw
-  0.5, a loss 0), or a win plus a hundredth of the points.
+  0.5, a loss 0), or a win plus a hundredth of the points. With ``keen``, our seat's
+  turns in the playouts are played better than by the simple bot (it lays off and feeds
+  the world's opponent no meld it can help, as the search itself would not).
 * **Candidates** (:meth:`GinSearchBot.candidates`): every legal action when taking the
   first upcard or drawing, at the wall, when laying off; at the discard, every card (or
   the ``discards`` that leave the least deadwood, the simple bot's own discard always
