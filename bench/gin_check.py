@@ -71,6 +71,8 @@ class Config:
     shortlist: int
     keen: bool
     race: float | None
+    feed: float | None
+    keen_discards: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +137,8 @@ def play(index: int) -> Outcome:
             shortlist=config.shortlist,
             keen=config.keen,
             race=config.race,
+            feed=config.feed,
+            keen_discards=config.keen_discards,
         )
     players = [ours, opponent] if seat == 0 else [opponent, ours]
     returns = play_game(_game, players, deck_of(config.seed, index))
@@ -203,6 +207,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--race", type=float, default=None, help="options race (standard errors; none: off)"
     )
+    parser.add_argument(
+        "--feed",
+        type=float,
+        default=None,
+        help="no discard the opponent takes in more than this share of the posterior",
+    )
+    parser.add_argument(
+        "--keen-discards",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="discards by keen_discard, not searched",
+    )
     parser.add_argument("--start", type=int, default=0, help="first game (even)")
     parser.add_argument("--csv", default=None, help="write each game's outcome here")
     parser.add_argument("--player", choices=("pimc", "simple"), default="pimc")
@@ -227,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         shortlist=args.shortlist,
         keen=args.keen,
         race=args.race,
+        feed=args.feed,
+        keen_discards=args.keen_discards,
     )
     budget = ", ".join(
         part
@@ -243,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{config.moves} moves, layoffs in playouts {'on' if config.lays_off else 'off'}, "
         f"shortlist {config.shortlist or 'none'}, keen playouts {'on' if config.keen else 'off'}, "
         f"race {config.race if config.race is not None else 'off'}, "
+        f"feed {config.feed if config.feed is not None else 'any'}, "
+        f"discards {'keen' if config.keen_discards else 'searched'}, "
         f"discards {config.discards or 'all'}, objective {config.objective}",
         flush=True,
     )

@@ -640,7 +640,7 @@ def keen_discard(
     ``NEAR_WEIGHT`` for each other deadwood card it is near (:func:`_near`), ties as the
     simple bot throws (the highest rank, then the highest id); but never a card the
     simple bot holding ``opponent`` would take (it melds or lets it knock) while
-    another legal card is left."""
+    another legal card is left (none is looked for if ``opponent`` is empty)."""
     ordered = sorted(hand)
     cards = [c for c in legal if c < NUM_CARDS]
     if not cards:
@@ -654,6 +654,8 @@ def keen_discard(
         return -left - NEAR_WEIGHT * near, _THROW_ORDER[card]
 
     ranked = sorted(cards, key=worth, reverse=True)
+    if not opponent:  # no hand to feed (the searcher does not see it)
+        return ranked[0]
     return next((c for c in ranked if not rules.takes(opponent, c)), ranked[0])
 
 
@@ -693,7 +695,11 @@ class GinSearchBot:
     :class:`SimplePolicy` with ``keen`` does (the opponent still plays the simple bot).
     ``race``: the options race (``pimc``'s ``race``, in standard errors): one clearly
     behind stops being played, so a budget of worlds costs fewer playouts (``playouts``
-    counts them).
+    counts them). ``feed``: a discard the opponent would take in more than this share of
+    the posterior's guesses of its hand is not an option (:meth:`_unfed`; ``None``: all
+    are). ``keen_discards``: discards are not searched: the seat knocks as soon as it may,
+    else throws as :func:`keen_discard` does among the options left (the draws, lay-offs
+    and everything else are searched as before).
     Choices depend only on the seat's information and ``seed``.
     """
 
@@ -715,6 +721,8 @@ class GinSearchBot:
         shortlist: int = 0,
         keen: bool = False,
         race: float | None = None,
+        feed: float | None = None,
+        keen_discards: bool = False,
     ) -> None:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}")
@@ -730,6 +738,8 @@ class GinSearchBot:
         self.model = model
         self.shortlist = shortlist
         self.race = race
+        self.feed = feed
+        self.keen_discards = keen_discards
         self.particles = particles
         self.chains = chains
         self.moves = moves
@@ -784,7 +794,23 @@ class GinSearchBot:
         for action in (*ranked, *([KNOCK] if KNOCK in legal else [])):
             if action not in chosen:
                 chosen.append(action)
+        if self.feed is not None and cards and not any(state.knocked()):
+            chosen = self._unfed(state, chosen)
         return chosen
+
+    def _unfed(self, state: Any, options: list[int]) -> list[int]:
+        """``options`` less the discards the opponent would take (it melds or knocks with
+        them, by its rules) in more than ``feed`` of the posterior's guesses of its hand;
+        the least taken card stays if every card would be. The posterior is the search's
+        own (cached), so this costs no playout."""
+        public = _Public(state, self.player)
+        hands = [_misfits_and_hand(public.events, self.rules, g)[1] for g in self._guesses(public)]
+        cards = [a for a in options if a < NUM_CARDS]
+        fed = {c: sum(self.rules.takes(h, c) for h in hands) / len(hands) for c in cards}
+        kept = [a for a in options if a >= NUM_CARDS or fed[a] <= (self.feed or 0.0)]
+        if not any(a < NUM_CARDS for a in kept):
+            kept.append(min(cards, key=lambda c: (fed[c], cards.index(c))))
+        return kept
 
     def step(self, state: Any) -> int:
         """The action for this seat in ``state`` (which must be this seat's turn)."""
@@ -795,6 +821,12 @@ class GinSearchBot:
             return self.own.act(state)
         if len(options) == 1:
             return options[0]
+        if self.keen_discards and KNOCK in options:
+            return KNOCK  # as soon as it may, as the simple bot does (waiting loses)
+        cards = [a for a in options if a < NUM_CARDS]
+        if self.keen_discards and cards and state.current_phase() == self._discard_phase:
+            hand = state.hands()[self.player]
+            return keen_discard(self.advisor.utils, self.rules, hand, (), cards)
         start = time.perf_counter()
         budget = self.budget if not any(state.knocked()) else Budget(worlds=1)
         best, self.last_values = self._search(options, self._sampler(state), budget)
