@@ -11,6 +11,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from burraco.bots.gin import (  # noqa: E402
+    KNOCK,
     PASS,
     SLOT,
     GinSearchBot,
@@ -288,3 +289,66 @@ def test_racing_options_spend_fewer_playouts_on_the_same_worlds() -> None:
         counts[race] = bot.playouts
     assert counts[None] == 16 * len(options)
     assert counts[1.0] < counts[None]
+
+
+def _discard_after_stock_draw(seed: int, turns: int) -> Any:
+    """Seat 0's discard after it drew from the stock, ``turns`` turns into a game of two
+    simple bots (None if the game ended before)."""
+    try:
+        state = _midgame(seed, 0, turns=turns)
+    except pytest.skip.Exception:
+        return None
+    state.apply_action(53)  # draw from the stock
+    state.apply_action(state.chance_outcomes()[0][0])
+    return state
+
+
+def test_feed_leaves_out_the_discards_the_posterior_says_the_opponent_takes() -> None:
+    """With ``feed`` 0, a discard stays an option only if no guess of the opponent's hand
+    would take it (by its rules); in some positions that drops cards the search would
+    otherwise play out, never the knock."""
+    game = load_game()
+    rules = _Rules(10)
+    dropped = 0
+    for seed in range(1, 40):
+        state = _discard_after_stock_draw(seed, turns=6)
+        if state is None or state.current_phase().name != "DISCARD":
+            continue
+        every = GinSearchBot(game, 0, worlds=4, particles=64, chains=8, moves=10, seed=seed)
+        safe = GinSearchBot(
+            game, 0, worlds=4, particles=64, chains=8, moves=10, seed=seed, feed=0.0
+        )
+        options, kept = every.candidates(state), safe.candidates(state)
+        assert set(kept) <= set(options)
+        assert (KNOCK in kept) == (KNOCK in options)
+        public = _Public(state, 0)
+        hands = [_misfits_and_hand(public.events, rules, g)[1] for g in safe._guesses(public)]
+        fed = {c: sum(rules.takes(h, c) for h in hands) for c in options if c < 52}
+        unfed = [c for c in options if c < 52 and not fed[c]]
+        cards = [c for c in kept if c < 52]
+        # The cards no guess takes; if every card is taken by some guess, the least taken.
+        assert cards == (unfed or [min(fed, key=lambda c: (fed[c], options.index(c)))])
+        dropped += len(options) - len(kept)
+        if dropped >= 3:
+            return
+    pytest.fail("no discard was ever left out")
+
+
+def test_keen_discards_are_not_searched() -> None:
+    """With ``keen_discards``, a discard costs no playout: it is the knock when legal, else
+    :func:`keen_discard` over the options left (here all of them); a draw is searched."""
+    game = load_game()
+    state = _discard_after_stock_draw(1, turns=4)
+    assert state is not None and state.current_phase().name == "DISCARD"
+    bot = GinSearchBot(game, 0, worlds=4, particles=64, chains=8, moves=10, keen_discards=True)
+    options = bot.candidates(state)
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    cards = [a for a in options if a < 52]
+    expected = (
+        KNOCK if KNOCK in options else keen_discard(utils, bot.rules, state.hands()[0], (), cards)
+    )
+    assert bot.step(state) == expected
+    assert bot.playouts == 0
+    draw = _midgame(1, 0, turns=4)
+    bot.step(draw)
+    assert bot.playouts == 4 * len(bot.candidates(draw))
