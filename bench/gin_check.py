@@ -32,7 +32,8 @@ the options race (``pimc``'s ``race``): one behind the leader by more than S sta
 errors after 10 worlds is played no more, so the same worlds cost fewer playouts (the
 summary gives the mean playouts a decision, the budget to compare settings by).
 ``--player simple`` plays the simple bot itself in our seat instead, a sanity check (it
-should win about half).
+should win about half); ``--player keen`` the keen playout policy (it reads the real
+opponent's hand: a measure of the playouts, not a fair player).
 
 It prints progress, then wins, draws and losses, the win rate with a 95% Wilson
 interval, the mean points, the mean time of a searched decision and the budget.
@@ -50,7 +51,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from burraco.bots.gin import MODELS, OBJECTIVES, GinSearchBot, load_game, play_game, shuffled_deck
+from burraco.bots.gin import (
+    MODELS,
+    OBJECTIVES,
+    GinSearchBot,
+    SimplePolicy,
+    load_game,
+    play_game,
+    shuffled_deck,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +112,18 @@ def _start(config: Config) -> None:
     _config = config
 
 
+@dataclass(frozen=True, slots=True)
+class _Keen:
+    """Our seat's keen playout policy as a player (``--player keen``). It reads the real
+    opponent's hand, as it reads a sampled world's in the playouts: not a fair player, a
+    measure of how well the playouts play our seat."""
+
+    policy: SimplePolicy
+
+    def step(self, state: Any) -> int:
+        return self.policy.act(state)
+
+
 def deck_of(seed: int, index: int) -> list[int]:
     """The deal of game ``index``: games 2k and 2k+1 share it, seats swapped."""
     return shuffled_deck(random.Random(f"gin-check/{seed}/{index // 2}"))
@@ -120,6 +141,8 @@ def play(index: int) -> Outcome:
     ours: Any
     if config.player == "simple":
         ours = pyspiel.make_simple_gin_rummy_bot(_game.get_parameters(), seat)
+    elif config.player == "keen":
+        ours = _Keen(SimplePolicy(_game, seat, keen=True))
     else:
         ours = GinSearchBot(
             _game,
@@ -221,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--start", type=int, default=0, help="first game (even)")
     parser.add_argument("--csv", default=None, help="write each game's outcome here")
-    parser.add_argument("--player", choices=("pimc", "simple"), default="pimc")
+    parser.add_argument("--player", choices=("pimc", "simple", "keen"), default="pimc")
     args = parser.parse_args(argv)
     if args.start < 0 or args.start % 2:
         parser.error("--start must be even and not negative (games come in pairs)")
