@@ -285,8 +285,8 @@ def main(argv: list[str] | None = None) -> int:
         f"shortlist {config.shortlist or 'none'}, keen playouts {'on' if config.keen else 'off'}, "
         f"race {config.race if config.race is not None else 'off'}, "
         f"feed {config.feed if config.feed is not None else 'any'}, "
-        f"discards {'keen' if config.keen_discards else 'searched'}, "
-        f"discards {config.discards or 'all'}, objective {config.objective}",
+        f"discards {'by the keen rule' if config.keen_discards else 'searched'} "
+        f"({config.discards or 'all'}), objective {config.objective}",
         flush=True,
     )
     start = time.perf_counter()
