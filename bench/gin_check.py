@@ -4,7 +4,7 @@ Run from the repository root, in an environment with OpenSpiel (``pip install -e
 '.[anchor]'``, or the ``.venv-anchor`` venv with the package installed)::
 
     python bench/gin_check.py --games 1000 --worlds 64 [--seconds S] [--seed 0] [--workers 2]
-        [--start K] [--csv games.csv]
+        [--keen] [--race S] [--start K] [--csv games.csv]
 
 What it does: our ``GinSearchBot`` (``burraco.bots.gin``: the same ``pimc`` as the
 Burraco expert, over OpenSpiel's ``gin_rummy`` through ``pyspiel``) plays ``--games``
@@ -25,8 +25,15 @@ players; worlds come from ``--particles`` guesses of the opponent's hidden cards
 deals consistent with what was seen). ``--layoffs`` lets our seat lay off in the
 playouts as it does for real (the simple bot never does); ``--shortlist N`` spends the
 same playouts in two rounds, half the worlds for every option, the rest on the N best.
+``--keen`` plays our seat in the playouts better than the simple bot: it lays off, and
+its discards leave the least deadwood, keep near-melds and never hand the sampled
+world's opponent a card it would take (``SimplePolicy(keen=True)``). ``--race S`` lets
+the options race (``pimc``'s ``race``): one behind the leader by more than S standard
+errors after 10 worlds is played no more, so the same worlds cost fewer playouts (the
+summary gives the mean playouts a decision, the budget to compare settings by).
 ``--player simple`` plays the simple bot itself in our seat instead, a sanity check (it
-should win about half).
+should win about half); ``--player keen`` the keen playout policy (it reads the real
+opponent's hand: a measure of the playouts, not a fair player).
 
 It prints progress, then wins, draws and losses, the win rate with a 95% Wilson
 interval, the mean points, the mean time of a searched decision and the budget.
@@ -44,7 +51,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from burraco.bots.gin import MODELS, OBJECTIVES, GinSearchBot, load_game, play_game, shuffled_deck
+from burraco.bots.gin import (
+    MODELS,
+    OBJECTIVES,
+    GinSearchBot,
+    SimplePolicy,
+    load_game,
+    play_game,
+    shuffled_deck,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +78,10 @@ class Config:
     moves: int
     lays_off: bool
     shortlist: int
+    keen: bool
+    race: float | None
+    feed: float | None
+    keen_discards: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +94,7 @@ class Outcome:
     decisions: int
     search_seconds: float
     unexplained: int
+    playouts: int
 
 
 _game: Any = None
@@ -90,6 +110,18 @@ def _start(config: Config) -> None:
     _game = load_game()
     _opponents = [pyspiel.make_simple_gin_rummy_bot(_game.get_parameters(), p) for p in (0, 1)]
     _config = config
+
+
+@dataclass(frozen=True, slots=True)
+class _Keen:
+    """Our seat's keen playout policy as a player (``--player keen``). It reads the real
+    opponent's hand, as it reads a sampled world's in the playouts: not a fair player, a
+    measure of how well the playouts play our seat."""
+
+    policy: SimplePolicy
+
+    def step(self, state: Any) -> int:
+        return self.policy.act(state)
 
 
 def deck_of(seed: int, index: int) -> list[int]:
@@ -109,6 +141,8 @@ def play(index: int) -> Outcome:
     ours: Any
     if config.player == "simple":
         ours = pyspiel.make_simple_gin_rummy_bot(_game.get_parameters(), seat)
+    elif config.player == "keen":
+        ours = _Keen(SimplePolicy(_game, seat, keen=True))
     else:
         ours = GinSearchBot(
             _game,
@@ -124,6 +158,10 @@ def play(index: int) -> Outcome:
             moves=config.moves,
             lays_off=config.lays_off,
             shortlist=config.shortlist,
+            keen=config.keen,
+            race=config.race,
+            feed=config.feed,
+            keen_discards=config.keen_discards,
         )
     players = [ours, opponent] if seat == 0 else [opponent, ours]
     returns = play_game(_game, players, deck_of(config.seed, index))
@@ -135,6 +173,7 @@ def play(index: int) -> Outcome:
         decisions=ours.decisions if searched else 0,
         search_seconds=ours.search_seconds if searched else 0.0,
         unexplained=ours.unexplained if searched else 0,
+        playouts=ours.playouts if searched else 0,
     )
 
 
@@ -182,9 +221,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--shortlist", type=int, default=0, help="a second round for the N best (0: none)"
     )
+    parser.add_argument(
+        "--keen",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="our seat lays off and feeds the opponent no meld in its playouts",
+    )
+    parser.add_argument(
+        "--race", type=float, default=None, help="options race (standard errors; none: off)"
+    )
+    parser.add_argument(
+        "--feed",
+        type=float,
+        default=None,
+        help="no discard the opponent takes in more than this share of the posterior",
+    )
+    parser.add_argument(
+        "--keen-discards",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="discards by keen_discard, not searched",
+    )
     parser.add_argument("--start", type=int, default=0, help="first game (even)")
     parser.add_argument("--csv", default=None, help="write each game's outcome here")
-    parser.add_argument("--player", choices=("pimc", "simple"), default="pimc")
+    parser.add_argument("--player", choices=("pimc", "simple", "keen"), default="pimc")
     args = parser.parse_args(argv)
     if args.start < 0 or args.start % 2:
         parser.error("--start must be even and not negative (games come in pairs)")
@@ -204,6 +264,10 @@ def main(argv: list[str] | None = None) -> int:
         moves=args.moves,
         lays_off=args.layoffs,
         shortlist=args.shortlist,
+        keen=args.keen,
+        race=args.race,
+        feed=args.feed,
+        keen_discards=args.keen_discards,
     )
     budget = ", ".join(
         part
@@ -218,8 +282,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.workers} workers, seed {args.seed}, from game {args.start}; per decision: {budget}, "
         f"{config.particles} particles ({config.model}), {config.chains} chains x "
         f"{config.moves} moves, layoffs in playouts {'on' if config.lays_off else 'off'}, "
-        f"shortlist {config.shortlist or 'none'}, "
-        f"discards {config.discards or 'all'}, objective {config.objective}",
+        f"shortlist {config.shortlist or 'none'}, keen playouts {'on' if config.keen else 'off'}, "
+        f"race {config.race if config.race is not None else 'off'}, "
+        f"feed {config.feed if config.feed is not None else 'any'}, "
+        f"discards {'by the keen rule' if config.keen_discards else 'searched'} "
+        f"({config.discards or 'all'}), objective {config.objective}",
         flush=True,
     )
     start = time.perf_counter()
@@ -231,13 +298,13 @@ def main(argv: list[str] | None = None) -> int:
         ProcessPoolExecutor(args.workers, initializer=_start, initargs=(config,)) as pool,
     ):
         if log is not None:
-            log.write("game,seat,points,decisions,search_seconds\n")
+            log.write("game,seat,points,decisions,search_seconds,playouts\n")
         for outcome in pool.map(play, games, chunksize=1):
             outcomes.append(outcome)
             if log is not None:
                 log.write(
                     f"{outcome.index},{outcome.seat},{outcome.points:g},"
-                    f"{outcome.decisions},{outcome.search_seconds:.3f}\n"
+                    f"{outcome.decisions},{outcome.search_seconds:.3f},{outcome.playouts}\n"
                 )
                 log.flush()
             done = len(outcomes)
@@ -270,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     if decisions:
         print(
             f"searched decisions {decisions} ({decisions / len(outcomes):.1f} per game), "
-            f"mean {1000 * searching / decisions:.0f} ms each; "
+            f"mean {1000 * searching / decisions:.0f} ms and "
+            f"{sum(o.playouts for o in outcomes) / decisions:.0f} playouts each; "
             f"opponent decisions no guess explained: "
             f"{sum(o.unexplained for o in outcomes) / len(outcomes):.2f} per game"
         )

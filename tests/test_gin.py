@@ -11,10 +11,12 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from burraco.bots.gin import (  # noqa: E402
+    KNOCK,
     PASS,
     SLOT,
     GinSearchBot,
     SimplePolicy,
+    _finish,
     _follow,
     _misfits,
     _misfits_and_hand,
@@ -22,6 +24,7 @@ from burraco.bots.gin import (  # noqa: E402
     _Public,
     _Rules,
     determinize,
+    keen_discard,
     lay_off,
     load_game,
     play_game,
@@ -200,3 +203,152 @@ def test_a_shortlist_spends_one_rounds_playouts_on_the_best_discards() -> None:
         finalists = {a for a in options if calls.count(a) > 4}
         assert len(finalists) == 3 and best in finalists
         assert bot.last_values[best] == max(bot.last_values[a] for a in finalists)
+
+
+# Two melds (the ace, two and three of suit 2; three sevens) and five deadwood cards: the
+# king and queen of suit 0 (a run in the making), the jack of suit 2, the eight of suit 1
+# and the four of suit 0, each alone. Card ids are suit * 13 + rank (rank 0: ace).
+_KEEN_HAND = [26, 27, 28, 6, 19, 32, 12, 11, 36, 20, 3]
+
+
+def test_a_keen_discard_keeps_a_near_meld_where_the_simple_bot_breaks_it() -> None:
+    """The simple bot throws its highest deadwood card, the king, out of king-queen
+    suited; the keen discard leaves as much deadwood (32) throwing the lone jack, and keeps
+    both (each charged 2 for the other)."""
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    rules = _Rules(10)
+    assert rules.discard(_KEEN_HAND) == 12
+    assert keen_discard(utils, rules, _KEEN_HAND, [], _KEEN_HAND) == 36
+
+
+def test_a_keen_discard_does_not_feed_the_opponent() -> None:
+    """The opponent holds the nine and ten of suit 2: the jack of suit 2 would make it a
+    run, so the king goes (the queen ties, the king is thrown first); if every card would
+    feed it, the best is thrown anyway; a card the rules forbid is never thrown."""
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    rules = _Rules(10)
+    opponent = [34, 35, 0, 14, 41, 49, 9, 23, 46, 5]
+    assert rules.takes(opponent, 36)
+    assert keen_discard(utils, rules, _KEEN_HAND, opponent, _KEEN_HAND) == 12
+    assert keen_discard(utils, rules, _KEEN_HAND, opponent, [36]) == 36
+    assert keen_discard(utils, rules, _KEEN_HAND, opponent, [36, 20, 3]) == 20
+
+
+def _opponent_takes_our_discards(keen: bool, seeds: range) -> tuple[int, int]:
+    """Playouts from midgames, seat 0 played by ``SimplePolicy(keen=keen)``: how many of
+    its discards (not after a knock) the simple opponent took, and how many of those it
+    took though seat 0 had a legal card it would not have taken."""
+    game = load_game()
+    rules = _Rules(10)
+    taken = avoidable = 0
+    for seed in seeds:
+        try:
+            state = _midgame(seed, 0, turns=1)
+        except pytest.skip.Exception:
+            continue  # that game ended too soon
+        stock = [c for c in range(52) if c not in (*state.hands()[0], *state.hands()[1])]
+        stock = [c for c in stock if c not in state.discard_pile() and c != state.upcard()]
+        random.Random(seed).shuffle(stock)
+        played = state.clone()
+        _finish(played, stock, [SimplePolicy(game, 0, keen=keen), SimplePolicy(game, 1)])
+        replay, history = state.clone(), played.full_history()[len(state.full_history()) :]
+        for step, after in zip(history, [*history[1:], None], strict=True):
+            phase = replay.current_phase().name
+            if step.player == 0 and phase == "DISCARD" and not any(replay.knocked()):
+                took = after is not None and after.player == 1 and after.action == 52
+                if took:
+                    taken += 1
+                    opponent = replay.hands()[1]
+                    cards = [c for c in replay.legal_actions() if c < 52]
+                    avoidable += any(not rules.takes(opponent, c) for c in cards)
+            replay.apply_action(step.action)
+    return taken, avoidable
+
+
+def test_a_keen_seat_feeds_the_opponent_only_when_every_card_would() -> None:
+    """The simple bot in seat 0 hands its opponent melds it could have kept; the keen
+    policy, in the same playouts, never does (every discard it took was forced)."""
+    assert _opponent_takes_our_discards(False, range(1, 25))[1] > 0
+    assert _opponent_takes_our_discards(True, range(1, 25))[1] == 0
+
+
+def test_racing_options_spend_fewer_playouts_on_the_same_worlds() -> None:
+    """At a discard with k options and 16 worlds: without a race every option is played
+    in every world (16 k playouts); racing at 1 standard error drops the options clearly
+    behind after 10 worlds, so fewer playouts, and the choice is still one of the options."""
+    state = _midgame(1, 0, turns=4)
+    state.apply_action(53)  # draw from the stock
+    state.apply_action(state.chance_outcomes()[0][0])
+    game = state.get_game()
+    counts = {}
+    for race in (None, 1.0):
+        bot = GinSearchBot(game, 0, worlds=16, particles=64, chains=8, moves=10, seed=1, race=race)
+        options = bot.candidates(state)
+        best = bot.step(state)
+        assert best in options
+        counts[race] = bot.playouts
+    assert counts[None] == 16 * len(options)
+    assert counts[1.0] < counts[None]
+
+
+def _discard_after_stock_draw(seed: int, turns: int) -> Any:
+    """Seat 0's discard after it drew from the stock, ``turns`` turns into a game of two
+    simple bots (None if the game ended before)."""
+    try:
+        state = _midgame(seed, 0, turns=turns)
+    except pytest.skip.Exception:
+        return None
+    state.apply_action(53)  # draw from the stock
+    state.apply_action(state.chance_outcomes()[0][0])
+    return state
+
+
+def test_feed_leaves_out_the_discards_the_posterior_says_the_opponent_takes() -> None:
+    """With ``feed`` 0, a discard stays an option only if no guess of the opponent's hand
+    would take it (by its rules); in some positions that drops cards the search would
+    otherwise play out, never the knock."""
+    game = load_game()
+    rules = _Rules(10)
+    dropped = 0
+    for seed in range(1, 40):
+        state = _discard_after_stock_draw(seed, turns=6)
+        if state is None or state.current_phase().name != "DISCARD":
+            continue
+        every = GinSearchBot(game, 0, worlds=4, particles=64, chains=8, moves=10, seed=seed)
+        safe = GinSearchBot(
+            game, 0, worlds=4, particles=64, chains=8, moves=10, seed=seed, feed=0.0
+        )
+        options, kept = every.candidates(state), safe.candidates(state)
+        assert set(kept) <= set(options)
+        assert (KNOCK in kept) == (KNOCK in options)
+        public = _Public(state, 0)
+        hands = [_misfits_and_hand(public.events, rules, g)[1] for g in safe._guesses(public)]
+        fed = {c: sum(rules.takes(h, c) for h in hands) for c in options if c < 52}
+        unfed = [c for c in options if c < 52 and not fed[c]]
+        cards = [c for c in kept if c < 52]
+        # The cards no guess takes; if every card is taken by some guess, the least taken.
+        assert cards == (unfed or [min(fed, key=lambda c: (fed[c], options.index(c)))])
+        dropped += len(options) - len(kept)
+        if dropped >= 3:
+            return
+    pytest.fail("no discard was ever left out")
+
+
+def test_keen_discards_are_not_searched() -> None:
+    """With ``keen_discards``, a discard costs no playout: it is the knock when legal, else
+    :func:`keen_discard` over the options left (here all of them); a draw is searched."""
+    game = load_game()
+    state = _discard_after_stock_draw(1, turns=4)
+    assert state is not None and state.current_phase().name == "DISCARD"
+    bot = GinSearchBot(game, 0, worlds=4, particles=64, chains=8, moves=10, keen_discards=True)
+    options = bot.candidates(state)
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+    cards = [a for a in options if a < 52]
+    expected = (
+        KNOCK if KNOCK in options else keen_discard(utils, bot.rules, state.hands()[0], (), cards)
+    )
+    assert bot.step(state) == expected
+    assert bot.playouts == 0
+    draw = _midgame(1, 0, turns=4)
+    bot.step(draw)
+    assert bot.playouts == 4 * len(bot.candidates(draw))
