@@ -119,18 +119,18 @@ def pimc(
     best = max(active, key=lambda k: (totals[k], -k))
     # (A first candidate the race dropped was beaten clearly: the best stands.)
     unclear = best != 0 and 0 in active and prior is not None
-    if unclear and not _beats(pair_sum[0][best], pair_sq[0][best], worlds, prior or 0.0):
+    if unclear and not _clear_lead(-pair_sum[0][best], pair_sq[0][best], worlds, prior or 0.0):
         best = 0
     return candidates[best], means
 
 
-def _beats(total: float, squares: float, worlds: int, z: float) -> bool:
-    """Whether the second of a pair beats the first by more than ``z`` standard errors of
-    their difference: ``total`` and ``squares`` sum the first's value minus the second's
-    over ``worlds`` worlds."""
+def _clear_lead(lead: float, squares: float, worlds: int, z: float) -> bool:
+    """Whether one candidate leads another by more than ``z`` standard errors of their
+    difference: ``lead`` sums the first's value minus the second's, ``squares`` the squares
+    of those differences, over ``worlds`` worlds."""
     if worlds < 2:
         return False
-    mean = -total / worlds
+    mean = lead / worlds
     variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
     return mean > 0 and mean * mean * worlds > z * z * variance
 
@@ -155,8 +155,6 @@ def _race(
             total, squares = pair_sum[leader][k], pair_sq[leader][k]
         else:
             total, squares = -pair_sum[k][leader], pair_sq[k][leader]
-        mean = total / worlds
-        variance = max(0.0, squares / worlds - mean * mean) * worlds / (worlds - 1)
-        if mean <= 0 or mean * mean * worlds <= race * race * variance:
+        if not _clear_lead(total, squares, worlds, race):
             kept.append(k)
     return kept

@@ -207,9 +207,7 @@ LEVEL_TABLES: Final = frozenset(
 def level_weights(v: Variant) -> GreedyWeights:
     """The greedy level's weights for a table: :data:`LEVEL_SET` at the tables where it was
     measured to win (:data:`LEVEL_TABLES`), the hand-set weights elsewhere."""
-    if (v.name, v.players, v.lines) in LEVEL_TABLES:
-        return GreedyWeights.named(LEVEL_SET)
-    return HAND_SET
+    return _tuned_at(v, LEVEL_TABLES)
 
 
 #: The tables where the expert's playouts and the ranking of its candidates play
@@ -223,7 +221,13 @@ EXPERT_TABLES: Final = frozenset({("buraco", 2, 2)})
 def expert_weights(v: Variant) -> GreedyWeights:
     """The weights of the expert's playouts and candidates at a table: :data:`LEVEL_SET` at
     :data:`EXPERT_TABLES`, the hand-set ones elsewhere."""
-    if (v.name, v.players, v.lines) in EXPERT_TABLES:
+    return _tuned_at(v, EXPERT_TABLES)
+
+
+def _tuned_at(v: Variant, tables: frozenset[tuple[str, int, int]]) -> GreedyWeights:
+    """:data:`LEVEL_SET` at the table of ``v`` if it is one of ``tables``, else the hand-set
+    weights."""
+    if (v.name, v.players, v.lines) in tables:
         return GreedyWeights.named(LEVEL_SET)
     return HAND_SET
 
