@@ -125,11 +125,37 @@ def create_table(
     page.fill("#deals", str(deals))
     page.fill("#move-seconds", str(seconds))
     page.select_option("#bot", "greedy")
-    page.click("#create")
-    page.wait_for_url(re.compile(r".*/table/t-.*"))
+    table = submit_table_form(page)
     if start:
         page.click("#start")
         page.wait_for_selector("#hand [data-card]")
+    return table
+
+
+def submit_table_form(page: Any) -> str:
+    """Press "Create the table" and follow the page to its table; the table's id.
+
+    The room's answer is read first, so that a refusal, or a form that never sent, says
+    which it was rather than ending as a navigation's timeout; then the table's page is
+    waited for until it is committed (its own waits follow: a button, a hand)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    def is_made(response: Any) -> bool:
+        return bool(response.request.method == "POST" and response.url.endswith("/api/tables"))
+
+    try:
+        with page.expect_response(is_made) as made:
+            page.click("#create")
+    except PlaywrightTimeout:
+        said = page.evaluate(
+            """() => ({status: document.querySelector('#create-status').textContent,
+                       valid: document.querySelector('#create-form').checkValidity(),
+                       url: location.href})"""
+        )
+        raise AssertionError(f"the page never asked the room for a table: {said}") from None
+    answer = made.value
+    assert answer.ok, f"the room refused the table: {answer.status} {answer.text()}"
+    page.wait_for_url(re.compile(r".*/table/t-.*"), wait_until="commit")
     return str(page.url.rsplit("/", 1)[-1].split("?")[0])
 
 
@@ -270,15 +296,14 @@ def test_reload_and_a_stale_click_in_deal_two_resume(browser: Any, tmp_path: Pat
 
         page.on("websocket", watch)
         page.goto(f"{server.url}/")
+        page.wait_for_selector("body[data-lobby-ready=true]", state="attached")
         page.fill("#name", "Anna")
         page.select_option("#variant", "italian")
         page.select_option("#setup", "2:2")
         page.check("#by-deals")
         page.fill("#deals", "3")
         page.fill("#move-seconds", "0")
-        page.click("#create")
-        page.wait_for_url(re.compile(r".*/table/t-.*"))
-        table_id = str(page.url.rsplit("/", 1)[-1].split("?")[0])
+        table_id = submit_table_form(page)
         page.click("#start")
         page.wait_for_selector("#hand [data-card]")
         seats = json.loads(page.evaluate("() => localStorage.getItem('burraco.seats')"))

@@ -9,7 +9,6 @@ button; every other turn draws from the stock and discards, until the deal ends.
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 
 import pytest
 from roomserver import RoomServer
-from test_browser import CHROMIUM, shot, state, wait_my_turn, wait_version_above
+from test_browser import CHROMIUM, shot, state, submit_table_form, wait_my_turn, wait_version_above
 from waits import ms
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
@@ -48,8 +47,7 @@ def test_a_deal_of_stbl_by_clicks_on_a_phone_in_portuguese(browser: Any, tmp_pat
         page.fill("#deals", "1")
         page.fill("#move-seconds", "0")
         page.select_option("#bot", "greedy")
-        page.click("#create")
-        page.wait_for_url(re.compile(r".*/table/t-.*"))
+        submit_table_form(page)
         page.click("#start")
         page.wait_for_selector("#hand [data-card]")
         took = False

@@ -256,7 +256,8 @@ def test_a_tournaments_bots_are_named_in_the_readers_language(
     shot(page, "layout-tournament-table-it")
 
     page.goto(f"{server.url}/")
-    page.wait_for_selector("#watch-tables li", timeout=WAIT)
+    # A table's item, not the "nothing to watch" the list shows until the room answers.
+    page.wait_for_selector("#watch-tables li.table-item", timeout=WAIT)
     watch = page.inner_text("#watch-tables")
     assert "Bot intermedio" in watch and not internal.search(watch), watch
     assert not page.errors, page.errors

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from conftest import CHROMIUM
 from roomserver import RoomServer
-from test_browser import play_one_turn, shot, state, wait_my_turn
+from test_browser import play_one_turn, shot, state, submit_table_form, wait_my_turn
 from test_watch import assert_no_hand
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
@@ -47,9 +47,7 @@ def create_watchable(page: Any, base: str, *, players: str = "2:2", delay: str =
     page.fill("#move-seconds", "0")
     page.check("#watchable")
     page.select_option("#watch-delay", delay)
-    page.click("#create")
-    page.wait_for_url(re.compile(r".*/table/t-.*"))
-    return str(page.url.rsplit("/", 1)[-1].split("?")[0])
+    return submit_table_form(page)
 
 
 def frames_of(page: Any) -> list[dict[str, Any]]:

@@ -51,6 +51,10 @@ class Cluster:
             cwd=tmp,
         )
         self.redis_url = f"http://127.0.0.1:{self.redis_port}".replace("http", "redis") + "/0"
+        # Another database of the same server, which the room's processes never read: the
+        # tests of the queue's own rules match there, so that a process's matcher (every
+        # half second) cannot take their groups first.
+        self.apart_url = self.redis_url.removesuffix("/0") + "/1"
         self.ports = [free_port(), free_port()]
         self.processes: list[subprocess.Popen[bytes]] = []
         self.urls = [f"http://127.0.0.1:{p}" for p in self.ports]
@@ -300,7 +304,7 @@ def test_two_matchers_racing_on_one_queue_never_seat_a_ticket_twice(cluster: Clu
         return table, {i: f"{table}-{i}" for i in range(len(seats))}
 
     async def race() -> None:
-        clients = [aioredis.from_url(cluster.redis_url, decode_responses=True) for _ in "ab"]
+        clients = [aioredis.from_url(cluster.apart_url, decode_responses=True) for _ in "ab"]
         services = [
             RedisQuickPlay(c, seat_table, rules=QuickRules(wait_seconds=600)) for c in clients
         ]
@@ -327,7 +331,7 @@ def test_two_matchers_racing_on_one_queue_never_seat_a_ticket_twice(cluster: Clu
     assert len(made) == 10 and len(seated) == len(set(seated)) == 40
 
 
-# --- the Redis queue's rules, on the module's Redis (a clock of the test's own) ---------
+# --- the Redis queue's rules, on a database of their own (and a clock of their own) -----
 
 
 class Clock:
@@ -369,7 +373,7 @@ def test_the_window_widens_and_the_absent_wait_unseated(cluster: Cluster) -> Non
     made: list[list[str]] = []
 
     async def scenario() -> None:
-        quick, clock, client = service(cluster.redis_url, made)
+        quick, clock, client = service(cluster.apart_url, made)
         try:
             await quick.enter(guest("near", 2, 25.0, bots=False))
             await quick.enter(guest("far", 2, 31.0, bots=False))
@@ -395,8 +399,8 @@ def test_a_table_that_cannot_be_made_or_a_seater_that_died_leaves_them_waiting(
     made: list[list[str]] = []
 
     async def scenario() -> None:
-        failing, clock, failing_client = service(cluster.redis_url, [], fail=True)
-        quick, _, client = service(cluster.redis_url, made)
+        failing, clock, failing_client = service(cluster.apart_url, [], fail=True)
+        quick, _, client = service(cluster.apart_url, made)
         quick.clock = clock
         try:
             for ticket in ("a", "b", "c"):
@@ -426,7 +430,7 @@ def test_tickets_expire_unless_asked_and_redis_out_of_reach_is_503(cluster: Clus
     from burraco.server.room import RoomError
 
     async def scenario() -> None:
-        quick, _, client = service(cluster.redis_url, [], expiry=0.3)
+        quick, _, client = service(cluster.apart_url, [], expiry=0.3)
         try:
             await quick.enter(guest("kept", 5, bots=False))
             await quick.enter(guest("lost", 5, bots=False))
