@@ -20,6 +20,7 @@ from burraco.research.iterate import (
     IterateConfig,
     duplicate,
     opponent_bot,
+    parse,
     train,
 )
 
@@ -193,3 +194,12 @@ def test_a_run_starts_from_saved_weights(tmp_path: Path) -> None:
     Policy.random(hidden=(32,), seed=9, players=4).save(start)
     with pytest.raises(ValueError, match="weights for 4 players, not 2"):
         train(config, tmp_path / "other")
+
+
+def test_the_command_lines_defaults_are_the_configs(tmp_path: Path) -> None:
+    """A run with no option is the config's default run; a learning rate is two values."""
+    assert parse(["--run", str(tmp_path)]) == (IterateConfig(), tmp_path)
+    config, _ = parse(["--run", str(tmp_path), "--hidden", "64", "--learning-rate", "2e-3,1e-4"])
+    assert config == IterateConfig(hidden=(64,), learning_rate=(2e-3, 1e-4))
+    with pytest.raises(SystemExit):
+        parse(["--run", str(tmp_path), "--learning-rate", "1e-3,1e-4,1e-5"])

@@ -789,35 +789,52 @@ def plot_curve(csv_path: Path, png_path: Path, players: int = 2) -> None:
     plt.close(fig)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _listed(values: Sequence[float]) -> str:
+    """A tuple of the config as the command line writes it.
+
+    >>> _listed((256, 128)), _listed((1e-3, 3e-5))
+    ('256,128', '0.001,3e-05')
+    """
+    return ",".join(f"{v:g}" for v in values)
+
+
+def parse(argv: Sequence[str] | None = None) -> tuple[IterateConfig, Path]:
+    """A run's config and directory from the command line, whose defaults are the
+    config's (one place says what a run is)."""
+    base = IterateConfig()
     parser = argparse.ArgumentParser(
         prog="python -m burraco.research.iterate",
         description="Train the learned level: imitate a teacher (DAgger), then Deep "
         "Monte-Carlo; keeps the best evaluated weights; resumable.",
     )
     parser.add_argument("--run", type=Path, required=True, help="the run's directory")
-    parser.add_argument("--players", type=int, default=2, choices=TRAINED_TABLES)
-    parser.add_argument("--minutes", type=float, default=12.0, help="CPU minutes in all")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--teacher", default="greedy", choices=("greedy", "expert"))
-    parser.add_argument("--worlds", type=int, default=8, help="the expert's sampled deals")
-    parser.add_argument("--imitate", type=float, default=0.6, help="share of the budget")
-    parser.add_argument("--eval-every", type=float, default=1.5, help="CPU minutes")
-    parser.add_argument("--eval-boards", type=int, default=100)
-    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--players", type=int, default=base.players, choices=TRAINED_TABLES)
+    parser.add_argument("--minutes", type=float, default=base.minutes, help="CPU minutes in all")
+    parser.add_argument("--seed", type=int, default=base.seed)
+    parser.add_argument("--teacher", default=base.teacher, choices=("greedy", "expert"))
+    parser.add_argument(
+        "--worlds", type=int, default=base.worlds, help="the expert's sampled deals"
+    )
+    parser.add_argument("--imitate", type=float, default=base.imitate, help="share of the budget")
+    parser.add_argument("--eval-every", type=float, default=base.eval_every, help="CPU minutes")
+    parser.add_argument("--eval-boards", type=int, default=base.eval_boards)
+    parser.add_argument("--batch", type=int, default=base.batch)
     parser.add_argument(
         "--anchor", action="store_true", help="the teacher keeps teaching in the DMC phase"
     )
-    parser.add_argument("--hidden", default="256,128", help="hidden layers' sizes")
+    parser.add_argument("--hidden", default=_listed(base.hidden), help="hidden layers' sizes")
     parser.add_argument(
         "--start", type=Path, help="weights a new run starts from (not a resumed one)"
     )
     parser.add_argument(
         "--learning-rate",
-        default="1e-3,3e-5",
+        default=_listed(base.learning_rate),
         help="first,last: decays exponentially between them over the budget",
     )
     args = parser.parse_args(argv)
+    rates = tuple(float(x) for x in args.learning_rate.split(","))
+    if len(rates) != 2:
+        parser.error(f"--learning-rate is first,last, not {args.learning_rate!r}")
     config = IterateConfig(
         players=args.players,
         minutes=args.minutes,
@@ -831,16 +848,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         batch=args.batch,
         anchor=args.anchor,
         start=str(args.start) if args.start else "",
-        learning_rate=cast(
-            "tuple[float, float]", tuple(float(x) for x in args.learning_rate.split(","))
-        ),
+        learning_rate=(rates[0], rates[1]),
     )
-    train(config, args.run, log=lambda text: print(text, flush=True))
+    return config, args.run
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    config, run = parse(argv)
+    train(config, run, log=lambda text: print(text, flush=True))
     try:
-        plot_curve(args.run / "curve.csv", args.run / "curve.png", args.players)
+        plot_curve(run / "curve.csv", run / "curve.png", config.players)
     except ImportError:
         print("matplotlib is missing: no curve.png (pip install 'burraco[learn]')")
-    print(f"best weights: {args.run / 'best.npz'}")
+    print(f"best weights: {run / 'best.npz'}")
     return 0
 
 
