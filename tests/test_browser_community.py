@@ -99,7 +99,7 @@ def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
 
         # In Italian, and on a phone.
         page.click("#lang")
-        page.wait_for_function("document.documentElement.lang === 'it'")
+        page.wait_for_function("() => document.documentElement.lang === 'it'")
         assert "Ultime partite" in page.locator("#player").inner_text()
         page.set_viewport_size({"width": 390, "height": 844})
         shot(page, "player-anna-phone-it")

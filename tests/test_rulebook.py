@@ -390,7 +390,7 @@ def test_the_list_of_games_and_the_links_to_the_rules(browser: Any, tmp_path: Pa
         # The lobby links to the list of the games.
         page.goto(f"{server.url}/")
         # The page is written in English and translated by its script: wait for that.
-        page.wait_for_function("document.documentElement.lang === 'pt-BR'")
+        page.wait_for_function("() => document.documentElement.lang === 'pt-BR'")
         assert page.inner_text("#rules-link") == "Regras"
         page.click("#rules-link")
         page.wait_for_selector("body[data-ready] .rules-list li p")
