@@ -32,7 +32,7 @@ def shot(page: Any, name: str) -> None:
 
 def state(page: Any) -> dict[str, Any]:
     found: dict[str, Any] = (
-        page.evaluate("() => JSON.parse(JSON.stringify(window.burracoTable.state || null))") or {}
+        page.evaluate("() => JSON.parse(JSON.stringify(window.burracoTable?.state || null))") or {}
     )
     return found
 
@@ -59,7 +59,7 @@ def wait_my_turn(page: Any, timeout: float = ms(30)) -> dict[str, Any]:
 
 def wait_version_above(page: Any, version: int) -> None:
     page.wait_for_function(
-        f"() => window.burracoTable.state && window.burracoTable.state.version > {version}",
+        f"() => window.burracoTable?.state && window.burracoTable?.state.version > {version}",
         timeout=ms(30),
     )
 
@@ -259,7 +259,7 @@ def test_reload_and_server_restart_resume_the_deal(browser: Any, tmp_path: Path)
     # The server stops in the middle of the deal and starts again on the same database.
     with RoomServer(database, port=port, bot_delay=0.05):
         page.wait_for_function(
-            f"() => window.burracoTable.state && window.burracoTable.state.version >= "
+            f"() => window.burracoTable?.state && window.burracoTable?.state.version >= "
             f"{before['version']} && document.querySelector('#conn').dataset.state === 'ok'",
             timeout=ms(30),
         )
@@ -328,7 +328,7 @@ def test_reload_and_a_stale_click_in_deal_two_resume(browser: Any, tmp_path: Pat
         # The page heard deal 1 end (its score window may be up): close it and reload.
         page.reload()
         page.wait_for_function(
-            "() => { const s = window.burracoTable.state; return s && s.view && s.view.deal === 2; }",
+            "() => { const s = window.burracoTable?.state; return s && s.view && s.view.deal === 2; }",
             timeout=ms(30),
         )
         before = wait_my_turn(page)

@@ -93,7 +93,7 @@ def test_sign_up_quick_play_a_rated_match_and_see_the_rating_move(
             if play_turn_by_socket(page) is None:
                 break
         page.wait_for_function(
-            "() => window.burracoTable.state && window.burracoTable.state.table.status === 'over'",
+            "() => window.burracoTable?.state && window.burracoTable?.state.table.status === 'over'",
             timeout=ms(60),
         )
         shot(page, "rated-match-over")

@@ -215,7 +215,7 @@ def test_the_sheet_says_the_abandonment_and_its_penalty_and_opens_each_final_tab
                 break
             assert play_turn_by_socket(page)
             page.wait_for_function(
-                "() => { const s = window.burracoTable.state; return s && (s.pause || "
+                "() => { const s = window.burracoTable?.state; return s && (s.pause || "
                 "(s.legal && s.legal.length) || s.view.deal > 1); }"
             )
             if page.evaluate("() => Boolean(window.burracoTable.state.pause)"):

@@ -85,7 +85,7 @@ def test_a_spectator_watches_from_the_lobby_and_never_sees_a_hand(
             wait_my_turn(anna)
             version = state(anna)["version"]
             zoe.wait_for_function(
-                f"() => window.burracoTable.state && window.burracoTable.state.version >= {version}"
+                f"() => window.burracoTable?.state && window.burracoTable?.state.version >= {version}"
             )
             # No hand on the page, no action to take: the watching band instead.
             assert zoe.locator("#hand [data-card]").count() == 0
@@ -134,7 +134,7 @@ def test_two_players_chat_and_an_html_payload_stays_text(browser: Any, tmp_path:
         anna.fill("#chat-text", PAYLOAD)
         anna.press("#chat-text", "Enter")
         # Bruno, on a phone: a button with the count of new messages opens the drawer.
-        bruno.wait_for_function("() => window.burracoChat.unread === 1")
+        bruno.wait_for_function("() => window.burracoChat?.unread === 1")
         assert bruno.locator("#chat-box").is_hidden() or not bruno.locator("#chat-log").is_visible()
         assert bruno.locator("#chat-button .chat-unread").inner_text() == "1"
         bruno.click("#chat-button")
@@ -165,7 +165,7 @@ def test_two_players_chat_and_an_html_payload_stays_text(browser: Any, tmp_path:
             "() => [...document.querySelectorAll('#chat-log .chat-text')]"
             ".some(e => e.textContent === 'ciao Bruno')"
         )
-        bruno.wait_for_function("() => window.burracoChat.messages.length === 3")
+        bruno.wait_for_function("() => window.burracoChat?.messages.length === 3")
         assert bruno.locator('#chat-log .chat-line[data-name="Anna"]').count() == 0
         both_shots(bruno, "chat-phone-muted")
         bruno.click('#chat-muted [data-unmute="Anna"]')
@@ -176,7 +176,7 @@ def test_two_players_chat_and_an_html_payload_stays_text(browser: Any, tmp_path:
         # A reload brings the history back.
         anna.reload()
         anna.wait_for_selector("#hand [data-card]")
-        anna.wait_for_function("() => window.burracoChat.messages.length === 3")
+        anna.wait_for_function("() => window.burracoChat?.messages.length === 3")
         assert anna.locator("#chat-log img, #chat-log b").count() == 0
         assert not dialogs, dialogs
         assert not errors, errors
