@@ -11,31 +11,15 @@ people, not the proxy. Skipped only where nginx, Redis or PostgreSQL cannot be i
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import pwd
 import shutil
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import httpx
 import pytest
+from benches import load_bench
 from waits import seconds
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cluster_bench", ROOT / "bench" / "cluster.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Registered before it runs: its dataclasses look their module up.
-    sys.modules["cluster_bench"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _bench()
+bench = load_bench("cluster")
 pytestmark = [
     pytest.mark.skipif(bench.NGINX is None, reason="nginx is not installed"),
     pytest.mark.skipif(bench.REDIS is None, reason="redis-server is not installed"),

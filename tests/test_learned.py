@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import random
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
+from benches import load_bench
 from roomserver import Player, RoomServer, create_table, start_table
 
 from burraco import Deal, variant
@@ -272,12 +271,7 @@ def test_the_shipped_weights_play_as_they_did() -> None:
 def test_learn_eval_plays_a_weights_file_on_duplicate_boards(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = Path(__file__).parent.parent / "bench" / "learn_eval.py"
-    spec = importlib.util.spec_from_file_location("learn_eval_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["learn_eval_bench"] = module
-    spec.loader.exec_module(module)
+    module = load_bench("learn_eval")
     weights = tmp_path / "w.npz"
     Policy.random(hidden=(8,), seed=3).save(weights)
     argv = ["--weights", str(weights), "--opponents", "random", "--boards", "1", "--seed", "4"]

@@ -4,33 +4,21 @@ new expert against a bot level of the same checkout (``--against-level``)."""
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
+
+from benches import load_bench
 
 from burraco.bots.weights import GreedyWeights
 
 
-def _versus() -> ModuleType:
-    root = Path(__file__).resolve().parent.parent
-    spec = importlib.util.spec_from_file_location("versus_bench", root / "bench" / "versus.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["versus_bench"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_weight_sets_are_named_for_the_playouts_and_the_ranking() -> None:
-    versus = _versus()
+    versus = load_bench("versus")
     options = versus.expert_options(versus.options_of("weights=level,ranking=italian2,prior=1"))
     assert options == {"weights": None, "ranking": GreedyWeights.named("italian2"), "prior": 1}
     assert versus.expert_options({"race": None}) == {"race": None}
 
 
 def test_the_expert_plays_a_board_against_the_greedy_level() -> None:
-    versus = _versus()
+    versus = load_bench("versus")
     args = argparse.Namespace(
         variant="buraco",
         players=2,

@@ -4,16 +4,14 @@ set round-trips through its file, and the tuner runs a generation."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import random
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from benches import load_bench
 
 from burraco import Deal, variant
 from burraco.bots import RandomBot
@@ -183,19 +181,9 @@ def test_the_greedy_level_plays_its_tables_weights(name: str, players: int, line
         deal.apply(action)
 
 
-def _tune() -> ModuleType:
-    root = Path(__file__).parent.parent
-    spec = importlib.util.spec_from_file_location("tune_bench", root / "bench" / "tune.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["tune_bench"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_tuner_runs_a_generation_and_resumes(tmp_path: Path) -> None:
     pytest.importorskip("cma")  # the tune extra
-    tune = _tune()
+    tune = load_bench("tune")
     out = tmp_path / "run"
     args = tune.parser().parse_args(
         ["run", "--out", str(out), "--boards", "2", "--popsize", "4", "--generations", "1"]
@@ -233,7 +221,7 @@ def test_the_tuner_runs_a_generation_and_resumes(tmp_path: Path) -> None:
 def test_the_hand_set_weights_are_level_with_themselves() -> None:
     """The fitness of the hand-set weights against themselves is 0 on every board: the
     duplicate seating cancels the cards exactly."""
-    tune = _tune()
+    tune = load_bench("tune")
     v = variant("italian", players=2)
     assert tune.fitness(v, HAND_SET, [tune.board_seed(1, 0, b) for b in range(3)]) == 0.0
     assert tune.decode(tune.encode(HAND_SET)) == HAND_SET
@@ -242,7 +230,7 @@ def test_the_hand_set_weights_are_level_with_themselves() -> None:
 def test_the_tuners_fast_games_are_the_bots_games() -> None:
     """The tuner plays the greedy players as the expert's playouts do, unchecked: the
     margins are those of the bots choosing from their views, deal by deal."""
-    tune = _tune()
+    tune = load_bench("tune")
     moved = GreedyWeights.of_vector([x * 1.3 for x in HAND_SET.vector()])
     for name, players in (("italian", 2), ("italian", 4), ("canasta", 2)):
         v = variant(name, players=players)
@@ -264,7 +252,7 @@ def test_the_tuners_fast_games_are_the_bots_games() -> None:
 
 
 def test_verify_gives_zero_for_the_hand_set_weights(tmp_path: Path) -> None:
-    tune = _tune()
+    tune = load_bench("tune")
     path = tmp_path / "same.json"
     HAND_SET.save(path)
     for worlds in (None, 1):
