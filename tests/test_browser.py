@@ -295,17 +295,7 @@ def test_reload_and_a_stale_click_in_deal_two_resume(browser: Any, tmp_path: Pat
             ws.on("framereceived", lambda payload: frames.append(("received", str(payload))))
 
         page.on("websocket", watch)
-        page.goto(f"{server.url}/")
-        page.wait_for_selector("body[data-lobby-ready=true]", state="attached")
-        page.fill("#name", "Anna")
-        page.select_option("#variant", "italian")
-        page.select_option("#setup", "2:2")
-        page.check("#by-deals")
-        page.fill("#deals", "3")
-        page.fill("#move-seconds", "0")
-        table_id = submit_table_form(page)
-        page.click("#start")
-        page.wait_for_selector("#hand [data-card]")
+        table_id = create_table(page, server.url, deals=3, start=True)
         seats = json.loads(page.evaluate("() => localStorage.getItem('burraco.seats')"))
         token = seats[table_id]["token"]
 
