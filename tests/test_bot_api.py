@@ -842,3 +842,20 @@ def test_a_trained_research_agent_plays_a_rated_match_in_about_20_lines(tmp_path
         assert [s["name"] for s in match["seats"]] == ["Deep", "expert bot 1"]
         deep = rating(server.url, "Deep")
         assert deep is not None and deep["matches"] == 1
+
+
+@pytest.mark.parametrize("game", ["buraco-aberto", "buraco-fechado", "stbl"])
+def test_a_bot_is_challenged_to_each_brazilian_preset(tmp_path: Path, game: str) -> None:
+    """Issue 31: every preset a table may play, a bot may be challenged to (the form on its
+    player page offers them all: test_browser_bots.py)."""
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        anna.challenge("Robo", variant=game, rated=False)
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        [challenge] = http.get("/api/bot/challenges").json()["challenges"]
+        assert challenge["variant"] == game
+        accepted = http.post(f"/api/bot/challenges/{challenge['challenge']}/accept")
+        assert accepted.status_code == 200, accepted.text
+        info = httpx.get(f"{server.url}/api/tables/{challenge['table']}").json()
+        assert info["variant"] == game

@@ -14,6 +14,8 @@ from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import shot
 
+from burraco.variants import PRESETS
+
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
 
@@ -46,6 +48,12 @@ def test_a_person_makes_a_bot_challenges_it_and_every_page_marks_it(
         page.goto(f"{server.url}/player/Robo")
         page.wait_for_selector("#challenge-form")
         assert "Giulia" in page.inner_text(".player-meta")
+        # Every preset of the room, Brazil's too (issue 31).
+        offered = page.eval_on_selector_all(
+            "#challenge-variant option", "(options) => options.map((o) => o.value)"
+        )
+        assert offered == list(PRESETS), offered
+        page.select_option("#challenge-variant", "buraco-aberto")
         page.fill("#challenge-deals", "1")
         page.click("#challenge-form button[type=submit]")
         page.wait_for_url(re.compile(r"/table/t-"))
@@ -54,6 +62,7 @@ def test_a_person_makes_a_bot_challenges_it_and_every_page_marks_it(
             "challenges"
         ]
         assert challenge["table"] == table and challenge["from"] == "Giulia"
+        assert challenge["variant"] == "buraco-aberto"
         accepted = httpx.post(
             f"{server.url}/api/bot/challenges/{challenge['challenge']}/accept", headers=bot
         )

@@ -33,7 +33,10 @@ class Revoke(BaseModel):
 
 
 class ChallengeBody(BaseModel):
-    variant: Literal["italian", "online", "buraco", "canasta"] = "italian"
+    #: Every preset a table may play (a new table's, app.py), Brazil's too.
+    variant: Literal[
+        "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
+    ] = "italian"
     players: int = Field(2, ge=2, le=6)
     lines: int | None = Field(None, ge=2, le=6)
     deals: int | None = Field(None, ge=1, le=50)

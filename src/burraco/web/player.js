@@ -3,7 +3,7 @@
 // A bot level's page is the same, its name said as the lobby says it.
 
 import { t, initI18n, onLangChange, refusalText, formatDate } from './i18n.js';
-import { el, $, api, botName, me, programName, saveSeat, variantLabel } from './common.js';
+import { el, $, api, botName, me, programName, saveSeat, variantLabel, FALLBACK_VARIANTS } from './common.js';
 import { gameLabel, ratedName } from './rated.js';
 
 let player = null;
@@ -105,7 +105,8 @@ function lastMatches() {
 function challengeForm() {
   const field = (id, label, input) => el('div', { class: 'field' }, el('label', { for: id, text: t(label) }), input);
   const variant = el('select', { id: 'challenge-variant' },
-    ['italian', 'online', 'buraco', 'canasta'].map((v) => el('option', { value: v, text: variantLabel(v) })));
+    // Every preset of the room, Brazil's too (the server takes each: bot_api.py).
+    FALLBACK_VARIANTS.map(({ name }) => el('option', { value: name, text: variantLabel(name) })));
   const players = el('select', { id: 'challenge-players' },
     [2, 4].map((n) => el('option', { value: String(n), text: String(n) })));
   const deals = el('input', { id: 'challenge-deals', type: 'number', min: '1', max: '50', value: '3' });
