@@ -52,6 +52,35 @@ def test_a_creator_holds_only_so_many_open_tables(tmp_path: Path) -> None:
     room.seats.create({"name": "Anna"}, creator="user-1")
 
 
+def test_a_guest_is_told_the_limit_of_an_address_and_why(tmp_path: Path) -> None:
+    """Issue 31: a guest is counted by address; the refusal says the limit, why, and what
+    to do, and tells a guest blocked by others' tables at a shared address so."""
+    room = room_in(tmp_path)
+    most = room.capacity.tables_per_creator
+    for _ in range(most):
+        room.seats.create({"name": "Anna"}, creator="address-10.0.0.1")
+    with pytest.raises(RoomError) as mine:
+        room.seats.create({"name": "Anna"}, creator="address-10.0.0.1")
+    assert mine.value.params == {"n": most, "guest": True, "others": 0}
+    assert mine.value.message == (
+        f"a guest can keep {most} tables open at a time from one address, to keep room for "
+        "everyone: close one of yours (a waiting table nobody has open goes by itself in "
+        "a few minutes) or log in, and your account has its own tables"
+    )
+    # Bruno, at the same club's address, made none of them.
+    with pytest.raises(RoomError) as shared:
+        room.seats.create({"name": "Bruno"}, creator="address-10.0.0.1")
+    assert shared.value.code == "too_many_tables" and shared.value.status == 429
+    assert shared.value.params == {"n": most, "guest": True, "others": most}
+    assert f"others playing from your address hold {most} of them" in shared.value.message
+    # An account is told its own limit, as before.
+    for _ in range(most):
+        room.seats.create({"name": "Carla"}, creator="user-3")
+    with pytest.raises(RoomError) as account:
+        room.seats.create({"name": "Carla"}, creator="user-3")
+    assert account.value.params == {"n": most}
+
+
 def test_the_last_seat_taken_starts_the_match(tmp_path: Path) -> None:
     async def scenario() -> None:
         room = room_in(tmp_path)

@@ -258,6 +258,10 @@ export function refusalText(error, ctx = {}) {
     const seconds = params.seconds ?? error.retryAfter;
     return seconds ? t('error.too_many', { seconds: Math.ceil(seconds) }) : t('error.too_many_soon');
   }
+  if (code === 'too_many_tables' && params.guest) {
+    // A guest is counted by address: the limit, why, and whether others' tables fill it.
+    return t(params.others ? 'error.guest_tables_shared' : 'error.guest_tables', params);
+  }
   const found = ROOM_MESSAGES.find(([re]) => re.test(message));
   if (found) {
     const seat = params.seat;

@@ -78,6 +78,13 @@ class Seats:
             del self.created[creator]
         return len(mine)
 
+    def _others_at(self, creator: str, name: str) -> int:
+        """How many of the open tables of ``creator`` (an address) another guest made: a
+        club or a household plays from one address, and the seat 0 of each says who."""
+        folded = name.casefold()
+        made = (self.tables.get(t) for t in self.created.get(creator, ()))
+        return sum(1 for t in made if t is not None and t.seats[0].name.casefold() != folded)
+
     def create(
         self, request: dict[str, Any], user_id: int | None = None, creator: str = ""
     ) -> tuple[LiveTable, int, str]:
@@ -85,15 +92,17 @@ class Seats:
         A rated table is for registered players only. ``creator`` (an account's or an
         address's key) may hold ``capacity.tables_per_creator`` open tables at once."""
         most = self.capacity.tables_per_creator
-        if creator and self.open_by(creator) >= most:
-            raise RoomError(
-                "too_many_tables",
-                f"you have {most} open tables already, the most one player may hold: "
-                "play or leave one (a waiting table nobody has open goes by itself)",
-                429,
-                params={"n": most},
-            )
         name = _name(request.get("name"))
+        if creator and self.open_by(creator) >= most:
+            if not creator.startswith("address-"):
+                raise RoomError(
+                    "too_many_tables",
+                    f"you have {most} open tables already, the most one player may hold: "
+                    "play or leave one (a waiting table nobody has open goes by itself)",
+                    429,
+                    params={"n": most},
+                )
+            raise _guest_limit(most, self._others_at(creator, name))
         kind = str(request.get("variant", "italian"))
         options = {k: request[k] for k in TABLE_OPTIONS if request.get(k) is not None}
         if "deals" in options and "target" not in options:
@@ -329,6 +338,25 @@ class Seats:
                     )
                 return i
         raise RoomError("forbidden", "this token holds no seat at this table", 403)
+
+
+def _guest_limit(most: int, others: int) -> RoomError:
+    """The refusal of a guest's table past the limit of an address: the limit and why,
+    what to do, and, when other guests at that address (a club, a household) made some of
+    those tables, that it is their tables (the page words it: i18n ``error.guest_tables``)."""
+    why = f"a guest can keep {most} tables open at a time from one address, to keep room for "
+    if others:
+        text = (
+            f"{why}everyone, and others playing from your address hold {others} of them: "
+            "log in, and your account has its own tables, or try again when one of theirs ends"
+        )
+    else:
+        text = (
+            f"{why}everyone: close one of yours (a waiting table nobody has open goes by "
+            "itself in a few minutes) or log in, and your account has its own tables"
+        )
+    params: dict[str, str | int] = {"n": most, "guest": True, "others": others}
+    return RoomError("too_many_tables", text, 429, params=params)
 
 
 def _name(value: object) -> str:
