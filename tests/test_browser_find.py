@@ -65,3 +65,47 @@ def test_a_guest_is_told_the_table_limit_of_an_address_in_each_language(
                 )
                 assert "2" in expected and "{" not in expected
             context.close()
+
+
+def test_the_lobby_leads_to_the_tournaments_and_a_missing_page_back_to_the_lobby(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The lobby's bar links /tournaments, which lists the room's tournaments by phase and
+    links each; an address the room does not have is a page in the language the reader
+    saved (the room wrote it in the browser's), and its link goes back to the lobby."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        made = httpx.post(
+            f"{server.url}/api/tournaments", json={"name": "Coppa Italia"}, timeout=seconds(30)
+        ).json()
+        context = browser.new_context(locale="en-GB")
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/")
+        page.click("#tournaments-link")
+        page.wait_for_selector("body[data-ready=true]", state="attached")
+        assert page.url == f"{server.url}/tournaments"
+        link = page.locator(f"#tours-upcoming li[data-tournament={made['tournament']}] a")
+        assert link.inner_text() == "Coppa Italia"
+        assert page.locator("#tours-running li.empty").count() == 1
+        link.click()
+        page.wait_for_url(f"{server.url}/tournament/{made['tournament']}")
+
+        # The reader chose Portuguese with the language button on an earlier page.
+        page.evaluate("() => localStorage.setItem('burraco.lang', 'pt')")
+        answer = page.goto(f"{server.url}/no/such/page")
+        assert answer is not None and answer.status == 404
+        # Written by the room in the browser's English, then turned to the saved choice.
+        assert catalogue("en")["notfound.title"] in answer.text()
+        pt = catalogue("pt")
+        page.wait_for_function(
+            "(text) => document.querySelector('#notfound-title')?.textContent === text",
+            arg=pt["notfound.title"],
+        )
+        assert page.evaluate("() => document.documentElement.lang") == "pt-BR"
+        assert page.inner_text("#tournaments-link") == pt["tours.link"]
+        page.click("#to-lobby")
+        page.wait_for_selector("body[data-lobby-ready=true]", state="attached")
+        assert page.url == f"{server.url}/"
+        assert not errors, errors
+        context.close()

@@ -160,3 +160,79 @@ def test_a_page_whose_texts_do_not_arrive_speaks_english_then_fetches_them_again
         page.wait_for_function("() => document.body.innerText.includes('Le regole dei giochi')")
         assert not errors, errors
         context.close()
+
+
+def texts_of(lang: str) -> dict[str, str]:
+    found: dict[str, str] = json.loads((WEB / "i18n" / f"{lang}.json").read_text())
+    return found
+
+
+def test_an_unknown_page_is_a_page_in_the_readers_language_and_the_api_stays_json(
+    tmp_path: Path,
+) -> None:
+    """Issue 31: an address the room does not have, or a table, tournament, rules or
+    player page of nothing, is answered 404 with a page in the language of ?lang=, else of
+    the browser, with the way to the lobby; under /api the answer stays JSON."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
+        for address, accept, lang in (
+            ("/tournaments/nothing", "it-IT,it;q=0.9,en;q=0.8", "it"),
+            ("/nowhere/at/all", "de-DE,pt-BR;q=0.8", "pt"),
+            ("/table/t-nothing", "en-GB", "en"),
+            ("/tournament/nothing", "fr", "en"),
+            ("/rules/poker", "pt", "pt"),
+            ("/player/Nobody", "it", "it"),
+            ("/static/nothing.html", "it", "it"),
+            ("/nowhere?lang=pt", "it-IT", "pt"),
+        ):
+            answer = http.get(address, headers={"Accept-Language": accept})
+            assert answer.status_code == 404, address
+            assert answer.headers["content-type"] == "text/html; charset=utf-8", address
+            assert "script-src 'self'" in answer.headers["content-security-policy"]
+            body = answer.text
+            texts = texts_of(lang)
+            assert (
+                f'<h1 id="notfound-title" data-i18n="notfound.title">{texts["notfound.title"]}</h1>'
+                in body
+            ), address
+            assert f'data-i18n="desk.to_lobby">{texts["desk.to_lobby"]}</a>' in body
+            assert '<a id="to-lobby" href="/"' in body
+            assert f'<html lang="{ {"pt": "pt-BR"}.get(lang, lang) }">' in body
+        # The API, the sockets' address and the files under /static answer as before.
+        for address in ("/api/nowhere", "/api/tables/t-nothing", "/api/tournaments/nothing"):
+            answer = http.get(address, headers={"Accept-Language": "it"})
+            assert answer.status_code == 404, address
+            assert answer.headers["content-type"] == "application/json", address
+            assert "detail" in answer.json()
+        assert http.get("/api/nowhere").json() == {"detail": "Not Found"}
+        missing = http.get("/static/nothing.js")
+        assert missing.status_code == 404 and "html" not in missing.headers["content-type"]
+        # A form posted to no address is no page either.
+        assert http.post("/nowhere", json={}).headers["content-type"] == "application/json"
+
+
+def test_the_room_lists_its_tournaments_on_a_page_every_page_links(tmp_path: Path) -> None:
+    """Issue 31: /tournaments is a page, linked from the lobby's bar and the bars of the
+    pages around it; GET /api/tournaments says what the page lists of each."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
+        answer = http.get("/tournaments")
+        assert answer.status_code == 200
+        assert answer.content == page(WEB / "tournaments.html").body
+        made = http.post("/api/tournaments", json={"name": "Coppa", "format": "danish"}).json()
+        [listed] = http.get("/api/tournaments").json()["tournaments"]
+        assert listed["tournament"] == made["tournament"] and listed["name"] == "Coppa"
+        assert listed["phase"] == "registration" and listed["rounds"] == 0
+        assert listed["settings"]["format"] == "danish" and listed["created"] > 0
+    link = '<a id="tournaments-link" class="chip" href="/tournaments" data-i18n="tours.link">'
+    for name in (
+        "index.html",
+        "rules.html",
+        "leaderboard.html",
+        "history.html",
+        "account.html",
+        "player.html",
+        "tournament.html",
+        "desk.html",
+        "notfound.html",
+    ):
+        bar = page(WEB / name).body.decode("utf-8").split("</header>", 1)[0]
+        assert bar.count(link) == 1, name

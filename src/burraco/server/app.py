@@ -19,9 +19,11 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from burraco.rulebook import figures
 from burraco.server.account_api import routes as account_routes
@@ -34,7 +36,13 @@ from burraco.server.desk import Desk
 from burraco.server.guard import Guard, socket_origin
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
 from burraco.server.limits import Limits, Rates, SharedRates
-from burraco.server.pages import WEB, PageFiles, page_response
+from burraco.server.pages import (
+    WEB,
+    PageFiles,
+    is_page_request,
+    not_found_response,
+    page_response,
+)
 from burraco.server.players import routes as player_routes
 from burraco.server.quick_api import quick_play
 from burraco.server.quick_api import routes as quick_routes
@@ -243,8 +251,16 @@ def create_app(
         Turnstile, inside=room.capacity.requests_inside, queue=room.capacity.requests_waiting
     )
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        if error.status_code == 404 and is_page_request(request.method, request.url.path):
+            return _not_found(request)
+        return await http_exception_handler(request, error)
+
     @app.exception_handler(RoomError)
-    async def room_error(_: Any, error: RoomError) -> JSONResponse:
+    async def room_error(request: Request, error: RoomError) -> Response:
+        if error.status == 404 and is_page_request(request.method, request.url.path):
+            return _not_found(request)
         headers = {"Retry-After": f"{error.retry_after:.0f}"} if error.retry_after else None
         body: dict[str, Any] = {"detail": error.message, "code": error.code}
         # A rule refused (the engine's, a tournament's) comes with its params, even none.
@@ -406,6 +422,10 @@ def create_app(
                     "name": t.tournament.settings.name,
                     "phase": str(t.tournament.phase),
                     "entrants": len(t.tournament.entrants),
+                    # What the /tournaments page says of each (all public on its own page).
+                    "settings": t.tournament.settings.to_dict(),
+                    "rounds": len(t.tournament.rounds),
+                    "created": t.created_at,
                 }
                 for t in desk.all()
             ]
@@ -586,6 +606,10 @@ def create_app(
         desk.get(tournament_id)
         return page("desk.html")
 
+    @app.get("/tournaments", include_in_schema=False)
+    async def tournaments_page() -> Response:
+        return page("tournaments.html")
+
     @app.get("/tournament/{tournament_id}", include_in_schema=False)
     async def tournament_page(tournament_id: str) -> Response:
         desk.get(tournament_id)
@@ -606,6 +630,13 @@ def create_app(
         return page("rules.html")
 
     return app
+
+
+def _not_found(request: Request) -> Response:
+    """A page the room does not have, in the reader's language (server/pages.py)."""
+    return not_found_response(
+        request.query_params.get("lang"), request.headers.get("accept-language")
+    )
 
 
 def _preset(name: str) -> Variant:

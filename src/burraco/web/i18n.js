@@ -6,9 +6,11 @@
 // (a top-level await), so t() stays synchronous; the language the #lang button
 // switches to is fetched ahead, and any other when setLang() asks for it.
 //
-// The language comes from localStorage ("burraco.lang") if the player chose
-// one with the #lang button (it cycles en → it → pt), else from the
-// browser's languages (pt* → pt, it* → it, else en). Static texts in the
+// The language comes from the address's ?lang= if it names one (a link that
+// says which; the room's 404 page is written in it), else from localStorage
+// ("burraco.lang") if the player chose one with the #lang button (it cycles
+// en → it → pt), else from the browser's languages (pt* → pt, it* → it,
+// else en). Static texts in the
 // pages carry data-i18n="key" (and data-i18n-aria, -placeholder, -title);
 // code asks t("key", {param}) and re-renders on onLangChange(). Every
 // language has every key (tests/test_i18n.py). A counted message has a form
@@ -41,6 +43,8 @@ function browserLangs() {
 }
 
 function initialLang() {
+  const asked = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('lang');
+  if (LANGS.includes(asked)) return asked;
   try {
     const saved = localStorage.getItem(KEY);
     if (LANGS.includes(saved)) return saved;
