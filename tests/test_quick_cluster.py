@@ -426,6 +426,40 @@ def test_a_table_that_cannot_be_made_or_a_seater_that_died_leaves_them_waiting(
     asyncio.run(scenario())
 
 
+def test_bots_now_in_redis_seats_at_once_and_every_process_sees_it(cluster: Cluster) -> None:
+    """Issue 31: "Play bots now" on the queue in Redis: the process that hears it seats
+    the ticket at once, with bots (its holder had first refused them); pressed on a
+    process that may not seat (busy), another process's matcher seats it."""
+    made: list[list[str]] = []
+
+    async def scenario() -> None:
+        quick, clock, client = service(cluster.apart_url, made)
+        busy, _, busy_client = service(cluster.apart_url, made)
+        busy.clock, busy.may_seat = clock, lambda: False
+        try:
+            await quick.enter(guest("hasty", 6, bots=False))
+            await quick.enter(guest("slow", 6, bots=False))
+            assert await quick.ask("hasty") is not None
+            assert await quick.ask("slow") is not None
+            assert await quick.tick() == [] and made == []
+            seated = await quick.bots_now("hasty")
+            assert seated is not None and seated["status"] == "seated", seated
+            assert made == [["Hasty", *[f"greedy bot {i}" for i in range(1, 6)]]]
+            assert await quick.bots_now("hasty") == seated and len(made) == 1
+            assert await quick.bots_now("nobody") is None
+            waiting = await busy.bots_now("slow")
+            assert waiting is not None and waiting["status"] == "waiting" and len(made) == 1
+            assert len(await quick.tick()) == 1 and made[1][0] == "Slow"
+            assert (await busy.ask("slow") or {}).get("status") == "seated"
+        finally:
+            for ticket in ("hasty", "slow"):
+                await quick.give_up(ticket)
+            await client.aclose()
+            await busy_client.aclose()
+
+    asyncio.run(scenario())
+
+
 def test_tickets_expire_unless_asked_and_redis_out_of_reach_is_503(cluster: Cluster) -> None:
     from burraco.server.room import RoomError
 

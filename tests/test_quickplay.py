@@ -111,6 +111,20 @@ def test_a_bot_table_takes_the_others_who_allow_bots() -> None:
     assert "c" in queue
 
 
+def test_bots_now_ends_the_wait_for_bots_and_takes_the_others_who_allow_them() -> None:
+    """Issue 31: "Play bots now" seats a waiter with bots at once, even one who first
+    refused them (the press is consent); the others who allow bots sit with them."""
+    queue = QuickQueue(QuickRules(wait_seconds=20))
+    queue.join(entry("anna", 25.0, players=4, bots=False), now=0)
+    queue.join(entry("bruno", 25.1, players=4), now=1)
+    queue.join(entry("carla", 25.2, players=4, bots=False), now=1)
+    assert queue.match(now=2) == [] and not queue.hurry("nobody")
+    assert queue.hurry("anna")
+    [group] = queue.match(now=2)
+    assert {e.ticket for e in group.people} == {"anna", "bruno"} and group.bots == 2
+    assert "carla" in queue and queue.hurried == set()
+
+
 def test_registered_players_and_guests_queue_apart() -> None:
     queue = QuickQueue()
     queue.join(entry("guest", 25.0), now=0)
@@ -235,6 +249,19 @@ def test_the_service_seats_and_tells_each_ticket() -> None:
     [table] = made
     assert table["seats"] == [("Anna-Ticket", "human"), ("expert bot 1", "bot")]
     assert table["users"] == {0: 7, 1: 3} and table["rated"] and table["bot"] == "expert"
+
+
+def test_the_service_seats_bots_now_at_once() -> None:
+    quick, clock, made = service()
+    quick.join(entry("anna-ticket", 25.0))
+    clock.now += 1
+    seated = asyncio.run(quick.bots_now("anna-ticket"))
+    assert seated is not None and seated["status"] == "seated" and seated["seat"] == 0
+    [table] = made
+    assert [kind for _, kind in table["seats"]] == ["human", "bot"]
+    # Seated already: told where, no second table; an unknown ticket is None.
+    assert asyncio.run(quick.bots_now("anna-ticket")) == seated and len(made) == 1
+    assert asyncio.run(quick.bots_now("nobody")) is None
 
 
 def test_a_ticket_whose_page_stopped_asking_is_not_seated() -> None:
@@ -399,6 +426,24 @@ def test_leave_bad_requests_and_the_overview(server: RoomServer) -> None:
         assert nameless.status_code == 400 and "name" in nameless.json()["detail"]
         odd = http.post("/api/quick", json={"variant": "online", "players": 3, "name": "A"})
         assert odd.status_code == 400 and "2, 4 players" in odd.json()["detail"]
+
+
+def test_bots_now_seats_a_guest_alone_at_once(db: str) -> None:
+    """Issue 31: in an empty room, "Play bots now" seats the guest against bots of the
+    chosen game at once, not after the room's wait (a long one here)."""
+    with RoomServer(db, quick_wait_seconds=600.0) as server, server.http() as http:
+        body = {"variant": "buraco-fechado", "players": 4, "name": "Ana", "bots": False}
+        ticket = http.post("/api/quick", json=body).json()["ticket"]
+        assert http.get(f"/api/quick/{ticket}").json()["status"] == "waiting"
+        seated = http.post(f"/api/quick/{ticket}/bots")
+        assert seated.status_code == 200, seated.text
+        assert seated.json()["status"] == "seated"
+        info = http.get(f"/api/tables/{seated.json()['table']}").json()
+        assert info["variant"] == "buraco-fechado" and info["status"] == "playing"
+        assert [s["kind"] for s in info["seats"]].count("bot") == 3
+        assert info["seats"][seated.json()["seat"]]["name"] == "Ana"
+        gone = http.post("/api/quick/no-such-ticket/bots")
+        assert gone.status_code == 404 and gone.json()["code"] == "quick_gone"
 
 
 def test_registered_players_sit_at_a_rated_table(server: RoomServer) -> None:

@@ -2,7 +2,8 @@
 
 ``POST /api/quick`` queues the caller and gives a ticket (a secret); ``GET
 /api/quick/{ticket}`` says how the wait goes, then where the holder sits (with the
-seat's token, as creating a table does); ``DELETE /api/quick/{ticket}`` leaves.
+seat's token, as creating a table does); ``POST /api/quick/{ticket}/bots`` ("Play bots
+now") seats the holder at once with bots; ``DELETE /api/quick/{ticket}`` leaves.
 """
 
 from __future__ import annotations
@@ -191,17 +192,31 @@ def routes(
         )
         return await quick.enter(entry)
 
+    def gone() -> RoomError:
+        return RoomError(
+            "quick_gone",
+            "no such quick-play ticket: it was cancelled, or expired after "
+            f"{quick.expiry:.0f} s without a look",
+            404,
+        )
+
     @router.get("/api/quick/{ticket}")
     async def status(ticket: str = Ticket) -> dict[str, Any]:
         """How a ticket's wait goes, or where its holder sits."""
         answer = await quick.ask(ticket)
         if answer is None:
-            raise RoomError(
-                "quick_gone",
-                "no such quick-play ticket: it was cancelled, or expired after "
-                f"{quick.expiry:.0f} s without a look",
-                404,
-            )
+            raise gone()
+        return answer
+
+    @router.post("/api/quick/{ticket}/bots")
+    async def bots_now(request: Request, ticket: str = Ticket) -> dict[str, Any]:
+        """ "Play bots now": the holder sits at once, bots on the seats nobody waits for
+        (its answer says where; a busy room seats it when it may)."""
+        # Each press matches the queue: counted as a "Play" is.
+        await limit(request, "quick_play")
+        answer = await quick.bots_now(ticket)
+        if answer is None:
+            raise gone()
         return answer
 
     @router.delete("/api/quick/{ticket}")

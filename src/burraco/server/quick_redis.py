@@ -7,7 +7,8 @@ press "Play" on different processes meet, a ticket may be asked about on any pro
 and a ticket outlives the process that gave it. The keys (docs/cluster.md):
 
 * ``burraco:quick:t:{ticket}``, a hash: the entry (JSON), its queue, ``since``,
-  ``touched``, ``asked``, its account, and once seated ``table``, ``seat``, ``token``
+  ``touched``, ``asked``, its account, ``hurry`` once its holder asked for bots now,
+  and once seated ``table``, ``seat``, ``token``
   (``claim`` while a process seats it). It expires ``expiry`` seconds after the last
   time its page asked.
 * ``burraco:quick:q:{game}:{registered|guests}``, a sorted set of the tickets waiting in
@@ -111,6 +112,22 @@ if ARGV[4] == '1' then redis.call('HSET', tkey, 'asked', '1') end
 local rank = redis.call('ZRANK', h[2], ticket)
 return cjson.encode({entry = h[1], since = h[3], position = rank and rank + 1 or 1,
   size = redis.call('ZCARD', h[2])})
+"""
+
+# "Play bots now": a waiting ticket's wait for bots is over, bots allowed; its page asks.
+# ARGV: ticket, now, expiry (ms). Returns 1, or 0 if the ticket does not wait.
+_HURRY = """
+local P = 'burraco:quick:'
+local ticket = ARGV[1]
+local tkey = P .. 't:' .. ticket
+local h = redis.call('HMGET', tkey, 'entry', 'queue')
+if not h[2] or not redis.call('ZSCORE', h[2], ticket) then return 0 end
+local entry = cjson.decode(h[1])
+entry['bots'] = true
+redis.call('HSET', tkey, 'entry', cjson.encode(entry), 'hurry', '1', 'touched', ARGV[2],
+  'asked', '1')
+redis.call('PEXPIRE', tkey, ARGV[3])
+return 1
 """
 
 # Give a ticket up, waiting, claimed or seated. ARGV: ticket.
@@ -243,6 +260,7 @@ class RedisQuickPlay(Matcher):
                 "join": _JOIN,
                 "ask": _ASK,
                 "leave": _LEAVE,
+                "hurry": _HURRY,
                 "take": _TAKE,
                 "seat": _SEAT,
                 "requeue": _REQUEUE,
@@ -304,6 +322,11 @@ class RedisQuickPlay(Matcher):
     async def give_up(self, ticket: str) -> bool:
         return bool(await self._run_script("leave", ticket))
 
+    async def bots_now(self, ticket: str) -> dict[str, Any] | None:
+        if await self._run_script("hurry", ticket, repr(self.clock()), self._expiry_ms):
+            await self.tick()
+        return await self._ask(ticket, asked=True)
+
     async def waiting(self) -> dict[str, int]:
         from redis.exceptions import RedisError
 
@@ -331,14 +354,16 @@ class RedisQuickPlay(Matcher):
                 continue
             async with self.redis.pipeline(transaction=False) as pipe:
                 for ticket in tickets:
-                    pipe.hmget(f"{PREFIX}t:{ticket}", "entry", "since", "touched", "asked")
+                    pipe.hmget(f"{PREFIX}t:{ticket}", "entry", "since", "touched", "asked", "hurry")
                 rows = await pipe.execute()
             expired = []
-            for ticket, (raw, since, touched, asked) in zip(tickets, rows, strict=True):
+            for ticket, (raw, since, touched, asked, hurry) in zip(tickets, rows, strict=True):
                 if raw is None:
                     expired.append(ticket)  # its hash lapsed: nobody asked for too long
                     continue
                 queue.requeue([Waiter(_entry(raw), float(since))])
+                if hurry == "1":
+                    queue.hurry(ticket)
                 if asked != "1" or now - float(touched) > self.alive:
                     absent.append(ticket)
             if expired:

@@ -17,6 +17,8 @@ or a guest):
 * after ``wait_seconds`` a waiter who allowed bots is seated with those gathered who
   allowed bots too, and bots of the level whose rating for the game is nearest the
   people's take the empty seats (greedy when no bot's rating is known);
+* "Play bots now" (:meth:`QuickQueue.hurry`): a waiter's wait for bots is over at once,
+  bots allowed (nobody need wait out the 20 s in an empty room);
 * in pairs (and trios) the lines are balanced: people spread over the lines, then the
   lines' rating sums as close as can be; seat ``s`` is in line ``s mod lines``.
 
@@ -40,6 +42,7 @@ memory. In a cluster the same rules run on a queue kept in Redis
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
 import secrets
@@ -238,6 +241,8 @@ class QuickQueue:
         self.bot_ratings: Mapping[str, Mapping[str, float]] = bot_ratings or {}
         self._queues: dict[tuple[str, bool], dict[str, Waiter]] = {}
         self._where: dict[str, tuple[str, bool]] = {}
+        #: The tickets whose holder asked for bots now: their wait for bots is over.
+        self.hurried: set[str] = set()
 
     def __len__(self) -> int:
         return len(self._where)
@@ -258,8 +263,26 @@ class QuickQueue:
             self._queues.setdefault(key, {})[w.entry.ticket] = w
             self._where[w.entry.ticket] = key
 
+    def hurry(self, ticket: str) -> bool:
+        """Bots now: the waiter's wait for bots is over, and it takes them (the button is
+        its holder's consent); False if the ticket does not wait.
+
+        >>> queue = QuickQueue(QuickRules(wait_seconds=20))
+        >>> queue.join(Entry("a", "italian", 2, 25.0, registered=False, bots=False), now=0)
+        >>> queue.hurry("a"), [g.bots for g in queue.match(now=1)], queue.hurry("a")
+        (True, [1], False)
+        """
+        key = self._where.get(ticket)
+        if key is None:
+            return False
+        found = self._queues[key][ticket]
+        self._queues[key][ticket] = Waiter(dataclasses.replace(found.entry, bots=True), found.since)
+        self.hurried.add(ticket)
+        return True
+
     def leave(self, ticket: str) -> bool:
         """Take a ticket out of the queue; False if it was not there."""
+        self.hurried.discard(ticket)
         key = self._where.pop(ticket, None)
         if key is None:
             return False
@@ -314,7 +337,8 @@ class QuickQueue:
             found = self._gather(anchor, by_rating, place, taken, now, size - 1, widest, False)
             bots = 0
             if len(found) < size - 1:
-                if not (anchor.entry.bots and now - anchor.since >= self.rules.wait_seconds):
+                waited = now - anchor.since >= self.rules.wait_seconds
+                if not (anchor.entry.bots and (waited or anchor.entry.ticket in self.hurried)):
                     continue
                 found = self._gather(anchor, by_rating, place, taken, now, size - 1, widest, True)
                 bots = size - 1 - len(found)
@@ -439,6 +463,12 @@ class QuickService(Protocol):
 
     async def give_up(self, ticket: str) -> bool:
         """Give up a ticket (waiting or seated); False if it was unknown."""
+        ...
+
+    async def bots_now(self, ticket: str) -> dict[str, Any] | None:
+        """ "Play bots now": the ticket's wait for bots is over (:meth:`QuickQueue.hurry`)
+        and it is matched at once; its news (seated, unless the room is busy or another
+        process took it first: then seated at the next round); None if unknown."""
         ...
 
     async def waiting(self) -> dict[str, int]:
@@ -618,6 +648,12 @@ class QuickPlay(Matcher):
 
     async def give_up(self, ticket: str) -> bool:
         return self.leave(ticket)
+
+    async def bots_now(self, ticket: str) -> dict[str, Any] | None:
+        if self.queue.hurry(ticket):
+            self.status(ticket)  # its page asks: it is there to sit
+            await self.tick()
+        return self.status(ticket)
 
     async def waiting(self) -> dict[str, int]:
         return self.queue.sizes()
