@@ -6,6 +6,7 @@ told the table limit of an address in the page's language."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -109,3 +110,32 @@ def test_the_lobby_leads_to_the_tournaments_and_a_missing_page_back_to_the_lobby
         assert page.url == f"{server.url}/"
         assert not errors, errors
         context.close()
+
+
+def test_alone_in_quick_play_a_guest_plays_bots_now(browser: Any, tmp_path: Path) -> None:
+    """Nobody else waits for the game: "Play bots now" seats the guest at once against
+    bots of the chosen game, long before the room's wait (ten minutes here) is over."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", quick_wait_seconds=600.0) as server:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("body[data-quick-ready=true]", state="attached")
+        assert not page.is_visible("#quick-bots-now")
+        page.fill("#quick-name", "Ana")
+        page.select_option("#quick-variant", "stbl")
+        page.select_option("#quick-players", "4")
+        page.set_checked("#quick-bots", False)
+        page.click("#quick-play")
+        page.wait_for_selector("#quick-bots-now", state="visible")
+        assert page.inner_text("#quick-bots-now") == catalogue("en")["quick.bots_now"]
+        page.click("#quick-bots-now")
+        page.wait_for_url(re.compile(r".*/table/t-[^/?]+$"))
+        table = page.url.rsplit("/", 1)[-1]
+        info = httpx.get(f"{server.url}/api/tables/{table}", timeout=seconds(30)).json()
+        assert info["variant"] == "stbl" and info["quick"] and info["status"] == "playing"
+        kinds = [s["kind"] for s in info["seats"]]
+        assert kinds.count("bot") == 3 and info["seats"][kinds.index("human")]["name"] == "Ana"
+        page.wait_for_selector("#hand [data-card]")
+        assert not errors, errors
+        page.close()

@@ -1,5 +1,6 @@
 // Quick play on the lobby: choose a game and a table, press Play, wait for players of your
 // level (bots fill the empty seats after the room's wait, if allowed), then go to the table.
+// Alone in the game's queue, "Play bots now" seats the player at once with bots.
 
 import { t, onLangChange, refusalText } from './i18n.js';
 import { $, el, api, me, saveSeat, savedName, saveName, toast, setupLabel, variantLabel } from './common.js';
@@ -50,6 +51,7 @@ function showText() {
 function setWaiting(on) {
   $('#quick-play').hidden = on;
   $('#quick-cancel').hidden = !on;
+  $('#quick-bots-now').hidden = true;
   $('#quick-play').disabled = false;
   for (const id of ['#quick-variant', '#quick-players', '#quick-bots', '#quick-name']) $(id).disabled = on;
   $('#quick-form').closest('.quick').classList.toggle('waiting', on);
@@ -94,7 +96,25 @@ function take(answer) {
   waiting.since = now - answer.waited * 1000;
   waiting.deadline = now + (answer.wait_seconds - answer.waited) * 1000;
   waiting.queue = answer.queue || 1;
+  // Nobody else waits for this game: the player need not wait out the bots' delay.
+  $('#quick-bots-now').hidden = waiting.queue > 1;
   showStatus();
+}
+
+/** "Play bots now": the room seats the player at once, bots on the other seats. */
+async function botsNow() {
+  if (!waiting) return;
+  const button = $('#quick-bots-now');
+  button.disabled = true;
+  $('#quick-status').textContent = t('quick.seating');
+  try {
+    take(await api('POST', `/api/quick/${encodeURIComponent(waiting.ticket)}/bots`));
+  } catch (e) {
+    if (e.status === 404) stopWaiting(t('quick.gone'));
+    else toast(refusalText(e), 'error');
+  } finally {
+    button.disabled = false;
+  }
 }
 
 async function poll() {
@@ -164,6 +184,7 @@ async function init() {
   // first): a click before would send the form to the server as a plain GET.
   $('#quick-play').disabled = false;
   $('#quick-cancel').addEventListener('click', cancel);
+  $('#quick-bots-now').addEventListener('click', botsNow);
   window.addEventListener('pagehide', leaveOnExit);
   onLangChange(() => { fillGames(); showText(); showStatus(); });
   fillGames();
