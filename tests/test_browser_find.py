@@ -139,3 +139,73 @@ def test_alone_in_quick_play_a_guest_plays_bots_now(browser: Any, tmp_path: Path
         page.wait_for_selector("#hand [data-card]")
         assert not errors, errors
         page.close()
+
+
+def test_a_public_tournament_page_links_each_table_in_play_to_watch(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A tournament whose director allows spectators: its public page has a Watch link on
+    each table in play, to the room table as a spectator; when the round's results are in
+    and the next round starts, the links follow (the played tables have their replay).
+    Without spectators, no Watch link."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server, server.http() as http:
+
+        def tournament(spectators: bool) -> tuple[str, str]:
+            body = {"name": "Sala", "format": "round-robin", "kind": "individual"}
+            made = http.post("/api/tournaments", json=body | {"spectators": spectators}).json()
+            tid, token = made["tournament"], made["token"]
+            for name in ("Anna", "Bruno", "Carla", "Dario"):
+                answer = http.post(
+                    f"/api/tournaments/{tid}/entrants", json={"token": token, "players": [name]}
+                )
+                assert answer.status_code == 200, answer.text
+            started = http.post(f"/api/tournaments/{tid}/rounds", json={"token": token})
+            assert started.status_code == 200, started.text
+            return tid, token
+
+        def rooms(tid: str) -> list[str]:
+            current = http.get(f"/api/tournaments/{tid}").json()["rounds"][-1]
+            return [str(t["room"]) for t in current["tables"]]
+
+        def watch_links(page: Any) -> list[str]:
+            found: list[str] = page.eval_on_selector_all(
+                "#rounds .watch-link", "(links) => links.map((a) => a.getAttribute('href'))"
+            )
+            return sorted(found)
+
+        tid, token = tournament(spectators=True)
+        first = rooms(tid)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/tournament/{tid}")
+        page.wait_for_selector("#rounds .watch-link")
+        assert watch_links(page) == sorted(f"/table/{room}?watch=1" for room in first)
+        # The round's results are entered, the next round starts: the page follows.
+        for table in (1, 2):
+            entered = http.post(
+                f"/api/tournaments/{tid}/results",
+                json={"token": token, "table": table, "mp_first": 700, "mp_second": 300},
+            )
+            assert entered.status_code == 200, entered.text
+        assert http.post(f"/api/tournaments/{tid}/close", json={"token": token}).status_code == 200
+        assert http.post(f"/api/tournaments/{tid}/rounds", json={"token": token}).status_code == 200
+        second = rooms(tid)
+        wanted = sorted(f"/table/{room}?watch=1" for room in second)
+        page.wait_for_function(
+            """(wanted) => JSON.stringify([...document.querySelectorAll('#rounds .watch-link')]
+                 .map((a) => a.getAttribute('href')).sort()) === JSON.stringify(wanted)""",
+            arg=wanted,
+        )
+        assert page.locator("#rounds .replay-link").count() == 2
+        # A Watch link opens the table as a spectator.
+        page.locator(f"#rounds .watch-link[data-room={second[0]}]").click()
+        page.wait_for_url(f"{server.url}/table/{second[0]}?watch=1")
+        page.wait_for_function("() => window.burracoTable?.state?.view !== undefined")
+        assert not errors, errors
+
+        closed, _ = tournament(spectators=False)
+        page.goto(f"{server.url}/tournament/{closed}")
+        page.wait_for_selector("#rounds .round-tables li, #rounds .round-tables > *")
+        assert watch_links(page) == []
+        page.close()

@@ -203,6 +203,13 @@ function tableView(data, r, tb, names, opts) {
     rowHead.append(el('span', { class: 'spacer' }));
     if (res) rowHead.append(el('a', { class: 'chip-link replay-link', href: `/replay/${enc(tb.room)}`, text: t('desk.replay') }));
     else if (opts.director || mineHere) rowHead.append(el('a', { class: 'chip-link room-link', href: `/table/${enc(tb.room)}`, title: t('desk.room_help'), text: t('desk.room_link', { id: tb.room }) }));
+    else if (data.settings.spectators !== false) {
+      // Everyone else may watch a table in play when the director allows spectators.
+      rowHead.append(el('a', {
+        class: 'chip-link watch-link', href: `/table/${enc(tb.room)}?watch=1`, 'data-room': tb.room,
+        'aria-label': t('watch.table_aria', { n: tb.table }), text: t('watch.link'),
+      }));
+    }
   }
   let status = null;
   if (!res && r.online && opts.current) {
