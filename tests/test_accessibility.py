@@ -2,7 +2,8 @@
 
 axe-core (through ``axe-playwright-python``) scans the lobby, the table (waiting, in play
 against a bot, the score windows), the replay, the director's desk and a tournament's
-page, the account page with its login form, the history, the leaderboard, a player's page
+page (with its tables to watch), the list of tournaments, the page of an unknown
+address, the account page with its login form, the history, the leaderboard, a player's page
 and the rules, on a desktop and on a phone, and no violation of any impact is allowed. The table's text is never smaller than 14 px (card faces aside), and a whole turn
 can be played with the keyboard alone. Screenshots go to ``artifacts/screenshots/``.
 """
@@ -236,6 +237,30 @@ def open_tournament(page: Any, server: RoomServer) -> None:
     page.wait_for_selector("#standings tr", state="attached")
 
 
+def open_tournament_watch(page: Any, server: RoomServer) -> None:
+    """A tournament's public page, its round's tables in play with their Watch links."""
+    with server.http() as http:
+        body = {"name": "Sala", "format": "round-robin", "kind": "individual"}
+        made = http.post("/api/tournaments", json=body).json()
+        path = f"/api/tournaments/{made['tournament']}"
+        for name in ("Anna", "Bruno", "Carla", "Dario"):
+            http.post(f"{path}/entrants", json={"token": made["token"], "players": [name]})
+        http.post(f"{path}/rounds", json={"token": made["token"]})
+    page.goto(f"{server.url}/tournament/{made['tournament']}")
+    page.wait_for_selector("#rounds .watch-link")
+
+
+def open_tournaments(page: Any, server: RoomServer) -> None:
+    _tournament(server)
+    page.goto(f"{server.url}/tournaments")
+    page.wait_for_selector("body[data-ready=true]", state="attached")
+
+
+def open_not_found(page: Any, server: RoomServer) -> None:
+    page.goto(f"{server.url}/no/such/page")
+    page.wait_for_selector("body[data-ready=true]", state="attached")
+
+
 def open_leaderboard(page: Any, server: RoomServer) -> None:
     page.goto(f"{server.url}/leaderboard")
     page.wait_for_selector("#board table, #board p", state="attached")
@@ -277,6 +302,9 @@ PAGES: dict[str, Callable[[Any, RoomServer], None]] = {
     "desk-home": open_desk_home,
     "desk": open_desk,
     "tournament": open_tournament,
+    "tournament-watch": open_tournament_watch,
+    "tournaments": open_tournaments,
+    "not-found": open_not_found,
     "leaderboard": open_leaderboard,
     "player": open_player,
     "rules-list": open_rules_list,
