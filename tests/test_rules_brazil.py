@@ -20,6 +20,7 @@ import pytest
 from positions_bc import illegal, legal
 
 from burraco import Deal, DealView, IllegalMove, Match, card_points, parse_cards, variant
+from burraco.bots.expert import line_totals
 from burraco.melds import grade_of, meld_bonus, read_meld
 from burraco.position import compose
 from burraco.view import public_view_of
@@ -239,6 +240,8 @@ def test_a_morto_taken_by_a_discard_and_unused_counts_as_never_taken(players: in
     # Line 0 melded 5H 6H 7H 8H 9H: 35.
     assert (line.melded, line.in_hand, line.pozzetto_penalty) == (35, partner_hand, -100)
     assert line.total == 35 + partner_hand - 100
+    # The expert's playouts score an ended deal as the deal does.
+    assert line_totals(deal) == {ls.line: ls.total for ls in deal.score().lines}
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -150,9 +150,10 @@ def score_deal(deal: Deal) -> DealScore:
 
 def _unused_morto_untaken(deal: Deal, line: int) -> bool:
     """Whether a morto of ``line`` taken by a discard and still face down (its taker's
-    turn has not come again) counts as never taken: with the option, unless the line
-    itself went out, since it could go out only with its morto (docs/brazil.md)."""
-    if not deal.v.unused_morto_untaken:
+    turn has not come again) counts as never taken: with the option, once the deal has
+    ended (a provisional score counts it as hand: its turn may still come), unless the
+    line itself went out, since it could go out only with its morto (docs/brazil.md)."""
+    if not deal.v.unused_morto_untaken or deal.end_reason is None:
         return False
     return not (deal.went_out and deal.line_of[deal.closer] == line)
 
