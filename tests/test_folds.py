@@ -34,6 +34,7 @@ LATER_OPTIONS: Final = (
     "pile_open",
     "morto_as_stock",
     "go_out_needs_clean",
+    "unused_morto_untaken",
 )
 GOLDEN_SETUPS: Final = tuple(s for s in SETUPS if s[0] in GOLDEN_GAMES)
 

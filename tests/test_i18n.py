@@ -105,6 +105,9 @@ ROOM_CODES = [
     "too_many_tokens",
     "chat_quick_only",
     "bot_no_hint",
+    # Fair play: no hint or analysis during a rated or tournament match.
+    "no_hints_rated",
+    "no_hints_tournament",
 ]
 
 # Keys the code builds from a prefix and a value (t('variant.' + name),

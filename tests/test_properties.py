@@ -457,9 +457,17 @@ def check_score(deal: Deal, where: str) -> None:
         melded = sum(v.value(c) for m in deal.melds[ls.line] for c in m.cards)
         assert ls.melded == melded, f"line {ls.line} melded {ls.melded} != {melded}: {where}"
         in_hand = 0
+        # docs/brazil.md: a morto taken by a discard, still face down at the end, counts as
+        # never taken (its cards left out) unless its own line went out.
+        own_out = deal.went_out and deal.line_of[deal.closer] == ls.line
+        unused = v.unused_morto_untaken and not own_out
+        untaken = not deal.has_pozzetto[ls.line]
         for s in seats:
             points = sum(v.value(c) for c in seat_hand(deal, s))
-            points += sum(v.value(c) for c in deal.pending_pozzetto[s] or ())
+            if unused and deal.pending_pozzetto[s] is not None:
+                untaken = True
+            else:
+                points += sum(v.value(c) for c in deal.pending_pozzetto[s] or ())
             if v.double_unmelded_hand and not deal._melded_seat[s]:
                 points *= 2
             in_hand -= points
@@ -470,9 +478,7 @@ def check_score(deal: Deal, where: str) -> None:
             assert deal.end_reason in ("closed", "went out"), where
             assert deal.sizes[deal.closer] == 0, f"the closer holds cards: {where}"
         if v.pozzetti:
-            assert ls.pozzetto_penalty == (
-                0 if deal.has_pozzetto[ls.line] else -v.no_pozzetto_penalty
-            ), where
+            assert ls.pozzetto_penalty == (-v.no_pozzetto_penalty if untaken else 0), where
         assert ls.total == (
             ls.melded
             + ls.in_hand

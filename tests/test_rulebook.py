@@ -188,6 +188,25 @@ def test_buraco_figures_as_rules_md_writes_them() -> None:
     assert all(s["pozzetti"] == [] for s in f["setups"])
 
 
+def test_brazilian_figures_as_docs_brazil_writes_them() -> None:
+    # docs/brazil.md: "Card values, on the table and in hand: joker 50, 2 10, ace 15, 8 to K
+    # 10, 3 to 7 5"; a morto taken by a discard and unused at the deal's end counts as never
+    # taken (`unused_morto_untaken`), which the page says in place of the partner's discard.
+    for name in ("buraco-aberto", "buraco-fechado", "stbl"):
+        f = figures(variant(name))
+        assert [(g["ranks"][0], g["points"]) for g in f["values"]] == [
+            ("joker", 50),
+            ("2", 10),
+            ("A", 15),
+            ("K", 10),
+            ("7", 5),
+        ]
+        assert f["going_out"]["unused_morto_untaken"]
+        off = figures(variant(name, unused_morto_untaken=False, twos_20=True))
+        assert not off["going_out"]["unused_morto_untaken"] and value(off, "2") == 20
+    assert not figures(variant("italian"))["going_out"]["unused_morto_untaken"]
+
+
 def test_canasta_figures_as_rules_md_writes_them() -> None:
     f = figures(variant("canasta"))
     # RULES.md, Canasta: "Clean 500, dirty 300; of wildcards only: six jokers and one 2 5000

@@ -20,6 +20,7 @@ import pytest
 from positions_bc import illegal, legal
 
 from burraco import Deal, DealView, IllegalMove, Match, card_points, parse_cards, variant
+from burraco.bots.expert import line_totals
 from burraco.melds import grade_of, meld_bonus, read_meld
 from burraco.position import compose
 from burraco.view import public_view_of
@@ -187,6 +188,128 @@ def test_a_morto_left_becomes_the_stock() -> None:
     assert deal.score().lines[0].pozzetto_penalty == -100
 
 
+def _morto_by_discard(players: int, **options: object) -> Deal:
+    """Seat 0 empties the hand by a discard and takes line 0's morto; line 1 has its morto
+    and a clean canastra, and seat 1 ("4S 5S", then seat 3 at four) can go out by melding
+    the 3S the stock holds for it."""
+    v = variant("buraco-fechado", players=players, **options)
+    canastra = "6S 7S 8S 9S 10S JS QS"
+    if players == 2:
+        hands: list[str | None] = ["5H 6H", "4S 5S"]
+        stock = "KC 3S"
+    else:
+        hands = ["5H 6H", "QD KD AD", "3D 4D 5D", "4S 5S"]
+        stock = "KC 9C 10C 3S"
+    deal = compose(v, hands, stock_top=stock, turn=0, melds=[["7H 8H 9H"], [canastra]])
+    deal.has_pozzetto[1] = True
+    deal.pozzetti.pop(1)
+    legal(deal, "draw")
+    legal(deal, "extend 0 6H")
+    legal(deal, "extend 0 5H")
+    legal(deal, "discard KC")
+    assert deal.has_pozzetto[0] and deal.view(0).pozzetto_face_down[0] == 11
+    return deal
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_morto_taken_by_a_discard_and_unused_counts_as_never_taken(players: int) -> None:
+    """The morto taken by the discard that emptied the hand, and the deal ended by the other
+    line before its taker's next turn: -100, and its cards not counted against the line. At
+    four the morto waits face down for its taker's turn, past the partner's discard.
+
+    gamevelvet: «He gets the extra pile but can only use it on his/her next turn.»
+    gamevelvet: «If a player draws the extra pile throught an indirect knock out and the
+    adversaries ends the match before the player uses the extra hand, the points must be
+    discounted, like the player never got the extra hand»
+    buraco2009: «If one player buy the “dead” deck by indirect beat and the other player
+    finish the game before reaching his turn again, the “dead” deck score is not counted and
+    it's punished as it was not bought.»
+    """
+    deal = _morto_by_discard(players)
+    if players == 4:
+        legal(deal, "draw")
+        legal(deal, "discard 9C")
+        legal(deal, "draw")
+        legal(deal, "discard 10C")  # the partner's discard: the morto still waits
+        assert deal.view(0).pozzetto_face_down[0] == 11 and deal.sizes[0] == 0
+    legal(deal, "draw")
+    legal(deal, "meld 3S 4S 5S")
+    assert deal.went_out and deal.line_of[deal.closer] == 1
+    line = deal.score().lines[0]
+    partner_hand = -sum(card_points(c, FECHADO) for c in deal.hand(2)) if players == 4 else 0
+    # Line 0 melded 5H 6H 7H 8H 9H: 35.
+    assert (line.melded, line.in_hand, line.pozzetto_penalty) == (35, partner_hand, -100)
+    assert line.total == 35 + partner_hand - 100
+    # The expert's playouts score an ended deal as the deal does.
+    assert line_totals(deal) == {ls.line: ls.total for ls in deal.score().lines}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_morto_taken_by_a_discard_counts_once_its_taker_has_played(players: int) -> None:
+    """Once its taker's turn has come the morto is in the hand, taken: the deal ended after
+    that counts its cards left in hand, with no penalty.
+
+    gamevelvet: «He gets the extra pile but can only use it on his/her next turn.»
+    """
+    deal = _morto_by_discard(players)
+    for _ in range(players - 1):
+        legal(deal, "draw")
+        legal(deal, "discard " + str(max(deal.hand(deal.turn))))
+    assert deal.turn == 0 and deal.sizes[0] == 11
+    line = deal.score().lines[0]
+    assert line.pozzetto_penalty == 0 and line.in_hand < 0
+
+
+def test_a_morto_unused_when_the_partner_goes_out_counts_as_taken() -> None:
+    """The partner goes out while the morto taken by a discard still waits: the line went
+    out, which it may only with its morto, so the morto counts as taken and its cards as
+    cards in hand (decision: the sources speak of the adversaries ending the deal).
+
+    buraco2009: «If one player buy the “dead” deck by indirect beat and the other player
+    finish the game before reaching his turn again, the “dead” deck score is not counted and
+    it's punished as it was not bought.»
+    """
+    v = variant("buraco-fechado", players=4)
+    hands = ["5H 6H", "QD KD AD", "4S 5S", None]
+    canastra = "6S 7S 8S 9S 10S JS QS"
+    deal = compose(v, hands, stock_top="KC 9C 3S", turn=0, melds=[["7H 8H 9H", canastra], []])
+    morto = sum(card_points(c, v) for c in deal.pozzetti[0])
+    for action in ("draw", "extend 0 6H", "extend 0 5H", "discard KC", "draw", "discard 9C"):
+        legal(deal, action)
+    legal(deal, "draw")
+    legal(deal, "meld 3S 4S 5S")
+    assert deal.went_out and deal.line_of[deal.closer] == 0
+    line = deal.score().lines[0]
+    assert (line.in_hand, line.pozzetto_penalty, line.closing) == (-morto, 0, 100)
+
+
+def test_without_the_option_an_unused_morto_counts_as_cards_in_hand() -> None:
+    """``unused_morto_untaken=False``: the morto reaches the hand at the partner's discard
+    and, unused at the deal's end, counts as cards in hand (our pozzetto's rule).
+
+    buraco2009: «If one player buy the “dead” deck by indirect beat and the other player
+    finish the game before reaching his turn again, the “dead” deck score is not counted and
+    it's punished as it was not bought.»
+    """
+    assert all(variant(name).unused_morto_untaken for name in BRAZIL)
+    assert not variant("italian").unused_morto_untaken
+    assert not variant("buraco").unused_morto_untaken
+    for players in (2, 4):
+        deal = _morto_by_discard(players, unused_morto_untaken=False)
+        morto = sum(card_points(c, FECHADO) for c in deal.view(0).hand) + sum(
+            card_points(c, FECHADO) for c in (deal.pending_pozzetto[0] or ())
+        )
+        if players == 4:
+            for action in ("draw", "discard 9C", "draw", "discard 10C"):
+                legal(deal, action)
+            assert deal.sizes[0] == 11  # released at the partner's discard
+        legal(deal, "draw")
+        legal(deal, "meld 3S 4S 5S")
+        line = deal.score().lines[0]
+        partner_hand = sum(card_points(c, FECHADO) for c in deal.hand(2)) if players == 4 else 0
+        assert (line.in_hand, line.pozzetto_penalty) == (-morto - partner_hand, 0)
+
+
 # --- going out --------------------------------------------------------------------------------
 
 
@@ -349,13 +472,37 @@ def test_canastras_of_500_and_1000() -> None:
 
 
 def test_card_values() -> None:
-    """Joker 50, 2 20, ace 15, 8 to K 10, 3 to 7 5.
+    """Joker 50, 2 10, ace 15, 8 to K 10, 3 to 7 5, on the table and in hand, in the three
+    games; ``twos_20`` (or ``values``) plays rafaelmuylaert's 2 of 20.
 
+    gamedesire: «2 (10 points)»
+    gamedesire: «Joker (50 points)»
+    playjoy: «Twos add up 10 points and jokers add up 20»
+    pagat: «Each two: 10 points»
     rafaelmuylaert: «if (s === 5) return v?.joker ?? 50;»
     rafaelmuylaert: «if (r === 2) return v?.two   ?? 20;»
     """
-    points = [card_points(c, STBL) for c in parse_cards("JK 2H AS KC 8C 7D 3D")]
-    assert points == [50, 20, 15, 10, 10, 5, 5]
+    for name in BRAZIL:
+        for players in (2, 4):
+            v = variant(name, players=players)
+            points = [card_points(c, v) for c in parse_cards("JK 2H AS KC 8C 7D 3D")]
+            assert points == [50, 10, 15, 10, 10, 5, 5]
+            assert card_points(parse_cards("2H")[0], variant(name, twos_20=True)) == 20
+    # Italian and 001's buraco keep theirs.
+    assert card_points(parse_cards("2H")[0], variant("italian")) == 20
+    assert card_points(parse_cards("2H")[0], variant("buraco")) == 10
+    assert variant("buraco").values[0] == 10
+    # A 2 counts 10 in hand and 10 on the table: a wildcard 2 in a meld, a 2 left in hand.
+    deal = compose(STBL, ["2C 2D 4D", None], stock_top="KC", turn=0, melds=[["5H 6H 7H"], []])
+    deal.has_pozzetto[1] = True
+    deal.pozzetti.pop(1)
+    deal.has_pozzetto[0] = True
+    deal.pozzetti.pop(0)
+    legal(deal, "draw")
+    legal(deal, "extend 0 2C")
+    legal(deal, "discard KC")
+    line = deal.score().lines[0]
+    assert (line.melded, line.in_hand) == (5 + 5 + 5 + 10, -10 - 5)
 
 
 def test_a_match_is_played_to_3000() -> None:

@@ -1713,10 +1713,12 @@ class Deal:
     def _end_turn(self, seat: int) -> None:
         v = self.v
         line = self.line_of[seat]
-        # A pozzetto taken by a discard is released by the partner's discard.
+        # A pozzetto taken by a discard is released by the partner's discard; a morto that
+        # counts as untaken until it is used waits for its own taker's turn (docs/brazil.md).
         for other in range(v.players):
             if (
-                other != seat
+                not v.unused_morto_untaken
+                and other != seat
                 and self.pending_pozzetto[other] is not None
                 and self.line_of[other] == line
             ):

@@ -121,6 +121,9 @@ class GoingOut(TypedDict):
     go_out_needs_canastra: bool
     #: The canastra a line needs to go out must be clean.
     go_out_needs_clean: bool
+    #: A morto taken by a discard waits for its taker's turn; unused at the deal's end, it
+    #: counts as never taken.
+    unused_morto_untaken: bool
     go_out_needs_two_canastas: bool
     double_unmelded_hand: bool
 
@@ -256,6 +259,7 @@ def figures(v: Variant) -> Figures:
             "close_no_wild_discard": v.close_no_wild_discard,
             "go_out_needs_canastra": v.go_out_needs_canastra,
             "go_out_needs_clean": v.go_out_needs_clean,
+            "unused_morto_untaken": v.pozzetti and v.unused_morto_untaken,
             "go_out_needs_two_canastas": v.go_out_needs_two_canastas,
             "double_unmelded_hand": v.double_unmelded_hand,
         },

@@ -3,7 +3,8 @@
 A line scores the values of all its melded cards, minus the values of the cards
 left in its players' hands (a pozzetto taken and not yet played counts as
 hand), plus each burraco's bonus, plus the closing bonus, minus 100 if it never
-took its pozzetto (000, 002). Buraco adds Relancinho and the batida; canasta
+took its pozzetto (000, 002). Brazil's rooms count a morto taken by a discard, whose
+taker's turn has not come again when the deal ends, as never taken (docs/brazil.md). Buraco adds Relancinho and the batida; canasta
 adds red 3s and doubles the hand of a player who never melded.
 
 In the 3- and 5-player games a pair formed during the deal scores together,
@@ -103,11 +104,14 @@ def score_deal(deal: Deal) -> DealScore:
         melds = deal.melds[line]
         melded = sum(meld_points(m, v) for m in melds)
         in_hand = 0
+        unused = False
         for seat in seats:
             hand = deal.hands[seat]
             points = sum(n * values[0 if c == 52 else c % 13 + 1] for c, n in enumerate(hand) if n)
             pending = deal.pending_pozzetto[seat]
-            if pending is not None:
+            if pending is not None and _unused_morto_untaken(deal, line):
+                unused = True
+            elif pending is not None:
                 points += sum(values[0 if c == 52 else c % 13 + 1] for c in pending)
             if v.double_unmelded_hand and not deal._melded_seat[seat]:
                 points *= 2
@@ -116,7 +120,8 @@ def score_deal(deal: Deal) -> DealScore:
             (grade, meld_bonus(m, v)) for m in melds if (grade := grade_of(m, v)) is not None
         )
         closing = v.closing_bonus if deal.closer >= 0 and deal.line_of[deal.closer] == line else 0
-        penalty = -v.no_pozzetto_penalty if v.pozzetti and not deal.has_pozzetto[line] else 0
+        untaken = not deal.has_pozzetto[line] or unused
+        penalty = -v.no_pozzetto_penalty if v.pozzetti and untaken else 0
         score = LineScore(
             line=line,
             seats=seats,
@@ -141,6 +146,16 @@ def score_deal(deal: Deal) -> DealScore:
         else:
             match_points.append(line_total[match_line])
     return DealScore(tuple(lines), tuple(match_points), deal.end_reason, deal.closer)
+
+
+def _unused_morto_untaken(deal: Deal, line: int) -> bool:
+    """Whether a morto of ``line`` taken by a discard and still face down (its taker's
+    turn has not come again) counts as never taken: with the option, once the deal has
+    ended (a provisional score counts it as hand: its turn may still come), unless the
+    line itself went out, since it could go out only with its morto (docs/brazil.md)."""
+    if not deal.v.unused_morto_untaken or deal.end_reason is None:
+        return False
+    return not (deal.went_out and deal.line_of[deal.closer] == line)
 
 
 def _half_down(total: int) -> int:

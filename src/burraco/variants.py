@@ -34,6 +34,7 @@ from typing import Any, Final, Generic, Literal, TypeVar
 from burraco.errors import SetupError
 
 __all__ = [
+    "BRAZILIAN_TWOS_20_VALUES",
     "BRAZILIAN_VALUES",
     "BURACO_CLASSIC_VALUES",
     "BURACO_VALUES",
@@ -153,6 +154,11 @@ class Variant:
     pile_open: bool = field(default=True, repr=False)
     #: Buraco with a morto: a morto nobody took becomes the stock when the stock runs out.
     morto_as_stock: bool = field(default=False, repr=False)
+    #: Buraco with a morto: a morto taken by the discard that emptied the hand waits face
+    #: down for its taker's next turn (with a partner too), and if the deal ends before then,
+    #: other than by the taker's line going out, it counts as a morto never taken: the
+    #: penalty, its cards not counted (GameVelvet, Buraco 2009; docs/brazil.md).
+    unused_morto_untaken: bool = field(default=False, repr=False)
     #: Canasta: the pile is taken only with two naturals equal to its top, melded at once.
     pile_needs_pair: bool = False
     red_threes: bool = False
@@ -226,9 +232,11 @@ def _line_of(players: int, lines: int) -> tuple[int, ...]:
 
 #: Buraco's ``classic_values``: 8-K count 10, as most Brazilian tables count them.
 BURACO_CLASSIC_VALUES: Final = (10, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
-#: The Brazilian online rooms' values (rafaelmuylaert/buraco's getCardPoints): joker 50,
-#: 2 20, ace 15, 8-K 10, 3-7 5.
-BRAZILIAN_VALUES: Final = (50, 15, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+#: The Brazilian online rooms' values, as GameDesire, Playjoy and pagat publish them: joker
+#: 50, 2 10, ace 15, 8-K 10, 3-7 5 (docs/brazil.md).
+BRAZILIAN_VALUES: Final = (50, 15, 10, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+#: rafaelmuylaert/buraco's getCardPoints, the 2 at 20: the Brazilian presets' ``twos_20``.
+BRAZILIAN_TWOS_20_VALUES: Final = (50, 15, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +278,7 @@ def _brazilian(name: str, **rules: Any) -> Preset:
             discard_back_rule=True,
             single_card_no_single_pile=True,
             morto_as_stock=True,
+            unused_morto_untaken=True,
             dead_stock=0,
             closing_bonus=100,
             no_pozzetto_penalty=100,
@@ -283,6 +292,7 @@ def _brazilian(name: str, **rules: Any) -> Preset:
         ((2, 2), (4, 2)),
         "2 alone or 4 in pairs",
         aliases=_BRAZILIAN_ALIASES[name],
+        bundles={"twos_20": {"values": BRAZILIAN_TWOS_20_VALUES}},
     )
 
 

@@ -236,20 +236,30 @@ def line_totals(deal: Deal, hand_weight: float = 1.0, near: float = 0.0) -> dict
             total += known[1]
             if near and len(m.cards) == near_size:
                 total += near_bonus
+        untaken = v.pozzetti and not deal.has_pozzetto[line]
+        # A morto taken by a discard and unused when the deal ends counts as never taken
+        # (scoring.py, docs/brazil.md).
+        unused = (
+            v.unused_morto_untaken
+            and deal.end_reason is not None
+            and not (deal.went_out and line_of[deal.closer] == line)
+        )
         for seat in range(v.players):
             if line_of[seat] != line:
                 continue
             hand = deal.hands[seat]
             points = sum(map(mul, hand, points_of))
             pending = deal.pending_pozzetto[seat]
-            if pending is not None:
+            if pending is not None and unused:
+                untaken = True
+            elif pending is not None:
                 points += sum(points_of[c] for c in pending)
             if v.double_unmelded_hand and not deal._melded_seat[seat]:
                 points *= 2
             total -= points * hand_weight
         if deal.closer >= 0 and line_of[deal.closer] == line:
             total += v.closing_bonus
-        if v.pozzetti and not deal.has_pozzetto[line]:
+        if untaken:
             total -= v.no_pozzetto_penalty
         total += deal.relancinhos[line] * v.relancinho_bonus
         if v.red_threes:

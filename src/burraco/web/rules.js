@@ -71,6 +71,8 @@ const PROSE = {
     burraco: ['rules.morto.burraco_1'],
     close: [
       'rules.morto.close_1',
+      ['rules.morto.by_discard_partner', (f) => !f.going_out.unused_morto_untaken],
+      ['rules.morto.by_discard_unused', (f) => f.going_out.unused_morto_untaken],
       ['rules.morto.close_clean', (f) => f.going_out.go_out_needs_clean],
       ['rules.buraco.close_needs', (f) => !f.going_out.go_out_needs_clean && f.going_out.go_out_needs_canastra],
       ['rules.morto.stock', (f) => f.cards.morto_as_stock],

@@ -489,6 +489,8 @@ function renderCoach(m) {
   else step = t('coach.play');
   $('#coach-step').textContent = step;
   const hint = $('#coach-hint');
+  const closed = hintsClosed(info);
+  if (closed) { hint.textContent = hintsClosedText(closed); return; }
   if (!mine) { hint.textContent = ''; return; }
   if (S.coachHint && S.coachHint.version === m.version) {
     hint.textContent = t('coach.suggests', { hint: S.coachHint.text });
@@ -956,7 +958,20 @@ function renderBoard(m) {
   $('#redraw').hidden = !legal.includes('redraw');
   $('#pass').hidden = !legal.includes('pass');
   $('#abandon').hidden = info.status !== 'playing';
-  $('#hint').disabled = !(v.turn === S.seat && v.phase !== 'over');
+  // Fair play: no hint at a rated or tournament table until the match is over (the room
+  // refuses it too); the button says why in its title.
+  const closed = hintsClosed(info);
+  $('#hint').disabled = Boolean(closed) || !(v.turn === S.seat && v.phase !== 'over');
+  $('#hint').title = closed ? hintsClosedText(closed) : '';
+}
+
+/** Why this table gives no hint while its match is in play ('rated', 'tournament'), or null. */
+function hintsClosed(info) {
+  return info && info.status !== 'over' ? (info.hints_closed || null) : null;
+}
+
+function hintsClosedText(closed) {
+  return closed === 'tournament' ? t('error.no_hints_tournament') : t('error.no_hints_rated');
 }
 
 /** The lines in play, in order: the distinct values of line_of. */

@@ -17,6 +17,7 @@ from typing import Any
 from burraco.bots import Bot
 from burraco.match import Match
 from burraco.server.absence import Tally
+from burraco.server.table.errors import RoomError
 from burraco.server.watching import Frame, Watcher
 from burraco.storage import TableRow
 from burraco.variants import Variant
@@ -29,6 +30,8 @@ __all__ = [
     "Shared",
     "begin",
     "bots_alone",
+    "fair_play_refusal",
+    "hints_closed",
     "nobody_sees",
     "safe_send",
     "with_row",
@@ -142,6 +145,7 @@ class LiveTable:
             "open_hands": v.open_hands,
             "takeover": self.row.takeover,
             "rated": self.row.rated,
+            "hints_closed": hints_closed(self.row),
             "watchable": self.row.watchable,
             "quick": self.row.quick,
             "status": self.row.status,
@@ -190,6 +194,29 @@ def begin(table: LiveTable) -> None:
 
 def with_row(row: TableRow, **changes: Any) -> TableRow:
     return dataclasses.replace(row, **changes)
+
+
+def hints_closed(row: TableRow) -> str | None:
+    """Why no hint, coach or analysis of a seat is given while this table's match is in
+    play (issue 33, fair play): "tournament", "rated", or None (hints as asked). The
+    result of a rated or tournament match must be the players' own."""
+    if row.tournament:
+        return "tournament"
+    if row.rated:
+        return "rated"
+    return None
+
+
+def fair_play_refusal(row: TableRow, what: str) -> RoomError | None:
+    """The refusal of a hint or an analysis (``what``) at a table in play that closes them,
+    with the code the page says in its language; None where they are open (an unrated
+    table, or a match that is over)."""
+    why = hints_closed(row)
+    if why is None or row.status == "over":
+        return None
+    if why == "tournament":
+        return RoomError("no_hints_tournament", f"no {what} during a tournament match", 403)
+    return RoomError("no_hints_rated", f"no {what} during a rated match", 403)
 
 
 def bots_alone(table: LiveTable) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 from burraco.server.messages import cards, score_json, view_json
 from burraco.server.table.errors import RoomError
-from burraco.server.table.live import LiveTable
+from burraco.server.table.live import LiveTable, fair_play_refusal
 from burraco.storage import Store
 
 __all__ = ["Records"]
@@ -71,11 +71,14 @@ class Records:
     ) -> dict[str, Any]:
         """What the asker may review at this table: every seat once the match is over (its
         record is public), else only the seat ``holder()`` says the asker plays (None when
-        none); the deals that have ended; with ``with_record`` the record to review (built
+        none), and nothing during a rated or tournament match (fair play); the deals that have ended; with ``with_record`` the record to review (built
         from the match in play before its end, never shown to the asker)."""
         match = table.match
         if match is None:
             raise RoomError("forbidden", "the match has not started", 409)
+        refusal = fair_play_refusal(table.row, "analysis")
+        if refusal is not None:
+            raise refusal
         over = table.status == "over"
         seat: int | None = None
         if not over:

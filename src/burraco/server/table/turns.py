@@ -15,7 +15,7 @@ from burraco.errors import IllegalMove
 from burraco.server.table.clocks import Clocks
 from burraco.server.table.errors import RoomError
 from burraco.server.table.finish import Finisher
-from burraco.server.table.live import LiveTable
+from burraco.server.table.live import LiveTable, fair_play_refusal
 from burraco.server.table.log import EventLog
 from burraco.server.table.pause import Pauser
 from burraco.server.table.views import Views, deal_over, public_event
@@ -168,6 +168,9 @@ class Turns:
 
     async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
         match = table.match
+        refusal = fair_play_refusal(table.row, "hint")
+        if refusal is not None:
+            raise refusal  # the coach asks with this message too
         if table.pause_until is not None:
             raise RoomError("between_deals", "the next deal has not begun")
         if match is None or match.is_over or match.deal.turn != seat:
