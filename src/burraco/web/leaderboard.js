@@ -2,7 +2,7 @@
 // game's players and bots by their rating (GET /api/leaderboard/{game}?page=), the bots'
 // ratings above it so that a player can choose an opponent of their level.
 
-import { t, initI18n, onLangChange, refusalText } from './i18n.js';
+import { t, initI18n, onLangChange, refusalText, formatNumber } from './i18n.js';
 import { el, $, api, setupLabel, variantLabel } from './common.js';
 import { gameLabel, ratedName } from './rated.js';
 
@@ -72,7 +72,7 @@ function ratingTable(rows, caption, withRank) {
     el('tbody', {}, rows.map((row) => el('tr', { class: row.bot ? 'is-bot' : null, dataset: { name: row.name } },
       withRank ? el('td', { class: 'num', text: String(row.rank) }) : null,
       el('th', { scope: 'row' }, playerLink(row)),
-      el('td', { class: 'num rating', text: String(row.rating) }),
+      el('td', { class: 'num rating', text: formatNumber(row.rating) }),
       el('td', { class: 'num', text: String(row.matches) }),
     ))),
   );

@@ -10,7 +10,7 @@
 // the action they would send. &raise=5H,6H raises cards in the demo.
 
 import {
-  t, getLang, initI18n, onLangChange, moveText, hintText, refusalText,
+  t, getLang, initI18n, onLangChange, moveText, hintText, refusalText, formatNumber,
 } from './i18n.js';
 import {
   cardEl, backEl, backsEl, placeholderEl, fanEl, cardText, cardLabel,
@@ -1533,7 +1533,7 @@ function showSheet() {
       // The replay page analyses this deal for the player's seat (docs/review.md).
       el('a', { class: 'analyse-deal', href: `/replay/${encodeURIComponent(S.id || 'demo')}?analyse=${S.seat ?? 0}&deal=${i + 1}`, text: t('score.analyse_short'), 'aria-label': t('score.analyse_of', { n: i + 1 }) }))));
   const foot = [el('tr', { class: 'total-row' }, el('th', { scope: 'row', text: t('score.totals') }), ...totals.map((x) => el('td', { class: num(x), text: fmt(x) })))];
-  if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: x }))));
+  if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: formatNumber(x) }))));
   $('#sheet-table').replaceChildren(
     el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('score.deal_col') }), ...names.map((nm, l) => el('th', { scope: 'col', 'data-line': l, text: nm })),
       el('th', { scope: 'col' }, el('span', { class: 'visually-hidden', text: t('score.final_table') })))),
