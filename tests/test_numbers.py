@@ -5,7 +5,8 @@ Every decimal or percentage a page shows goes through one helper, ``formatNumber
 ``src/burraco/web/i18n.js`` (Intl.NumberFormat in the page's language): no script
 formats a number by itself (``toFixed`` and the like write a point in every language).
 The browser test reads the helper in each language and the pages of numbers (the
-leaderboard, a player's page, the history) in Italian and Portuguese.
+leaderboard, a player's page, the history, a replay and its speeds) in Italian and
+Portuguese.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def test_the_pages_write_a_decimal_comma_in_italian_and_portuguese(
     browser: Any, tmp_path: Path
 ) -> None:
     url = f"sqlite:///{tmp_path / 'room.db'}"
-    _rated_match(url)
+    table = _rated_match(url)
     with RoomServer(url) as server:
         page = browser.new_page()
         page.goto(f"{server.url}/history")
@@ -82,10 +83,12 @@ def test_the_pages_write_a_decimal_comma_in_italian_and_portuguese(
                 ("/leaderboard/italian-2", "body[data-ready=true] .board-table"),
                 ("/player/Anna", "body[data-ready=true]"),
                 ("/history", ".match-row"),
+                (f"/replay/{table}", "#speed"),  # its speeds named as the page loads
             ):
                 page.goto(f"{server.url}{path}")
                 page.wait_for_selector(ready)
-                text = page.inner_text("body")
+                options = page.eval_on_selector_all("option", "os => os.map((o) => o.text)")
+                text = page.inner_text("body") + " " + " ".join(options)
                 points = re.findall(rf"\S*{DECIMAL_POINT}\S*", text)
                 assert not points, f"{lang} {path}: a decimal point in {points}"
             context.close()

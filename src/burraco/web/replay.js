@@ -340,9 +340,15 @@ function same(a, b) {
   return a.length === b.length && [...a].map(normCard).sort().join() === [...b].map(normCard).sort().join();
 }
 
+/** The speeds in the page's language: "0,5×" in Italian and Portuguese (a step's ms is the value). */
+function nameSpeeds() {
+  for (const option of $('#speed').options) option.textContent = `${formatNumber(1000 / Number(option.value))}×`;
+}
+
 function init() {
   initI18n();
-  onLangChange(() => { if (R.frames.length) { render(); renderReview(); } });
+  nameSpeeds();
+  onLangChange(() => { nameSpeeds(); if (R.frames.length) { render(); renderReview(); } });
   $('#first').addEventListener('click', () => { stop(); go(0); });
   $('#prev').addEventListener('click', () => { stop(); go(R.i - 1); });
   $('#next').addEventListener('click', () => { stop(); go(R.i + 1); });
