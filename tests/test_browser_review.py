@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+import re
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -74,6 +75,8 @@ def test_analyse_marks_the_moves_and_shows_the_better_one(
         assert marks.count() >= 1
         summary = page.locator("#review-summary").inner_text()
         assert ("accuracy" if lang == "en" else "precisione") in summary
+        # "precisione 71,3%": the page's language writes the decimal (tests/test_numbers.py).
+        assert re.search(r"\d,\d%" if lang == "it" else r"\d\.\d%", summary), summary
         mark = marks.first
         mark.click()
         better = page.locator("#review-better")

@@ -110,3 +110,43 @@ def test_the_tables_of_a_player_s_last_matches_are_read_together() -> None:
         ("t-004", 0),
         ("t-004", 1),
     ]
+
+
+def test_a_match_s_finish_time_stays_when_its_replay_is_reopened() -> None:
+    """History showed a table's last change as its finish time: reopening the replay of a
+    table let go of reloaded it, and reloading finished it a second time (and told its
+    listeners again). Its finish time is the end of its match, whoever reopens it."""
+    import asyncio
+    import time
+
+    from burraco.server.account_api import finished
+    from burraco.server.room import Room
+
+    async def play() -> tuple[float, float, list[int], int]:
+        store = Store("sqlite://")
+        room = Room(store, bot_delay=0, next_deal_seconds=0)
+        heard: list[str] = []
+
+        async def listener(table: Any) -> None:
+            heard.append(table.id)
+
+        room.finish_listeners.append(listener)
+        table, _ = await room.create_seated(
+            "italian", {"deals": 1, "target": None}, [("Anna", "human"), ("greedy bot 1", "bot")]
+        )
+        before = time.time()
+        await room.abandon(table, 0)
+        after = time.time()
+        shown = [finished(f)["finished_at"] for f in store.finished_page(20, 0)]
+        # Let go of (nobody has it open), then reopened by its replay, as after a while.
+        assert room.reap(now=time.time() + 10**6) == [table.id]
+        room.replay(table.id)
+        await asyncio.sleep(0)  # what a reload would announce, announced
+        shown += [finished(f)["finished_at"] for f in store.finished_page(20, 0)]
+        await room.shutdown()
+        return before, after, shown, len(heard)
+
+    before, after, shown, told = asyncio.run(play())
+    assert shown[0] == shown[1], "reopening the replay changed the finish time"
+    assert int(before * 1000) <= shown[0] <= int(after * 1000) + 1
+    assert told == 1, "the match's end was told again when its replay was reopened"

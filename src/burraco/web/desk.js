@@ -7,7 +7,7 @@
 // the tournament read-only. The helpers exported at the top also draw the
 // standings and rounds of the player's page (tournament.js).
 
-import { t, tn, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
+import { t, tn, initI18n, onLangChange, formatTime, formatNumber, refusalText } from './i18n.js';
 import { el, $, api, toast, botName, variantLabel, FALLBACK_VARIANTS } from './common.js';
 
 const DESK = 'burraco.desk';
@@ -128,7 +128,7 @@ export function fillStandings(table, data, { mine = null } = {}) {
   el('td', { class: 'rank', text: s.rank }),
   // The line's number is drawn by CSS (data-no) so that the cell's text is the name alone.
   el('td', { class: 'name', 'data-no': s.entrant, text: (names.get(s.entrant) || s).name }),
-  el('td', { class: 'vp', text: s.vp }),
+  el('td', { class: 'vp', text: formatNumber(s.vp) }),
   el('td', { class: 'mp' + (s.mp < 0 ? ' neg' : ''), text: s.mp }),
   el('td', { class: 'played', text: knockout ? s.stage : s.played + (s.byes ? ` (+${s.byes})` : '') })));
   const body = el('tbody', {}, rows.length ? rows
@@ -228,7 +228,7 @@ function tableView(data, r, tb, names, opts) {
         el('span', { class: 'line-title', text: ln.name }),
         ln.seats.length > 1 ? el('small', { class: 'seats', text: ln.seats.map(([l, n]) => `${dirLabel(l)} ${n}`).join(' · ') }) : null),
       res ? el('span', { class: 'mp', text: mp }) : null,
-      res ? el('span', { class: 'vp', text: t('desk.vp_n', { n: vp }) }) : null);
+      res ? el('span', { class: 'vp', text: t('desk.vp_n', { n: formatNumber(vp) }) }) : null);
   });
   const children = [rowHead, status, el('div', { class: 't-lines' }, lineRows)].filter(Boolean);
   if (!res && tb.absent && tb.absent.length) {

@@ -149,6 +149,18 @@ export function formatDate(date = new Date()) {
   return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
+/**
+ * A number in the page's language, every decimal or percentage the pages show goes
+ * through here: "71,3" (it, pt), "71.3" (en). At most `digits` decimals (`fixed`: always
+ * that many); no thousands separator, as the scores are written everywhere else.
+ */
+export function formatNumber(x, { digits = 1, fixed = false } = {}) {
+  if (x === null || x === undefined || x === '' || Number.isNaN(Number(x))) return String(x ?? '');
+  return new Intl.NumberFormat(locale(), {
+    maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0, useGrouping: false,
+  }).format(Number(x));
+}
+
 /** Cards in the engine's notation ("5H 6H 7H", "JK") with suit symbols, the joker by its name. */
 function cardsText(text) {
   return String(text).trim().split(/\s+/).filter(Boolean)

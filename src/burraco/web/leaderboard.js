@@ -2,7 +2,7 @@
 // game's players and bots by their rating (GET /api/leaderboard/{game}?page=), the bots'
 // ratings above it so that a player can choose an opponent of their level.
 
-import { t, initI18n, onLangChange, refusalText } from './i18n.js';
+import { t, initI18n, onLangChange, refusalText, formatNumber } from './i18n.js';
 import { el, $, api, setupLabel, variantLabel } from './common.js';
 import { gameLabel, ratedName } from './rated.js';
 
@@ -36,6 +36,17 @@ function renderGames(game) {
     const last = families[families.length - 1];
     if (last && last.variant === g.variant) last.games.push(g);
     else families.push({ variant: g.variant, games: [g] });
+  }
+  if (game) {
+    // A game's page: its ranking first, so the twenty-odd games fold into one choice.
+    const pick = el('select', {
+      id: 'game-select', onchange: (e) => { location.href = `/leaderboard/${encodeURIComponent(e.target.value)}`; },
+    }, ...families.map((f) => el('optgroup', { label: variantLabel(f.variant) },
+      f.games.map((g) => el('option', { value: g.game, selected: g.game === game, text: gameLabel(g) })))));
+    $('#games').replaceChildren(el('div', { class: 'board-pick' },
+      chip('/leaderboard', t('board.all_games'), false),
+      el('label', { for: 'game-select', text: t('board.game_select') }), pick));
+    return;
   }
   $('#games').replaceChildren(
     el('div', { class: 'board-family' }, chip('/leaderboard', t('board.all_games'), !game)),
@@ -72,7 +83,7 @@ function ratingTable(rows, caption, withRank) {
     el('tbody', {}, rows.map((row) => el('tr', { class: row.bot ? 'is-bot' : null, dataset: { name: row.name } },
       withRank ? el('td', { class: 'num', text: String(row.rank) }) : null,
       el('th', { scope: 'row' }, playerLink(row)),
-      el('td', { class: 'num rating', text: String(row.rating) }),
+      el('td', { class: 'num rating', text: formatNumber(row.rating) }),
       el('td', { class: 'num', text: String(row.matches) }),
     ))),
   );
@@ -97,19 +108,20 @@ function renderGame(game) {
   }
   const label = gameLabel(board);
   document.title = t('board.page_title', { game: label });
+  // The ranking comes first, in sight as the page opens; the bots and what a rating is follow.
   box.replaceChildren(...present(
     el('h1', { text: label }),
-    el('p', { class: 'intro', text: t('board.intro') }),
-    board.bots.length ? el('section', { class: 'board-bots', 'aria-labelledby': 'bots-title' },
-      el('h2', { id: 'bots-title', text: t('board.bots') }),
-      el('p', { text: t('board.bots_intro') }),
-      ratingTable(board.bots, t('board.bots_caption', { game: label }), false)) : null,
     el('section', { 'aria-labelledby': 'ranking-title' },
       el('h2', { id: 'ranking-title', text: t('board.ranking') }),
       board.rows.length
         ? ratingTable(board.rows, t('board.ranking_caption', { game: label, n: board.page }), true)
         : status(t('board.empty'))),
     pager(game),
+    board.bots.length ? el('section', { class: 'board-bots', 'aria-labelledby': 'bots-title' },
+      el('h2', { id: 'bots-title', text: t('board.bots') }),
+      el('p', { text: t('board.bots_intro') }),
+      ratingTable(board.bots, t('board.bots_caption', { game: label }), false)) : null,
+    el('p', { class: 'intro', text: t('board.intro') }),
   ));
 }
 

@@ -2,7 +2,7 @@
 // and overall, and the last matches with their replays (GET /api/players/{name}).
 // A bot level's page is the same, its name said as the lobby says it.
 
-import { t, initI18n, onLangChange, refusalText, formatDate } from './i18n.js';
+import { t, initI18n, onLangChange, refusalText, formatDate, formatNumber } from './i18n.js';
 import { el, $, api, botName, me, programName, saveSeat, variantLabel, FALLBACK_VARIANTS } from './common.js';
 import { gameLabel, ratedName } from './rated.js';
 
@@ -28,7 +28,7 @@ function currentName() {
 /** A table that scrolls sideways on a narrow screen: a region the keyboard can reach. */
 const scrolling = (label, table) => el('div', { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': label }, table);
 
-const num = (v) => (v === null || v === undefined ? '–' : String(v));
+const num = (v) => (v === null || v === undefined ? '–' : formatNumber(v));
 
 function ratings() {
   if (!player.ratings.length) return el('p', { class: 'status', text: t('player.no_ratings') });
@@ -41,7 +41,7 @@ function ratings() {
       el('th', { scope: 'col', class: 'num', text: t('board.matches') }))),
     el('tbody', {}, player.ratings.map((r) => el('tr', { dataset: { game: r.game } },
       el('th', { scope: 'row' }, el('a', { href: `/leaderboard/${r.game}`, text: gameLabel(r.game) })),
-      el('td', { class: 'num rating', text: String(r.rating) }),
+      el('td', { class: 'num rating', text: formatNumber(r.rating) }),
       el('td', { class: 'num', text: String(r.matches) })))),
   ));
 }

@@ -12,7 +12,7 @@
 // hand and the reason in words. ?analyse=SEAT opens the page with that seat chosen and
 // asks for the review of the deal shown (?deal=N: deal N's first position).
 
-import { t, getLang, initI18n, onLangChange, moveText, refusalText } from './i18n.js';
+import { t, getLang, initI18n, onLangChange, moveText, refusalText, formatNumber } from './i18n.js';
 import { backEl, cardEl, fanEl, placeholderEl, sortBySuit, parseAction, normCard, cardLabel, backsEl } from './cards.js';
 import { el, $, api, toast, seatName, lineName, variantLabel, setupLabel, botName } from './common.js';
 
@@ -278,7 +278,7 @@ function renderReview() {
   }
   const count = (tag) => review.decisions.filter((d) => d.tag === tag).length;
   $('#review-summary').textContent = t('review.summary', {
-    name, deal, cost: Math.round(review.cost), accuracy: review.accuracy.toFixed(1),
+    name, deal, cost: Math.round(review.cost), accuracy: formatNumber(review.accuracy, { digits: 1, fixed: true }),
     blunders: count('blunder'), mistakes: count('mistake'), inaccuracies: count('inaccuracy'),
   });
   const costly = review.decisions.filter((d) => d.best !== d.played);
@@ -340,9 +340,15 @@ function same(a, b) {
   return a.length === b.length && [...a].map(normCard).sort().join() === [...b].map(normCard).sort().join();
 }
 
+/** The speeds in the page's language: "0,5×" in Italian and Portuguese (a step's ms is the value). */
+function nameSpeeds() {
+  for (const option of $('#speed').options) option.textContent = `${formatNumber(1000 / Number(option.value))}×`;
+}
+
 function init() {
   initI18n();
-  onLangChange(() => { if (R.frames.length) { render(); renderReview(); } });
+  nameSpeeds();
+  onLangChange(() => { nameSpeeds(); if (R.frames.length) { render(); renderReview(); } });
   $('#first').addEventListener('click', () => { stop(); go(0); });
   $('#prev').addEventListener('click', () => { stop(); go(R.i - 1); });
   $('#next').addEventListener('click', () => { stop(); go(R.i + 1); });

@@ -10,7 +10,7 @@
 // the action they would send. &raise=5H,6H raises cards in the demo.
 
 import {
-  t, getLang, initI18n, onLangChange, moveText, hintText, refusalText,
+  t, getLang, initI18n, onLangChange, moveText, hintText, refusalText, formatNumber,
 } from './i18n.js';
 import {
   cardEl, backEl, backsEl, placeholderEl, fanEl, cardText, cardLabel,
@@ -65,6 +65,7 @@ const S = {
   drag: null,
   suppressClick: false,
   deferredRender: false,
+  acted: null, // the version the player's last action was sent at, until a state moves past it
 };
 
 // ---------------------------------------------------------------- boot
@@ -305,6 +306,7 @@ function sendAction(action) {
   }
   // The hint was for the move before this one.
   if ($('#toast').dataset.kind === 'hint') hideToast();
+  S.acted = S.version;
   return true;
 }
 
@@ -365,6 +367,11 @@ function onState(m) {
     S.hint = null;
     const box = $('#toast');
     if (box && box.dataset.kind === 'hint' && !box.hidden) hideToast();
+    // A refusal is answered by the next move the room accepts: its toast goes then.
+    if (S.acted !== null && m.version > S.acted) {
+      S.acted = null;
+      if (box && box.dataset.kind === 'error' && !box.hidden) hideToast();
+    }
   }
   continueExtension(m);
   updatePause(m);
@@ -414,6 +421,7 @@ function notAllowed(error) {
 }
 
 function onError(m) {
+  S.acted = null; // this action was refused: only the next accepted one clears its toast
   const job = S.job;
   if (job && job.sent) {
     // One card of an extension did not fit (yet): try the next one.
@@ -438,13 +446,17 @@ function onError(m) {
   notAllowed(m);
 }
 
-/** Keep --top-h at the bar's height: the toast and the phone's drawers open below it. */
+/** Keep --top-h at the bar's height: the phone's drawers open below it; and --hand-h at
+ * the hand's: the toast opens above it, clear of the other players' row at the top. */
 function followTopBar() {
-  const bar = document.querySelector('.topbar');
-  if (!bar || typeof ResizeObserver === 'undefined') return;
-  const set = () => document.documentElement.style.setProperty('--top-h', `${Math.ceil(bar.getBoundingClientRect().height)}px`);
-  new ResizeObserver(set).observe(bar);
-  set();
+  const follow = (box, name) => {
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    const set = () => document.documentElement.style.setProperty(name, `${Math.ceil(box.getBoundingClientRect().height)}px`);
+    new ResizeObserver(set).observe(box);
+    set();
+  };
+  follow(document.querySelector('.topbar'), '--top-h');
+  follow(document.querySelector('#hand-area'), '--hand-h');
 }
 
 // A hint is read in a few seconds; it goes sooner when the player acts or the table moves.
@@ -1079,19 +1091,27 @@ function renderCenter(m) {
   const top = cards.length ? cards[cards.length - 1] : null;
   const parts = [];
   if (top) parts.push(cardEl(top, { size: 'lg' })); else parts.push(placeholderEl(t('table.pile_empty_short'), { size: 'lg', symbol: '' }));
-  if (cards.length) parts.push(el('span', { class: 'count', text: cards.length + (v.pile_hidden || 0) }));
+  // A closed pile (buraco fechado) shows its top only: it says so, in sight and to a
+  // screen reader, with how many cards lie face down under the top.
+  const closed = (m.table && m.table.pile_open === false) || Boolean(v.pile_hidden);
+  const size = cards.length + (v.pile_hidden || 0);
+  if (cards.length) parts.push(el('span', { class: 'count', text: size }));
   if (v.pile_hidden) parts.push(el('span', { class: 'hidden-count', text: t('table.pile_hidden', { n: v.pile_hidden }) }));
   pile.replaceChildren(...parts);
   pile.classList.toggle('empty', !top);
+  pile.classList.toggle('closed', closed);
   pile.dataset.top = top ? normCard(top) : '';
   pile.dataset.count = String(cards.length);
-  pile.setAttribute('aria-label', top ? t('table.pile', { n: cards.length, top: cardLabel(top, getLang()) }) : t('table.pile_empty'));
+  const named = closed ? 'table.pile_closed' : 'table.pile';
+  pile.setAttribute('aria-label', top ? t(named, { n: size, top: cardLabel(top, getLang()) }) : t('table.pile_empty'));
   pile.classList.toggle('hinted', !!(S.hint && (S.hint.verb === 'take' || S.hint.verb === 'discard')));
   pile.classList.toggle('glow', !!(S.glow && S.glow.verb === 'discard' && recentGlow()));
 
   // The rest of the pile, small, so that every discard stays visible.
   const strip = $('#pile-strip');
-  strip.replaceChildren(cards.length > 1 ? fanEl(cards.slice(0, -1), { size: 'xs' }) : '');
+  // A closed pile has no cards to fan out: its place says that the pile is closed.
+  if (closed) strip.replaceChildren(el('span', { class: 'pile-closed', text: t('table.pile_closed_label') }));
+  else strip.replaceChildren(cards.length > 1 ? fanEl(cards.slice(0, -1), { size: 'xs' }) : '');
 
   $('#final-turn').hidden = !v.final_turn;
   const last = m.last;
@@ -1548,7 +1568,7 @@ function showSheet() {
       // The replay page analyses this deal for the player's seat (docs/review.md).
       el('a', { class: 'analyse-deal', href: `/replay/${encodeURIComponent(S.id || 'demo')}?analyse=${S.seat ?? 0}&deal=${i + 1}`, text: t('score.analyse_short'), 'aria-label': t('score.analyse_of', { n: i + 1 }) }))));
   const foot = [el('tr', { class: 'total-row' }, el('th', { scope: 'row', text: t('score.totals') }), ...totals.map((x) => el('td', { class: num(x), text: fmt(x) })))];
-  if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: x }))));
+  if (m.victory_points) foot.push(el('tr', { class: 'vp-row' }, el('th', { scope: 'row', text: t('score.vp') }), ...m.victory_points.map((x) => el('td', { text: formatNumber(x) }))));
   $('#sheet-table').replaceChildren(
     el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: t('score.deal_col') }), ...names.map((nm, l) => el('th', { scope: 'col', 'data-line': l, text: nm })),
       el('th', { scope: 'col' }, el('span', { class: 'visually-hidden', text: t('score.final_table') })))),

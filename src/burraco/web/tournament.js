@@ -7,7 +7,7 @@
 // {seat, token} for that room table in "burraco.seats", so the table page
 // opens the player's own seat. Without a token: the public standings and rounds.
 
-import { t, tn, initI18n, onLangChange, formatTime, refusalText } from './i18n.js';
+import { t, tn, initI18n, onLangChange, formatTime, formatNumber, refusalText } from './i18n.js';
 import { el, $, api, saveSeat } from './common.js';
 import {
   apiBase, namesOf, phaseText, settingsText, progressText, fillStandings, roundView, seatDir, dirLabel,
@@ -139,7 +139,7 @@ function renderMyTable() {
     body.push(el('p', { class: 'big-note', text: t('tour.not_started') }));
   } else if (d.phase === 'finished') {
     box.dataset.state = 'finished';
-    body.push(el('p', { class: 'big-note', text: t('tour.finished', { rank: standing ? standing.rank : '?', vp: standing ? standing.vp : 0 }) }));
+    body.push(el('p', { class: 'big-note', text: t('tour.finished', { rank: standing ? standing.rank : '?', vp: formatNumber(standing ? standing.vp : 0) }) }));
   } else if (cur && !cur.result) {
     box.dataset.state = cur.room ? 'online' : 'physical';
     const r = d.rounds.find((x) => x.number === cur.round);
@@ -195,7 +195,7 @@ function boardResult(b) {
   const outcome = res.winner === null || res.winner === undefined ? 'draw' : res.winner === me ? 'won' : 'lost';
   return el('p', { class: `board-result ${outcome}` },
     el('span', { class: 'mp', text: `${mp[0]} – ${mp[1]}` }), ' ',
-    el('span', { class: 'vp', text: t('desk.vp_n', { n: vp }) }), ' ',
+    el('span', { class: 'vp', text: t('desk.vp_n', { n: formatNumber(vp) }) }), ' ',
     el('span', { class: 'badge outcome', text: t('tour.' + outcome) }),
     res.abandoned_by ? el('small', { class: 'muted', text: ` ${t('desk.abandoned_by', { name: (namesOf(P.data).get(res.abandoned_by) || {}).name || res.abandoned_by })}` }) : null);
 }

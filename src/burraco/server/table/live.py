@@ -143,6 +143,8 @@ class LiveTable:
             "move_seconds": self.row.move_seconds,
             "bot": self.row.bot,
             "open_hands": v.open_hands,
+            # A closed pile (buraco fechado) shows its top only: the page says it is closed.
+            "pile_open": v.pile_open,
             "takeover": self.row.takeover,
             "rated": self.row.rated,
             "hints_closed": hints_closed(self.row),
