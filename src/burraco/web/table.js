@@ -705,6 +705,9 @@ function updatePause(m) {
       S.pauseModal = false;
       if ($('#score-modal').open) $('#score-modal').close();
     }
+    // The window's button and status are the pause's until redrawn: the last deal's window
+    // would open with a disabled "next deal" and a frozen countdown.
+    renderPause();
     return;
   }
   S.pause = { deal: p.deal, end: Date.now() + p.seconds * 1000, ready: p.ready, waiting: p.waiting };
@@ -730,9 +733,13 @@ function renderPause() {
   const status = $('#next-deal-status');
   const button = $('#score-continue');
   if (!p) {
-    status.hidden = true;
     button.disabled = false;
-    button.textContent = t('score.continue');
+    // The last deal's window says the match is over and leads to the final sheet.
+    const last = Boolean(S.matchOver);
+    status.hidden = !last;
+    status.textContent = last ? t('score.match_over_note') : '';
+    delete status.dataset.seconds;
+    button.textContent = t(last ? 'score.see_sheet' : 'score.continue');
     return;
   }
   const left = Math.max(0, Math.ceil((p.end - Date.now()) / 1000));
@@ -1449,6 +1456,8 @@ function onDealOver(m) {
   // replays it): its score goes to the sheet, the window does not open again.
   if (typeof m.version === 'number' && S.msg && m.version <= S.msg.version) { renderLog(); return; }
   S.lastDealOver = m;
+  // The match_over came first and the sheet is up: the deal's row joins it, no window.
+  if (S.sheetShown && $('#score-sheet').open) { showSheet(); return; }
   if (m.score && (m.score.end_reason === 'closed' || m.score.end_reason === 'went out')) sound('close');
   const info = S.msg ? S.msg.table : null;
   fillDealModal(m, info);
@@ -1512,7 +1521,10 @@ const num = (x) => (typeof x === 'number' && x < 0 ? 'neg' : '');
 
 function onMatchOver(m) {
   S.matchOver = m;
-  if ($('#score-modal').open) { S.pendingSheet = true; return; } // after "Continue"
+  S.pause = null; // no deal follows: whatever the last state said
+  renderPause();
+  // The last deal's window first: the sheet follows however it closes (its close event).
+  if ($('#score-modal').open) { S.pendingSheet = true; return; }
   showSheet();
 }
 
@@ -1525,7 +1537,11 @@ function showSheet() {
   const lines = info.lines;
   const names = Array.from({ length: lines }, (_, l) => lineName(info, lineOf, l, S.seat));
   // Every deal's points per line: the state's list, completed by deal_over messages.
-  const scores = (st.scores && st.scores.length ? st.scores : Object.keys(S.dealScores).sort((a, b) => a - b).map((k) => S.dealScores[k])) || [];
+  // A deal_over may come before the state that lists it (or the state after a reload).
+  const listed = st.scores || [];
+  const heard = Object.keys(S.dealScores).map(Number);
+  const count = Math.max(listed.length, ...heard, 0);
+  const scores = Array.from({ length: count }, (_, i) => listed[i] || S.dealScores[i + 1]).filter(Boolean);
   const totals = m.totals || st.totals || [];
   const rows = scores.map((sc, i) => el('tr', { 'data-deal': i + 1 }, el('th', { scope: 'row', text: i + 1 }),
     ...names.map((_, l) => { const p = sc.points ? sc.points[l] : undefined; return el('td', { class: num(p), text: fmt(p) }); }),
@@ -1608,6 +1624,9 @@ function wireControls() {
   $('#score-continue').addEventListener('click', () => {
     if (S.pause) { pressNextDeal(); return; }
     $('#score-modal').close();
+  });
+  // The button, Esc, or the page closing it: the final sheet follows the last deal's window.
+  $('#score-modal').addEventListener('close', () => {
     if (S.pendingSheet) { S.pendingSheet = false; showSheet(); }
   });
   $('#final-table').addEventListener('toggle', () => {
