@@ -1579,8 +1579,38 @@ function showSheet() {
   // The replay page asks for the review of the player's own seat (a spectator: seat 0).
   $('#analyse-link').href = `/replay/${id}?analyse=${S.seat ?? 0}&deal=1`;
   S.sheetShown = true;
+  showRatings();
   const dlg = $('#score-sheet');
   if (!dlg.open) dlg.showModal();
+}
+
+/** A rated match's rating changes on the sheet: the results' listener stores them a
+ * moment after the end, so the sheet asks until they are there (a second apart). */
+async function showRatings() {
+  const box = $('#sheet-ratings');
+  const info = S.msg && S.msg.table;
+  if (!info || !info.rated || !S.id) { box.hidden = true; return; }
+  box.hidden = false;
+  if (S.ratings) { fillRatings(box, S.ratings); return; }
+  if (S.ratingsAsked) return;
+  S.ratingsAsked = true;
+  box.replaceChildren(el('span', { class: 'muted', text: t('score.ratings_pending') }));
+  for (let tries = 0; tries < 60; tries += 1) {
+    try {
+      const data = await api('GET', `/api/tables/${encodeURIComponent(S.id)}/ratings`);
+      if (data.ready) { S.ratings = data; fillRatings(box, data); return; }
+    } catch { /* asked again below */ }
+    await new Promise((resolve) => { setTimeout(resolve, 1000); });
+  }
+  box.hidden = true;
+}
+
+function fillRatings(box, data) {
+  box.hidden = !data.seats.length;
+  box.replaceChildren(...data.seats.map((r) => el('span', {
+    class: 'rating-change', 'data-seat': r.seat, 'data-change': r.change,
+    text: t('score.rating_change', { name: r.name, before: r.before, after: r.after, delta: r.change > 0 ? `+${r.change}` : String(r.change) }),
+  })));
 }
 
 // ---------------------------------------------------------------- wiring
