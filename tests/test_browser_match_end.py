@@ -5,6 +5,7 @@ by its button or by Esc."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,24 @@ CASES = [
 
 def play_to_window(page: Any) -> None:
     assert page.evaluate(PLAY_TO_WINDOW, ms(90)) == "window"
+
+
+def start_playing(page: Any) -> None:
+    """The seat plays as :data:`PLAY_TO_WINDOW` does, in the background (several pages
+    play at once); ``window.played`` says how it ended."""
+    page.evaluate(
+        f"() => {{ window.played = null; ({PLAY_TO_WINDOW})({ms(90)}).then((r) => {{ window.played = r; }}); }}"
+    )
+
+
+def to_the_sheet(page: Any) -> None:
+    """From the last deal's window to the final sheet, by the window's button."""
+    page.wait_for_function("() => window.played !== null && window.played !== undefined")
+    page.wait_for_function(
+        "() => document.querySelector('#score-continue')?.textContent === 'See the final sheet'"
+    )
+    page.click("#score-continue")
+    page.locator("#score-sheet").wait_for(state="visible", timeout=ms(10))
 
 
 @pytest.mark.parametrize(("variant", "close"), CASES)
@@ -98,3 +117,86 @@ def test_a_two_deal_match_reaches_the_final_sheet(
         shot(page, f"match-end-{variant}")
         assert not errors, errors
         page.close()
+
+
+def test_a_rated_sheet_shows_the_rating_changes_and_play_again_makes_the_rematch(
+    browser: Any, tmp_path: Path
+) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.url}/")
+        # Giulia signs up and makes a rated table of one deal against the greedy bot.
+        table = page.evaluate(
+            """async () => {
+              const post = async (path, body, csrf) => (await fetch(path, { method: 'POST',
+                headers: { 'Content-Type': 'application/json', ...(csrf ? { 'X-CSRF-Token': csrf } : {}) },
+                body: JSON.stringify(body) })).json();
+              const { csrf } = await post('/api/account/signup', { name: 'Giulia', password: 'asso di picche' });
+              const made = await post('/api/tables', { name: 'Giulia', players: 2, deals: 1,
+                rated: true, move_seconds: 0 }, csrf);
+              const seats = JSON.parse(localStorage.getItem('burraco.seats') || '{}');
+              seats[made.table] = { seat: made.seat, token: made.token };
+              localStorage.setItem('burraco.seats', JSON.stringify(seats));
+              return made.table;
+            }"""
+        )
+        page.goto(f"{server.url}/table/{table}")
+        page.click("#start")
+        page.wait_for_selector("#hand [data-card]")
+        start_playing(page)
+        to_the_sheet(page)
+        # The ratings arrive when the finish listener has stored them: both seats' changes.
+        changes = page.locator("#sheet-ratings .rating-change")
+        changes.nth(1).wait_for(timeout=ms(30))
+        texts = [changes.nth(i).inner_text() for i in range(changes.count())]
+        assert re.fullmatch(r"Giulia: 1000 → \d+ \([+-]?\d+\)", texts[0]), texts
+        assert texts[1].startswith("greedy bot 1: "), texts
+        shot(page, "match-end-rated-sheet")
+
+        # Play again: a new table, the same game against the same bot, started at once.
+        page.click("#rematch")
+        page.wait_for_url(lambda url: "/table/t-" in url and table not in url)
+        again = page.url.rsplit("/", 1)[-1]
+        assert again != table
+        page.wait_for_selector("#hand [data-card]")
+        info = page.evaluate("() => window.burracoTable?.state?.table")
+        assert (info["variant"], info["deals"], info["rated"], info["bot"]) == (
+            "italian",
+            1,
+            True,
+            "greedy",
+        )
+        assert not errors, errors
+        page.close()
+
+
+def test_the_other_person_sees_the_rematch_offer_and_joins_it(browser: Any, tmp_path: Path) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        anna = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        bruno = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        table = create_table(anna, server.url, players="2:2", deals=1)
+        bruno.goto(f"{server.url}/table/{table}")
+        bruno.fill("#join-name", "Bruno")
+        bruno.click("#join-button")
+        for page in (anna, bruno):  # both seats taken: the match starts by itself
+            page.wait_for_selector("#hand [data-card]")
+            start_playing(page)
+        for page in (anna, bruno):
+            to_the_sheet(page)
+        anna.click("#rematch")
+        anna.wait_for_url(lambda url: "/table/t-" in url and table not in url)
+        again = anna.url.rsplit("/", 1)[-1]
+        assert again != table
+        # Bruno, still on the old sheet, reads the offer and follows its link to a seat.
+        offer = bruno.locator("#rematch-offer")
+        offer.wait_for(state="visible")
+        assert bruno.inner_text("#rematch-offer-text") == "Anna offers a rematch."
+        shot(bruno, "match-end-rematch-offer")
+        bruno.click("#rematch-link")
+        bruno.wait_for_url(f"**/table/{again}")
+        for page in (anna, bruno):  # both seated again: it starts by itself
+            page.wait_for_selector("#hand [data-card]")
+        seats = anna.evaluate("() => window.burracoTable?.state?.table?.seats.map((s) => s.name)")
+        assert seats == ["Anna", "Bruno"]

@@ -62,6 +62,9 @@ const S = {
   matchOver: null,
   sheetShown: false,
   pendingSheet: false,
+  ratings: null, // the rating changes of a rated match, once stored
+  ratingsAsked: false,
+  rematch: null, // the rematch a seat offered: {table, seat, name}
   drag: null,
   suppressClick: false,
   deferredRender: false,
@@ -316,6 +319,7 @@ function onMessage(m) {
     case 'event': onEvent(m); break;
     case 'deal_over': onDealOver(m); break;
     case 'match_over': onMatchOver(m); break;
+    case 'rematch': onRematch(m); break;
     case 'error': onError(m); break;
     case 'hint': onHint(m); break;
     case 'chat': onChat(m); break;
@@ -368,6 +372,7 @@ function onState(m) {
   }
   continueExtension(m);
   updatePause(m);
+  if (m.table.rematch && !S.rematch) onRematch(m.table.rematch); // offered before a reload
   const moved = Boolean(S.glow && S.glow.version === m.version && changed && prev);
   const from = moved ? moveSource(S.glow) : null;
   renderAll();
@@ -1579,9 +1584,43 @@ function showSheet() {
   // The replay page asks for the review of the player's own seat (a spectator: seat 0).
   $('#analyse-link').href = `/replay/${id}?analyse=${S.seat ?? 0}&deal=1`;
   S.sheetShown = true;
+  renderRematch();
   showRatings();
   const dlg = $('#score-sheet');
   if (!dlg.open) dlg.showModal();
+}
+
+/** Another seat offered a rematch: the sheet says so, with a way to its table. */
+function onRematch(m) {
+  S.rematch = { table: m.table, seat: m.seat, name: m.name };
+  renderRematch();
+}
+
+function renderRematch() {
+  const r = S.rematch;
+  const offer = $('#rematch-offer');
+  // A spectator plays no rematch; the one who offered it went there already.
+  $('#rematch').hidden = WATCH;
+  if (!r || WATCH || r.seat === S.seat) { offer.hidden = true; return; }
+  const info = S.msg ? S.msg.table : null;
+  $('#rematch-offer-text').textContent = t('score.rematch_offer', { name: info ? seatName(info, r.seat, S.seat) : r.name });
+  $('#rematch-link').href = `/table/${encodeURIComponent(r.table)}`;
+  offer.hidden = false;
+}
+
+/** "Play again": the room makes the rematch (or, offered already, seats the player at
+ * it), and the page goes there with the new seat's token. */
+async function clickRematch(e) {
+  if (e) e.preventDefault();
+  $('#rematch').disabled = true;
+  try {
+    const res = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/rematch`, { token: S.bySession ? '' : S.token || '' });
+    if (res.token) saveSeat(res.table, res.seat, res.token);
+    location.href = res.url;
+  } catch (err) {
+    $('#rematch').disabled = false;
+    toast(refusalText(err) || String(err), 'error', 7000);
+  }
 }
 
 /** A rated match's rating changes on the sheet: the results' listener stores them a
@@ -1693,6 +1732,8 @@ function wireControls() {
     if (wsSend({ type: 'take_back' })) $('#take-back').disabled = true;
   });
   $('#sheet-close').addEventListener('click', () => $('#score-sheet').close());
+  $('#rematch').addEventListener('click', clickRematch);
+  $('#rematch-link').addEventListener('click', clickRematch);
 }
 
 // ---------------------------------------------------------------- demo mode
