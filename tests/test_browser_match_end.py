@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import CHROMIUM
 from roomserver import RoomServer
-from test_browser import create_table, shot
+from test_browser import create_table, shot, submit_table_form
 from waits import ms
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
@@ -200,3 +200,54 @@ def test_the_other_person_sees_the_rematch_offer_and_joins_it(browser: Any, tmp_
             page.wait_for_selector("#hand [data-card]")
         seats = anna.evaluate("() => window.burracoTable?.state?.table?.seats.map((s) => s.name)")
         assert seats == ["Anna", "Bruno"]
+
+
+def test_a_spectator_and_a_reload_after_the_end_reach_the_sheet(
+    browser: Any, tmp_path: Path
+) -> None:
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        anna = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        zoe = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        errors: list[str] = []
+        for page in (anna, zoe):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        anna.goto(f"{server.url}/")
+        anna.wait_for_selector("body[data-lobby-ready=true]", state="attached")
+        anna.fill("#name", "Anna")
+        anna.check("#by-deals")
+        anna.fill("#deals", "2")
+        anna.fill("#move-seconds", "0")
+        anna.check("#watchable")
+        table = submit_table_form(anna)
+        anna.click("#start")
+        anna.wait_for_selector("#hand [data-card]")
+        zoe.goto(f"{server.url}/table/{table}?watch=1")
+        zoe.wait_for_function("() => window.burracoTable?.state?.view")
+
+        start_playing(anna)
+        anna.wait_for_function("() => window.played === 'window'")
+        # The spectator's window of deal 1 only closes; the players start deal 2.
+        zoe.wait_for_function(
+            "() => document.querySelector('#score-modal')?.open"
+            " && document.querySelector('#score-continue')?.textContent === 'Close'"
+        )
+        anna.click("#score-continue")
+        zoe.wait_for_function("() => window.burracoTable?.state?.view?.deal === 2")
+        start_playing(anna)
+        to_the_sheet(anna)
+        # The spectator's last window leads to the sheet too, by Esc here.
+        zoe.wait_for_function(
+            "() => document.querySelector('#score-continue')?.textContent === 'See the final sheet'"
+        )
+        zoe.keyboard.press("Escape")
+        zoe.locator("#score-sheet").wait_for(state="visible", timeout=ms(10))
+        assert zoe.locator("#sheet-table tbody tr").count() == 2
+        assert zoe.locator("#rematch").is_hidden()  # a spectator plays no rematch
+        # A reload after the end: the sheet at once, no deal's window.
+        for page in (anna, zoe):
+            page.reload()
+            page.locator("#score-sheet").wait_for(state="visible", timeout=ms(20))
+            assert page.locator("#sheet-table tbody tr").count() == 2
+            assert not page.evaluate("() => document.querySelector('#score-modal').open")
+        assert anna.locator("#rematch").is_visible()
+        assert not errors, errors
