@@ -152,7 +152,7 @@ def test_a_rated_sheet_shows_the_rating_changes_and_play_again_makes_the_rematch
         changes.nth(1).wait_for(timeout=ms(30))
         texts = [changes.nth(i).inner_text() for i in range(changes.count())]
         assert re.fullmatch(r"Giulia: 1000 → \d+ \([+-]?\d+\)", texts[0]), texts
-        assert texts[1].startswith("greedy bot 1: "), texts
+        assert texts[1].startswith("intermediate bot 1: "), texts  # in the page's words
         shot(page, "match-end-rated-sheet")
 
         # Play again: a new table, the same game against the same bot, started at once.

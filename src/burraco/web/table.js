@@ -1646,9 +1646,11 @@ async function showRatings() {
 
 function fillRatings(box, data) {
   box.hidden = !data.seats.length;
+  const info = S.msg ? S.msg.table : null;
   box.replaceChildren(...data.seats.map((r) => el('span', {
     class: 'rating-change', 'data-seat': r.seat, 'data-change': r.change,
-    text: t('score.rating_change', { name: r.name, before: r.before, after: r.after, delta: r.change > 0 ? `+${r.change}` : String(r.change) }),
+    // A bot's name in the reader's language, as everywhere on the page.
+    text: t('score.rating_change', { name: info ? seatName(info, r.seat, S.seat) : r.name, before: r.before, after: r.after, delta: r.change > 0 ? `+${r.change}` : String(r.change) }),
   })));
 }
 
