@@ -1,7 +1,8 @@
 """Seats and tokens: making a table, joining it, starting it, the seat a token opens.
 
 A tournament's tables are seated and started at once; a seat of an account opens only
-for that account's session.
+for that account's session. A finished table's seats may ask for its rematch: one new
+table for all of them.
 """
 
 from __future__ import annotations
