@@ -112,7 +112,7 @@ def test_a_two_deal_match_reaches_the_final_sheet(
         result = page.locator("#sheet-result .result-line").first.inner_text()
         assert result.startswith("Winner: ") or result == "Tie"
         assert page.locator("#sheet-table tbody tr").count() == 2
-        for link in ("#analyse-link", "#replay-link", "#score-sheet a[href='/']"):
+        for link in ("#analyse-link", "#replay-link", "#score-sheet .buttons a[href='/']"):
             assert page.locator(link).is_visible(), link
         shot(page, f"match-end-{variant}")
         assert not errors, errors

@@ -1466,6 +1466,8 @@ function onDealOver(m) {
   if (m.score && (m.score.end_reason === 'closed' || m.score.end_reason === 'went out')) sound('close');
   const info = S.msg ? S.msg.table : null;
   fillDealModal(m, info);
+  if (S.matchOver) S.pendingSheet = true; // the match ended (its sheet was closed): it follows
+  renderPause();
   const dlg = $('#score-modal');
   if (!dlg.open) dlg.showModal();
 }
