@@ -529,3 +529,37 @@ def test_without_redis_each_process_counts_alone() -> None:
 
     waits = asyncio.run(scenario())
     assert waits[:2] == [None, None] and waits[2] is not None
+
+
+def test_a_rematch_asked_on_either_process_is_one_table_its_owner_holds(
+    rooms: list[str], redis_url: str
+) -> None:
+    """The finished table's owner makes the rematch and owns it at once (a process that
+    asked first for it would load a second copy)."""
+    import redis
+
+    one, two = rooms
+    body = {"variant": "italian", "players": 2, "deals": 1, "name": "Anna", "move_seconds": 0}
+    anna = httpx.post(f"{one}/api/tables", json=body).json()
+    table = anna["table"]
+    bruno = httpx.post(f"{two}/api/tables/{table}/join", json={"name": "Bruno"}).json()
+
+    async def both() -> None:
+        await asyncio.gather(
+            _play(one.replace("http", "ws"), table, anna["token"], random.Random(1)),
+            _play(two.replace("http", "ws"), table, bruno["token"], random.Random(2)),
+        )
+
+    asyncio.run(both())
+    # Bruno asks through the process that does not own the table: the owner makes it.
+    first = httpx.post(f"{two}/api/tables/{table}/rematch", json={"token": bruno["token"]})
+    assert first.status_code == 200, first.text
+    again = first.json()["table"]
+    assert redis.Redis.from_url(redis_url).get(f"burraco:owner:{again}") == b"one"
+    second = httpx.post(f"{one}/api/tables/{table}/rematch", json={"token": anna["token"]})
+    assert second.status_code == 200, second.text
+    assert (second.json()["table"], second.json()["seat"]) == (again, 1)
+    for url in (one, two):
+        info = httpx.get(f"{url}/api/tables/{again}").json()
+        assert info["status"] == "playing"  # both seated: it started
+        assert [s["name"] for s in info["seats"]] == ["Bruno", "Anna"]

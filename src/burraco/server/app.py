@@ -381,6 +381,19 @@ def create_app(
         start = {"token": body.token, "user_id": user.id if user else None}
         return dict(await on_owner(table_id, "start", start))
 
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, body: StartBody, request: Request) -> dict[str, Any]:
+        """A seat of a finished table (its token, or its account's session) asks for the
+        same match again: one new table for all its people (docs/protocol.md)."""
+        await limit(request, "create_table")
+        _exists(table_id)
+        user = user_of(request)
+        bot_accounts.admit_table(user)
+        address = request.client.host if request.client else "unknown"
+        creator = f"user-{user.id}" if user is not None else f"address-{address}"
+        asked = {"token": body.token, "user_id": user.id if user else None, "creator": creator}
+        return dict(await on_owner(table_id, "rematch", asked))
+
     @app.get("/api/tables/{table_id}/record", response_class=PlainTextResponse)
     async def record(table_id: str) -> PlainTextResponse:
         _exists(table_id)
@@ -718,6 +731,18 @@ async def _local(room: Room, op: str, table_id: str, body: dict[str, Any]) -> An
         user_id = body.get("user_id")
         user_id = user_id if isinstance(user_id, int) else None
         return (await room.start(table_id, body["token"], user_id)).info()
+    if op == "rematch":
+        user_id = body.get("user_id")
+        room.admit()
+        new, offered, offer_token = await room.seats.rematch(
+            room.table(table_id),
+            str(body.get("token") or ""),
+            user_id if isinstance(user_id, int) else None,
+            str(body.get("creator") or ""),
+        )
+        if offered is None:  # seated there already: the page holds the seat's token
+            return {"table": new.id, "seat": None, "token": None, "url": f"/table/{new.id}"}
+        return _seat_answer(new.id, offered, offer_token)
     if op == "record":
         return room.record(table_id)
     if op == "replay":

@@ -319,7 +319,11 @@ class Cluster:
 
         if not table_id and op in self.handlers:
             return await self.handlers[op](body)
-        return await _local(self.room, op, table_id, body)
+        result = await _local(self.room, op, table_id, body)
+        if op == "rematch":
+            # The rematch was made here, by the finished table's owner: it owns it too.
+            await self.claim(str(result["table"]))
+        return result
 
     # --- relayed sockets ------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from burraco.storage import Store
 from burraco.storage.store import RatingRow, ResultRow, UserRow
 from burraco.variants import Variant
 
-__all__ = ["PER_PAGE", "player_json", "routes", "statistics"]
+__all__ = ["PER_PAGE", "player_json", "ratings_json", "routes", "statistics"]
 
 
 #: Players on one page of a leaderboard.
@@ -116,6 +116,15 @@ def routes(room: Room, store: Store) -> APIRouter:
         # A person's bot account names its person (docs/bots.md): the page says whose.
         owner = store.user(user.owner_id) if user.owner_id is not None else None
         return found | {"owner": owner.name if owner else None}
+
+    @router.get("/api/tables/{table_id}/ratings")
+    async def table_ratings(table_id: str = PathParam(max_length=64)) -> dict[str, Any]:
+        """The rating change of each seat of a finished table, once its finish listener
+        has stored its results (``ready``); the final sheet asks until then."""
+        row = store.table(table_id)
+        if row is None and table_id not in room.tables:
+            raise RoomError("not_found", f"no table {table_id!r}", 404)
+        return ratings_json(store.results(table_id=table_id))
 
     page = page_response
 
@@ -211,6 +220,30 @@ def player_json(
             "games": {game: statistics(sums) for game, sums in totals.items()},
         },
         "matches": [_match_json(r, tables.get(r.table_id, []), names, programs) for r in recent],
+    }
+
+
+def ratings_json(seats: list[ResultRow]) -> dict[str, Any]:
+    """What the final sheet shows of a table's results: each rated seat's rating before
+    and after the match, the change rounded as the player page rounds it.
+
+    >>> ratings_json([])
+    {'ready': False, 'rated': False, 'seats': []}
+    """
+    rated = [r for r in seats if r.rating_before is not None and r.rating_after is not None]
+    return {
+        "ready": bool(seats),
+        "rated": bool(rated),
+        "seats": [
+            {
+                "seat": r.seat,
+                "name": r.name,
+                "before": round(r.rating_before or 0),
+                "after": round(r.rating_after or 0),
+                "change": round((r.rating_after or 0) - (r.rating_before or 0)),
+            }
+            for r in rated
+        ],
     }
 
 

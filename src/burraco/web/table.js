@@ -62,6 +62,9 @@ const S = {
   matchOver: null,
   sheetShown: false,
   pendingSheet: false,
+  ratings: null, // the rating changes of a rated match, once stored
+  ratingsAsked: false,
+  rematch: null, // the rematch a seat offered: {table, seat, name}
   drag: null,
   suppressClick: false,
   deferredRender: false,
@@ -318,6 +321,7 @@ function onMessage(m) {
     case 'event': onEvent(m); break;
     case 'deal_over': onDealOver(m); break;
     case 'match_over': onMatchOver(m); break;
+    case 'rematch': onRematch(m); break;
     case 'error': onError(m); break;
     case 'hint': onHint(m); break;
     case 'chat': onChat(m); break;
@@ -375,6 +379,7 @@ function onState(m) {
   }
   continueExtension(m);
   updatePause(m);
+  if (m.table.rematch && !S.rematch) onRematch(m.table.rematch); // offered before a reload
   const moved = Boolean(S.glow && S.glow.version === m.version && changed && prev);
   const from = moved ? moveSource(S.glow) : null;
   renderAll();
@@ -719,6 +724,9 @@ function updatePause(m) {
       S.pauseModal = false;
       if ($('#score-modal').open) $('#score-modal').close();
     }
+    // The window's button and status are the pause's until redrawn: the last deal's window
+    // would open with a disabled "next deal" and a frozen countdown.
+    renderPause();
     return;
   }
   S.pause = { deal: p.deal, end: Date.now() + p.seconds * 1000, ready: p.ready, waiting: p.waiting };
@@ -744,9 +752,13 @@ function renderPause() {
   const status = $('#next-deal-status');
   const button = $('#score-continue');
   if (!p) {
-    status.hidden = true;
     button.disabled = false;
-    button.textContent = t('score.continue');
+    // The last deal's window says the match is over and leads to the final sheet.
+    const last = Boolean(S.matchOver);
+    status.hidden = !last;
+    status.textContent = last ? t('score.match_over_note') : '';
+    delete status.dataset.seconds;
+    button.textContent = t(last ? 'score.see_sheet' : 'score.continue');
     return;
   }
   const left = Math.max(0, Math.ceil((p.end - Date.now()) / 1000));
@@ -1484,9 +1496,13 @@ function onDealOver(m) {
   // replays it): its score goes to the sheet, the window does not open again.
   if (typeof m.version === 'number' && S.msg && m.version <= S.msg.version) { renderLog(); return; }
   S.lastDealOver = m;
+  // The match_over came first and the sheet is up: the deal's row joins it, no window.
+  if (S.sheetShown && $('#score-sheet').open) { showSheet(); return; }
   if (m.score && (m.score.end_reason === 'closed' || m.score.end_reason === 'went out')) sound('close');
   const info = S.msg ? S.msg.table : null;
   fillDealModal(m, info);
+  if (S.matchOver) S.pendingSheet = true; // the match ended (its sheet was closed): it follows
+  renderPause();
   const dlg = $('#score-modal');
   if (!dlg.open) dlg.showModal();
 }
@@ -1547,7 +1563,10 @@ const num = (x) => (typeof x === 'number' && x < 0 ? 'neg' : '');
 
 function onMatchOver(m) {
   S.matchOver = m;
-  if ($('#score-modal').open) { S.pendingSheet = true; return; } // after "Continue"
+  S.pause = null; // no deal follows: whatever the last state said
+  renderPause();
+  // The last deal's window first: the sheet follows however it closes (its close event).
+  if ($('#score-modal').open) { S.pendingSheet = true; return; }
   showSheet();
 }
 
@@ -1560,7 +1579,11 @@ function showSheet() {
   const lines = info.lines;
   const names = Array.from({ length: lines }, (_, l) => lineName(info, lineOf, l, S.seat));
   // Every deal's points per line: the state's list, completed by deal_over messages.
-  const scores = (st.scores && st.scores.length ? st.scores : Object.keys(S.dealScores).sort((a, b) => a - b).map((k) => S.dealScores[k])) || [];
+  // A deal_over may come before the state that lists it (or the state after a reload).
+  const listed = st.scores || [];
+  const heard = Object.keys(S.dealScores).map(Number);
+  const count = Math.max(listed.length, ...heard, 0);
+  const scores = Array.from({ length: count }, (_, i) => listed[i] || S.dealScores[i + 1]).filter(Boolean);
   const totals = m.totals || st.totals || [];
   const rows = scores.map((sc, i) => el('tr', { 'data-deal': i + 1 }, el('th', { scope: 'row', text: i + 1 }),
     ...names.map((_, l) => { const p = sc.points ? sc.points[l] : undefined; return el('td', { class: num(p), text: fmt(p) }); }),
@@ -1598,8 +1621,74 @@ function showSheet() {
   // The replay page asks for the review of the player's own seat (a spectator: seat 0).
   $('#analyse-link').href = `/replay/${id}?analyse=${S.seat ?? 0}&deal=1`;
   S.sheetShown = true;
+  renderRematch();
+  showRatings();
   const dlg = $('#score-sheet');
   if (!dlg.open) dlg.showModal();
+}
+
+/** Another seat offered a rematch: the sheet says so, with a way to its table. */
+function onRematch(m) {
+  S.rematch = { table: m.table, seat: m.seat, name: m.name };
+  renderRematch();
+}
+
+function renderRematch() {
+  const r = S.rematch;
+  const offer = $('#rematch-offer');
+  // A spectator plays no rematch; the one who offered it went there already.
+  $('#rematch').hidden = WATCH;
+  if (!r || WATCH || r.seat === S.seat) { offer.hidden = true; return; }
+  const info = S.msg ? S.msg.table : null;
+  $('#rematch-offer-text').textContent = t('score.rematch_offer', { name: info ? seatName(info, r.seat, S.seat) : r.name });
+  $('#rematch-link').href = `/table/${encodeURIComponent(r.table)}`;
+  offer.hidden = false;
+}
+
+/** "Play again": the room makes the rematch (or, offered already, seats the player at
+ * it), and the page goes there with the new seat's token. */
+async function clickRematch(e) {
+  if (e) e.preventDefault();
+  $('#rematch').disabled = true;
+  try {
+    const res = await api('POST', `/api/tables/${encodeURIComponent(S.id)}/rematch`, { token: S.bySession ? '' : S.token || '' });
+    if (res.token) saveSeat(res.table, res.seat, res.token);
+    location.href = res.url;
+  } catch (err) {
+    $('#rematch').disabled = false;
+    toast(refusalText(err) || String(err), 'error', 7000);
+  }
+}
+
+/** A rated match's rating changes on the sheet: the results' listener stores them a
+ * moment after the end, so the sheet asks until they are there (a second apart). */
+async function showRatings() {
+  const box = $('#sheet-ratings');
+  const info = S.msg && S.msg.table;
+  if (!info || !info.rated || !S.id) { box.hidden = true; return; }
+  box.hidden = false;
+  if (S.ratings) { fillRatings(box, S.ratings); return; }
+  if (S.ratingsAsked) return;
+  S.ratingsAsked = true;
+  box.replaceChildren(el('span', { class: 'muted', text: t('score.ratings_pending') }));
+  for (let tries = 0; tries < 60; tries += 1) {
+    try {
+      const data = await api('GET', `/api/tables/${encodeURIComponent(S.id)}/ratings`);
+      if (data.ready) { S.ratings = data; fillRatings(box, data); return; }
+    } catch { /* asked again below */ }
+    await new Promise((resolve) => { setTimeout(resolve, 1000); });
+  }
+  box.hidden = true;
+}
+
+function fillRatings(box, data) {
+  box.hidden = !data.seats.length;
+  const info = S.msg ? S.msg.table : null;
+  box.replaceChildren(...data.seats.map((r) => el('span', {
+    class: 'rating-change', 'data-seat': r.seat, 'data-change': r.change,
+    // A bot's name in the reader's language, as everywhere on the page.
+    text: t('score.rating_change', { name: info ? seatName(info, r.seat, S.seat) : r.name, before: r.before, after: r.after, delta: r.change > 0 ? `+${r.change}` : String(r.change) }),
+  })));
 }
 
 // ---------------------------------------------------------------- wiring
@@ -1643,6 +1732,9 @@ function wireControls() {
   $('#score-continue').addEventListener('click', () => {
     if (S.pause) { pressNextDeal(); return; }
     $('#score-modal').close();
+  });
+  // The button, Esc, or the page closing it: the final sheet follows the last deal's window.
+  $('#score-modal').addEventListener('close', () => {
     if (S.pendingSheet) { S.pendingSheet = false; showSheet(); }
   });
   $('#final-table').addEventListener('toggle', () => {
@@ -1679,6 +1771,8 @@ function wireControls() {
     if (wsSend({ type: 'take_back' })) $('#take-back').disabled = true;
   });
   $('#sheet-close').addEventListener('click', () => $('#score-sheet').close());
+  $('#rematch').addEventListener('click', clickRematch);
+  $('#rematch-link').addEventListener('click', clickRematch);
 }
 
 // ---------------------------------------------------------------- demo mode

@@ -25,6 +25,7 @@ from burraco.variants import Variant
 __all__ = [
     "Close",
     "LiveTable",
+    "Rematch",
     "SeatState",
     "Send",
     "Shared",
@@ -43,6 +44,20 @@ Close = Callable[[int, str], Awaitable[None]]
 
 #: Seconds between attempts to store again after the database refused a write.
 RETRY_FIRST, RETRY_MAX = 0.5, 30.0
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """A finished table's rematch: the new table, who offered it, and the old seats whose
+    people have a seat at it (old seat → new seat)."""
+
+    table: str
+    seat: int
+    name: str
+    joined: tuple[tuple[int, int], ...] = ()
+
+    def json(self) -> dict[str, Any]:
+        return {"table": self.table, "seat": self.seat, "name": self.name}
 
 
 @dataclass
@@ -116,6 +131,8 @@ class LiveTable:
     turns: Tally = field(default_factory=Tally)
     #: When a seat's socket last opened or closed (a waiting table nobody has open goes).
     seen: float = 0.0
+    #: The rematch a seat offered once the match was over (seats.py): kept in memory only.
+    rematch: Rematch | None = None
 
     def next_backoff(self) -> float:
         """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
@@ -167,6 +184,7 @@ class LiveTable:
             "watch_delay": self.row.watch_delay,
             "watchers": len(self.watchers),
             "chat": self.row.chat,
+            "rematch": self.rematch.json() if self.rematch else None,
         }
 
 

@@ -1,7 +1,8 @@
 """Seats and tokens: making a table, joining it, starting it, the seat a token opens.
 
 A tournament's tables are seated and started at once; a seat of an account opens only
-for that account's session.
+for that account's session. A finished table's seats may ask for its rematch: one new
+table for all of them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from burraco.server.capacity import Capacity
 from burraco.server.inputs import clean_name
 from burraco.server.table.clocks import Clocks
 from burraco.server.table.errors import UNAVAILABLE, RoomError
-from burraco.server.table.live import LiveTable, SeatState, begin, with_row
+from burraco.server.table.live import LiveTable, Rematch, SeatState, begin, with_row
 from burraco.server.table.lobby import Lobby
 from burraco.server.table.pause import Pauser
 from burraco.server.table.views import Views, public_event
@@ -25,7 +26,7 @@ from burraco.storage import SeatRow, Store, TableRow
 from burraco.storage.store import SeatTaken, StaleVersion, StorageUnavailable
 from burraco.variants import Variant, variant
 
-__all__ = ["TABLE_OPTIONS", "Seats", "hash_token", "new_row"]
+__all__ = ["TABLE_OPTIONS", "Seats", "hash_token", "new_row", "rematch_request"]
 
 #: What a player may set when creating a table; everything else is the preset's.
 TABLE_OPTIONS = ("players", "lines", "deals", "target", "open_hands")
@@ -245,6 +246,51 @@ class Seats:
         await self.views.broadcast(table)
         self.clocks.schedule(table)
 
+    async def rematch(
+        self, table: LiveTable, token: str, user_id: int | None = None, creator: str = ""
+    ) -> tuple[LiveTable, int | None, str]:
+        """A seat of a finished table asks for a rematch: the first asker makes the new
+        table (same game, options and bots; counted in ``creator``'s tables) and sits in its
+        seat 0, and the table's other people are told; a later asker gets the same table and
+        a free seat at it. The new seat and its token (None and "" for an asker seated
+        there already). A rematch with no other person at it starts at once."""
+        seat = self.seat_of(table, token, user_id)
+        async with table.lock:
+            if table.status != "over":
+                raise RoomError("forbidden", "a rematch is offered once the match is over", 409)
+            if table.row.tournament is not None:
+                raise RoomError(
+                    "forbidden", "a tournament's table has no rematch: its next round follows", 409
+                )
+            asker = table.seats[seat]
+            offer = table.rematch
+            if offer is None:
+                new, new_seat, new_token = self.create(
+                    rematch_request(table, asker.name), asker.user_id, creator
+                )
+                table.rematch = Rematch(new.id, seat, asker.name, ((seat, new_seat),))
+                people = [s for i, s in enumerate(table.seats) if s.kind == "human" and i != seat]
+                if not people:
+                    async with new.lock:
+                        await self.start_locked(new)
+                await self.views.send_all(table, {"type": "rematch"} | table.rematch.json())
+                await self.views.broadcast(table)
+                return new, new_seat, new_token
+            if seat in dict(offer.joined):
+                return self._rematch_table(offer), None, ""
+            new = self._rematch_table(offer)
+            new, new_seat, new_token = await self.join(new, {"name": asker.name}, asker.user_id)
+            table.rematch = Rematch(
+                offer.table, offer.seat, offer.name, (*offer.joined, (seat, new_seat))
+            )
+            return new, new_seat, new_token
+
+    def _rematch_table(self, offer: Rematch) -> LiveTable:
+        new = self.tables.get(offer.table)
+        if new is None:
+            raise RoomError("not_found", f"the rematch's table {offer.table} has gone", 404)
+        return new
+
     async def create_seated(
         self,
         kind: str,
@@ -357,6 +403,24 @@ def _guest_limit(most: int, others: int) -> RoomError:
         )
     params: dict[str, str | int] = {"n": most, "guest": True, "others": others}
     return RoomError("too_many_tables", text, 429, params=params)
+
+
+def rematch_request(table: LiveTable, name: str) -> dict[str, Any]:
+    """The request that makes a finished table again: its game and options, its bots'
+    level, its clocks, rating, spectators and chat; ``name`` sits in seat 0."""
+    row = table.row
+    options = json.loads(row.options) if row.options else {}
+    return {k: options[k] for k in TABLE_OPTIONS if options.get(k) is not None} | {
+        "variant": row.variant,
+        "name": name,
+        "bot": row.bot,
+        "move_seconds": row.move_seconds,
+        "takeover": row.takeover,
+        "rated": row.rated,
+        "watchable": row.watchable,
+        "watch_delay": row.watch_delay,
+        "chat": row.chat,
+    }
 
 
 def _name(value: object) -> str:
