@@ -137,7 +137,6 @@ DYNAMIC_KEYS = {
     "tour.": ["won", "lost", "draw"],
     "move.": ["draw", "redraw", "meld", "extend", "discard", "pass", "abandon", "start"],
     "hint.": ["draw", "redraw", "meld", "extend", "discard", "pass"],
-    "lang.switch_to.": list(LANGS),
     "rule.": list(RULES),
     "desk.rule.": list(DESK_RULES),
     "desk.where.": list(PHASES),
@@ -545,7 +544,7 @@ def test_the_html_pages_write_no_text_past_i18n() -> None:
     for name, source in html_sources().items():
         parser = _Texts()
         parser.feed(source)
-        # The #lang button is written by applyI18n.
+        # The #lang menu is written by applyI18n.
         # Each language's own name is written in that language, on every page.
         bare = [b for b in parser.bare if b not in ("Italiano", "English", "Português")]
         assert not bare, f"{name}: {bare}"
@@ -629,8 +628,9 @@ def play_a_turn(page: Any) -> None:
 
 
 def lang_button(page: Any) -> tuple[str, ...]:
+    """The #lang menu's button: its visible text, its accessible name, the page's language."""
     found: list[str] = page.evaluate(
-        """() => { const b = document.getElementById('lang');
+        """() => { const b = document.querySelector('#lang > summary');
                    return [b.textContent, b.getAttribute('aria-label'), document.documentElement.lang]; }"""
     )
     return tuple(found)
@@ -675,7 +675,7 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{server.url}/")
         page.wait_for_selector("#tables-status:not(:empty)")
-        assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
+        assert lang_button(page) == ("Português", "Idioma: Português", "pt-BR")
         lobby = visible_text(page)
         for word in ("Nova mesa", "Criar a mesa", "Mesas abertas", "Seu nome", "Atualizado às"):
             assert word in lobby, word
@@ -715,18 +715,18 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
         assert not RAW_KEY.search(body), RAW_KEY.search(body)
         shot(page, "table-pt")
 
-        # en → it → pt: the button names the language it switches to, in that language.
+        # en → it → pt: the menu's button shows the language in use, by its own name.
         switch_language(page)
-        assert lang_button(page) == ("Italiano", "Switch to Italian", "en")
+        assert lang_button(page) == ("English", "Language: English", "en")
         assert re.search(
             r"\b(drew|took|laid down|added|discarded|passed)\b", page.inner_text("#last-move")
         )
         switch_language(page)
-        assert lang_button(page) == ("Português", "Passa al portoghese", "it")
+        assert lang_button(page) == ("Italiano", "Lingua: Italiano", "it")
         assert any(v in page.inner_text("#last-move") for v in IT_VERBS)
         assert "Consiglio" in visible_text(page)
         switch_language(page)
-        assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
+        assert lang_button(page) == ("Português", "Idioma: Português", "pt-BR")
         assert page.evaluate("() => localStorage.getItem('burraco.lang')") == "pt"
 
         sentences = moves_in_every_language(page)
@@ -759,7 +759,7 @@ def test_an_italian_player_on_a_phone_reads_the_table_in_italian(
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{server.url}/")
         page.wait_for_selector("#tables-status:not(:empty)")
-        assert lang_button(page) == ("Português", "Passa al portoghese", "it")
+        assert lang_button(page) == ("Italiano", "Lingua: Italiano", "it")
         lobby = visible_text(page)
         for word in ("Nuovo tavolo", "Crea il tavolo", "Tavoli aperti", "Aggiornato alle"):
             assert word in lobby, word
@@ -787,7 +787,7 @@ def test_an_italian_player_on_a_phone_reads_the_table_in_italian(
         assert overflow <= 0, f"the page is {overflow}px wider than the phone"
         shot(page, "table-it")
         switch_language(page)
-        assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
+        assert lang_button(page) == ("Português", "Idioma: Português", "pt-BR")
         assert any(v in page.inner_text("#last-move") for v in PT_VERBS)
         shot(page, "table-pt-phone")
         assert not errors, errors

@@ -1,0 +1,107 @@
+"""Issue 31 §2, the words: what the pages say, in Italian and in Portuguese, on a laptop
+(1366x768) and on a phone (390x844).
+
+The language menu offers each language by its own name, the one in use marked; the
+keyboard's keys follow the words of the page's language and the keys' window shows them;
+a player's page shows no "null"; the closed pile's prompt names the card with its suit;
+the chat's placeholder is shown whole. Screenshots go to ``artifacts/screenshots/``
+(words-*).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from roomserver import RoomServer
+from test_browser import CHROMIUM, choose_language, shot
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+VIEWPORTS = {"laptop": {"width": 1366, "height": 768}, "phone": {"width": 390, "height": 844}}
+LOCALES = {"it": "it-IT", "pt": "pt-BR"}
+NATIVE = {"en": "English", "it": "Italiano", "pt": "Português"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RoomServer]:
+    database = tmp_path_factory.mktemp("words") / "room.db"
+    with RoomServer(f"sqlite:///{database}", bot_delay=0.05) as room:
+        yield room
+
+
+@pytest.fixture(
+    params=[(v, lang) for v in VIEWPORTS for lang in LOCALES], ids=lambda p: "-".join(p)
+)
+def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A page of its own context at each viewport, the browser speaking Italian or
+    Portuguese; failing on any script error it had."""
+    viewport, lang = request.param
+    context = browser.new_context(viewport=VIEWPORTS[viewport], locale=LOCALES[lang])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.lang = lang
+    page.shot_name = f"{viewport}-{lang}"
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return bool(
+        box
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"] + 0.5
+        and box["y"] + box["height"] <= size["height"] + 0.5
+    )
+
+
+# ---------------------------------------------------------------- the language menu
+
+
+def test_the_language_menu_offers_each_language_by_its_own_name(
+    page: Any, server: RoomServer
+) -> None:
+    """Not a cycle: one click on the menu, one on the language. Each choice is a button
+    whose accessible name is its visible name (WCAG 2.5.3); the one in use is marked."""
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("body[data-lobby-ready=true]", state="attached")
+    lang = page.lang
+    summary = page.locator("#lang > summary")
+    assert summary.inner_text() == NATIVE[lang]
+    assert NATIVE[lang] in (summary.get_attribute("aria-label") or "")
+    summary.click()
+    for code, name in NATIVE.items():
+        choice = page.get_by_role("button", name=name, exact=True)
+        assert choice.count() == 1, name
+        assert choice.is_visible() and in_view(page, f"#lang button[data-lang='{code}']"), name
+        assert choice.inner_text() == name
+        assert (choice.get_attribute("aria-current") == "true") == (code == lang), name
+    shot(page, f"words-lang-menu-{page.shot_name}")
+    # Straight to English from either language, with no stop at the other one.
+    page.get_by_role("button", name="English", exact=True).click()
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert page.locator("#lang").get_attribute("open") is None
+    assert summary.inner_text() == "English"
+    assert page.evaluate("() => localStorage.getItem('burraco.lang')") == "en"
+    # By the keyboard: the menu's button opens it, Tab reaches a choice, Enter chooses it;
+    # Escape closes the menu without a choice.
+    summary.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#lang[open]")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#lang:not([open])", state="attached")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#lang[open]")
+    target = "pt" if lang == "it" else "it"
+    for _ in range(list(NATIVE).index(target) + 1):
+        page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.lang") == target
+    page.keyboard.press("Enter")
+    page.wait_for_function("(l) => document.documentElement.lang.startsWith(l)", arg=target)
+    assert choose_language(page, lang).startswith(lang)
