@@ -25,7 +25,7 @@ SHARED = [
     '<meta name="color-scheme" content="light">',
     '<link rel="stylesheet" href="/static/app.css">',
     '<span class="brand-suits"',
-    '<button id="lang"',
+    '<details id="lang"',
 ]
 
 
@@ -45,7 +45,7 @@ def test_every_page_has_the_shared_head_and_bar_once_and_writes_none_of_it() -> 
         bar = filled.split('<header class="topbar">', 1)[1].split("</header>", 1)[0]
         assert bar.count('<a class="brand" href="/"') == 1, path.name
         assert bar.count('<span class="brand-suits" aria-hidden="true">♠') == 1, path.name
-        assert bar.count('<button id="lang" type="button" class="chip">') == 1, path.name
+        assert bar.count('<details id="lang" class="lang-menu">') == 1, path.name
         # Each page's own parts stay its own: its title and its script.
         assert re.search(r"<title data-i18n=\"[\w.]+\">", head), path.name
         assert f'src="/static/{path.stem}' in head or path.name == "index.html", path.name

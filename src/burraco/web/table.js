@@ -13,7 +13,7 @@ import {
   t, getLang, initI18n, onLangChange, moveText, hintText, refusalText,
 } from './i18n.js';
 import {
-  cardEl, backEl, backsEl, placeholderEl, fanEl, cardText, cardLabel,
+  cardEl, backEl, backsEl, placeholderEl, fanEl, cardText, cardLabel, nameByContent,
   sortBySuit, sortByValue, parseAction, countCards, normCard,
 } from './cards.js';
 import {
@@ -1012,7 +1012,6 @@ function meldEl(m, l, i, cards, mine) {
     'data-meld': i,
     'data-line': l,
     'data-cards': cards.map(normCard).join(' '),
-    'aria-label': t('table.meld_aria', { n: i + 1, line: lname, cards: cards.map((c) => cardLabel(c, getLang())).join(', ') }),
   }, fanEl(cards, { size: 'sm' }));
   // Under the meld (never over its first card): its number, and its grade once it is a
   // burraco (canastra, canasta).
@@ -1021,7 +1020,8 @@ function meldEl(m, l, i, cards, mine) {
   b.appendChild(el('span', { class: 'meld-foot', 'aria-hidden': 'true' },
     el('span', { class: 'meld-no', text: i + 1 }),
     grade ? el('span', { class: 'meld-mark', 'data-grade': grade, text: t('table.grade_mark', { mark, grade: t(`grade.${grade}`) }) }) : null));
-  if (grade) b.setAttribute('aria-label', `${b.getAttribute('aria-label')} (${t('table.grade_mark', { mark, grade: t(`grade.${grade}`) })})`);
+  const name = t('table.meld_aria', { n: i + 1, line: lname, cards: cards.map((c) => cardLabel(c, getLang())).join(', ') });
+  nameByContent(b, grade ? `${name} (${t('table.grade_mark', { mark, grade: t(`grade.${grade}`) })})` : name);
   // The last move's meld glows (a new meld: the one with exactly its cards).
   const g = S.glow;
   if (g && recentGlow() && m.view.line_of[g.seat] === l) {
@@ -1070,7 +1070,7 @@ function renderCenter(m) {
   pile.classList.toggle('empty', !top);
   pile.dataset.top = top ? normCard(top) : '';
   pile.dataset.count = String(cards.length);
-  pile.setAttribute('aria-label', top ? t('table.pile', { n: cards.length, top: cardLabel(top, getLang()) }) : t('table.pile_empty'));
+  nameByContent(pile, top ? t('table.pile', { n: cards.length, top: cardLabel(top, getLang()) }) : t('table.pile_empty'));
   pile.classList.toggle('hinted', !!(S.hint && (S.hint.verb === 'take' || S.hint.verb === 'discard')));
   pile.classList.toggle('glow', !!(S.glow && S.glow.verb === 'discard' && recentGlow()));
 
