@@ -10,6 +10,7 @@ the chat's placeholder is shown whole. Screenshots go to ``artifacts/screenshots
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,3 +106,22 @@ def test_the_language_menu_offers_each_language_by_its_own_name(
     page.keyboard.press("Enter")
     page.wait_for_function("(l) => document.documentElement.lang.startsWith(l)", arg=target)
     assert choose_language(page, lang).startswith(lang)
+
+
+# ---------------------------------------------------------------- a player's page
+
+# What a page shows of a missing value: a script's null or undefined said as a word.
+MISSING = re.compile(r"\b(null|undefined|NaN)\b")
+
+
+def test_a_players_page_shows_no_null(page: Any, server: RoomServer) -> None:
+    """Under a person's name stood "null" (the challenge form a bot account has, missing
+    on a person's page, written by replaceChildren as text)."""
+    name = f"Anna{page.shot_name.replace('-', '')}"
+    server.room.store.create_user(name, "a long enough password", language=page.lang)
+    page.goto(f"{server.url}/player/{name}")
+    page.wait_for_selector("body[data-ready=true]", state="attached")
+    text = page.inner_text("#player")
+    assert text.startswith(name), text
+    assert not MISSING.search(text), text
+    shot(page, f"words-player-{page.shot_name}")
