@@ -125,3 +125,22 @@ def test_a_players_page_shows_no_null(page: Any, server: RoomServer) -> None:
     assert text.startswith(name), text
     assert not MISSING.search(text), text
     shot(page, f"words-player-{page.shot_name}")
+
+
+# ---------------------------------------------------------------- the closed pile's prompt
+
+# A card in the room's notation ("AD", "10C", "JK"), which the page never shows.
+CARD_CODE = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b|\bJK\b")
+
+
+def test_the_closed_piles_prompt_names_its_top_card_with_its_suit(
+    page: Any, server: RoomServer
+) -> None:
+    """It said "primeiro baixe o AD, a carta do topo do lixo": the card's code."""
+    page.goto(f"{server.url}/static/table.html?demo=closed")
+    page.wait_for_selector("#hand [data-card]")
+    page.wait_for_function("() => document.getElementById('turn')?.textContent.includes('A♦')")
+    prompt = page.inner_text("#turn")
+    assert not CARD_CODE.search(prompt), prompt
+    assert ("topo do lixo" if page.lang == "pt" else "cima agli scarti") in prompt, prompt
+    shot(page, f"words-closed-pile-{page.shot_name}")

@@ -861,7 +861,9 @@ function renderTurn(m) {
     const drawKey = canTake ? 'table.your_turn_draw' : 'table.your_turn_draw_only';
     // A closed pile just taken (buraco fechado, STBL): its top card is melded first.
     const playKey = v.pile_top ? 'table.your_turn_meld_top' : 'table.your_turn_play';
-    text = mine ? t(v.phase === 'draw' ? drawKey : playKey, { card: v.pile_top || '' })
+    // The card as the page shows cards ("A♦", the joker by its name), never its code.
+    const top = v.pile_top ? (normCard(v.pile_top) === 'JK' ? t('card.joker') : cardText(v.pile_top)) : '';
+    text = mine ? t(v.phase === 'draw' ? drawKey : playKey, { card: top })
       : t('table.turn_of', { name: seatName(m.table, v.turn, S.seat) });
   }
   box.textContent = text;
