@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -489,6 +490,95 @@ def test_the_counted_words_agree_with_their_number() -> None:
     assert it["desk.n_rounds"] == {"one": "{n} turno", "other": "{n} turni"}
     assert "punto" in it["hint.margin"]["one"] and "punti" in it["hint.margin"]["other"]
     assert "serve " in it["hint.why.take_fits"]["one"]
+
+
+# The glossary of docs/translating.md: a concept, the English words that say it, and the one
+# word Italian and Portuguese say it with, on every page (and the words they must not use
+# for it). Placeholders ({players}) are no words.
+@dataclass(frozen=True)
+class Term:
+    concept: str
+    en: str
+    it: str
+    pt: str
+    not_it: str | None = None
+    not_pt: str | None = None
+
+
+GLOSSARY = (
+    Term("not rated", r"\bnot rated\b|\bunrated\b", r"\bsenza punteggio\b", r"\bsem rating\b"),
+    Term(
+        "rated",
+        r"\brated\b",
+        r"\bpunteggio?\b",
+        r"\brating\b",
+        not_it=r"classific",
+        not_pt=r"pontua|\bvale rating\b",
+    ),
+    Term(
+        "rating",
+        r"\bratings?\b",
+        r"\bpunteggio?\b",
+        r"\bratings?\b",
+        not_it=r"classific",
+        not_pt=r"pontua",
+    ),
+    Term("leaderboard", r"\bleaderboards?\b", r"\bclassific[ah]e?\b", r"\bclassifica(ção|ções)\b"),
+    Term("players", r"\bplayers\b", r"\bgiocatori\b", r"\bjogadores\b"),
+)
+# Texts that say a glossary's English word for something else: the rules' pages and the
+# engine's and the tournament's refusals say "players" of how many sit ("for 2 players").
+GLOSSARY_ASIDE = re.compile(r"^(rules|rule|desk\.rule)\.")
+
+
+def glossary_breaches(found: dict[str, dict[str, str]]) -> list[str]:
+    """Every text whose English says a glossary's concept where Italian or Portuguese does
+    not say its word, or says a word the glossary rules out for it."""
+    wrong = []
+    for key, english in found["en"].items():
+        if GLOSSARY_ASIDE.match(key):
+            continue
+        said = PLACEHOLDER.sub("", english)
+        for term in GLOSSARY:
+            if not re.search(term.en, said, re.IGNORECASE):
+                continue
+            for lang, word, banned in (("it", term.it, term.not_it), ("pt", term.pt, term.not_pt)):
+                text = PLACEHOLDER.sub("", found[lang][key])
+                if not re.search(word, text, re.IGNORECASE):
+                    wrong.append(f"{lang} {key} says {term.concept} without {word}: {text}")
+                if banned and re.search(banned, text, re.IGNORECASE):
+                    wrong.append(f"{lang} {key} says {term.concept} with {banned}: {text}")
+    return wrong
+
+
+def test_every_page_says_each_concept_with_the_glossarys_word() -> None:
+    """Issue 31: "rated" was "A punteggio" in the lobby and "Valida per la classifica" on a
+    bot's page, and Portuguese said "rating" here and "Pontuação" there."""
+    wrong = glossary_breaches(texts())
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_glossary_check_finds_a_stray_word() -> None:
+    found = {
+        "en": {"a.rated": "Rated", "b.players": "{players} players", "rules.x": "2 players"},
+        "it": {"a.rated": "Valida per la classifica", "b.players": "{players} giocatori"},
+        "pt": {"a.rated": "Vale rating", "b.players": "{players} pessoas"},
+    }
+    assert glossary_breaches(found) == [
+        "it a.rated says rated without \\bpunteggio?\\b: Valida per la classifica",
+        "it a.rated says rated with classific: Valida per la classifica",
+        "pt a.rated says rated with pontua|\\bvale rating\\b: Vale rating",
+        "pt b.players says players without \\bjogadores\\b:  pessoas",
+    ]
+
+
+def test_the_players_filter_agrees_with_players() -> None:
+    """ "Jogadores: Todas": the players' filter says its "any" in the gender of players
+    (jogadores, giocatori), the rated filter in that of tables (mesas, tavoli)."""
+    found = texts()
+    assert found["pt"]["filter.any_players"] == "Todos"
+    assert found["it"]["filter.any_players"] == "Tutti"
+    assert "t('filter.any_players')" in js_sources()["lobby.js"]
 
 
 def test_no_text_shows_the_sources_file_numbers() -> None:
