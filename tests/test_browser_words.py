@@ -144,3 +144,59 @@ def test_the_closed_piles_prompt_names_its_top_card_with_its_suit(
     assert not CARD_CODE.search(prompt), prompt
     assert ("topo do lixo" if page.lang == "pt" else "cima agli scarti") in prompt, prompt
     shot(page, f"words-closed-pile-{page.shot_name}")
+
+
+# ---------------------------------------------------------------- the keyboard's letters
+
+# Each language's letters, its own words' first ones: draw, take, meld, discard, sort, hint.
+LETTERS = {
+    "it": {"draw": "P", "discard": "S", "sort": "O"},  # pesca, scarta, ordina
+    "pt": {"draw": "C", "discard": "D", "sort": "O"},  # comprar, descartar, ordenar
+}
+
+
+def toast_says(page: Any, words: str) -> None:
+    page.wait_for_function(
+        "(w) => document.getElementById('toast')?.textContent.includes(w)", arg=words
+    )
+
+
+def test_the_keys_window_shows_the_languages_letters_and_they_play(
+    page: Any, server: RoomServer
+) -> None:
+    """The keys were English mnemonics in every language (d, t, x…): each language has its
+    own, shown in the ? window, and the table plays them (a demo table: a move's key says
+    the action it would send)."""
+    letters = LETTERS[page.lang]
+    page.goto(f"{server.url}/static/table.html?demo=draw")
+    page.wait_for_selector("#hand [data-card]")
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys-help[open]")
+    shown = page.eval_on_selector_all(
+        "#keys-help dt kbd[data-i18n^='keys.letter.']",
+        "ks => Object.fromEntries(ks.map((k) => [k.dataset.i18n.slice(12), k.textContent]))",
+    )
+    assert len(set(shown.values())) == 6, shown
+    for action, letter in letters.items():
+        assert shown[action] == letter, (action, shown)
+    shot(page, f"words-keys-{page.shot_name}")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#keys-help:not([open])", state="attached")
+
+    # The draw's letter draws (the demo says what it would send).
+    page.keyboard.press(letters["draw"].lower())
+    toast_says(page, "“draw”")
+    # The discard's letter discards the raised card: in Italian "s", which sorts in English.
+    sort = page.evaluate("() => localStorage.getItem('burraco.sort') || 'suit'")
+    card = page.locator("#hand [data-card]").first.get_attribute("data-card")
+    page.locator("#hand [data-card]").first.click()
+    page.wait_for_function("(c) => window.burracoTable?.raised?.includes(c)", arg=card)
+    page.keyboard.press(letters["discard"].lower())
+    toast_says(page, f"“discard {card}”")
+    assert page.evaluate("() => localStorage.getItem('burraco.sort') || 'suit'") == sort
+    # The sort's letter sorts the other way.
+    page.keyboard.press(letters["sort"].lower())
+    page.wait_for_function(
+        "(s) => (localStorage.getItem('burraco.sort') || 'suit') !== s", arg=sort
+    )

@@ -138,6 +138,7 @@ DYNAMIC_KEYS = {
     "tour.": ["won", "lost", "draw"],
     "move.": ["draw", "redraw", "meld", "extend", "discard", "pass", "abandon", "start"],
     "hint.": ["draw", "redraw", "meld", "extend", "discard", "pass"],
+    "keys.letter.": ["draw", "take", "discard", "sort", "meld", "hint"],
     "rule.": list(RULES),
     "desk.rule.": list(DESK_RULES),
     "desk.where.": list(PHASES),
@@ -579,6 +580,21 @@ def test_the_players_filter_agrees_with_players() -> None:
     assert found["pt"]["filter.any_players"] == "Todos"
     assert found["it"]["filter.any_players"] == "Tutti"
     assert "t('filter.any_players')" in js_sources()["lobby.js"]
+
+
+def test_each_language_has_its_own_distinct_letters_for_the_keys() -> None:
+    """The table's keys (table.js onTableKey, keys.letter.<action>): one letter per action
+    in every language, none two actions', none a key the table has for another use (the
+    digits name melds, ? opens the keys' window)."""
+    actions = re.search(r"const LETTER_ACTIONS = \[([^\]]*)\]", js_sources()["table.js"])
+    assert actions
+    wanted = re.findall(r"'(\w+)'", actions.group(1))
+    for lang, found in texts().items():
+        letters = {a: found[f"keys.letter.{a}"] for a in wanted}
+        assert all(re.fullmatch(r"[A-Z]", v) for v in letters.values()), (lang, letters)
+        assert len(set(letters.values())) == len(letters), (lang, letters)
+    assert texts()["it"]["keys.letter.draw"] == "P"  # pesca
+    assert texts()["pt"]["keys.letter.draw"] == "C"  # comprar
 
 
 def test_no_text_shows_the_sources_file_numbers() -> None:

@@ -1178,8 +1178,8 @@ function clickPile(want) {
   const v = m.view;
   // The pile is both "take" (draw phase) and "discard" (play phase), as in
   // 002. When it is not our turn the action still goes to the server, which
-  // explains why it is refused. The keyboard says which it means (`want`: t takes, x
-  // discards); a click lets the phase decide.
+  // explains why it is refused. The keyboard says which it means (`want`: its take or
+  // its discard letter); a click lets the phase decide.
   const take = typeof want === 'string' ? want === 'take'
     : v.phase === 'draw' || (myTurn() && (m.legal || []).some((a) => a.startsWith('take')) && !(m.legal || []).some((a) => a.startsWith('discard')));
   if (take) {
@@ -1411,6 +1411,16 @@ function lowerAll() {
   if (S.msg && S.msg.view) renderHand(S.msg);
 }
 
+// The actions a letter plays: each language's letter is its own word's first ("d" draw,
+// "p" pesca, "c" comprar), as the keys' window (#keys-help, keys.letter.*) shows them.
+const LETTER_ACTIONS = ['draw', 'take', 'discard', 'sort', 'meld', 'hint'];
+
+/** The action of a letter key in the page's language, or null. */
+function letterAction(key) {
+  if (key.length !== 1) return null;
+  return LETTER_ACTIONS.find((a) => t(`keys.letter.${a}`).toLowerCase() === key) || null;
+}
+
 function onTableKey(e) {
   if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
   if (typingIn(e.target) || document.querySelector('dialog[open]')) return;
@@ -1421,20 +1431,20 @@ function onTableKey(e) {
   const m = S.msg;
   if (!m || !m.view || $('#board').hidden) return;
   const cards = [...$('#hand').querySelectorAll('.card')];
-  switch (key) {
+  switch (letterAction(key) || key) {
     case 'ArrowLeft': case 'ArrowRight': case 'Home': case 'End': {
       // From outside the hand (its own keys move within it): to the first or the last card.
       if (!cards.length) return;
       (key === 'ArrowLeft' || key === 'End' ? cards[cards.length - 1] : cards[0]).focus();
       break;
     }
-    case 'd': clickStock(); break;
-    case 't': clickPile('take'); break;
-    case 'x': clickPile('discard'); break;
-    case 's': sortHand(S.sortMode === 'suit' ? 'value' : 'suit'); break;
-    case 'm': clickNewMeld(); break;
-    case 'h': if (!$('#hint').disabled) clickHint(); break;
     case 'Escape': lowerAll(); break;
+    case 'draw': clickStock(); break;
+    case 'take': clickPile('take'); break;
+    case 'discard': clickPile('discard'); break;
+    case 'sort': sortHand(S.sortMode === 'suit' ? 'value' : 'suit'); break;
+    case 'meld': clickNewMeld(); break;
+    case 'hint': if (!$('#hint').disabled) clickHint(); break;
     default:
       if (!/^[1-9]$/.test(key)) return;
       clickMeld(m.view.line_of[S.seat], Number(key) - 1);
