@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from roomserver import RoomServer
-from test_browser import CHROMIUM, choose_language, shot
+from test_browser import CHROMIUM, choose_language, create_table, shot
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 
@@ -200,3 +200,27 @@ def test_the_keys_window_shows_the_languages_letters_and_they_play(
     page.wait_for_function(
         "(s) => (localStorage.getItem('burraco.sort') || 'suit') !== s", arg=sort
     )
+
+
+# ---------------------------------------------------------------- the chat's placeholder
+
+# The placeholder's width in the input's font, and the room the input gives it.
+PLACEHOLDER_FIT = """() => {
+  const input = document.getElementById('chat-text');
+  const css = getComputedStyle(input);
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = `${css.fontStyle} ${css.fontWeight} ${css.fontSize} ${css.fontFamily}`;
+  const room = input.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+  return { text: input.placeholder, width: pen.measureText(input.placeholder).width, room };
+}"""
+
+
+def test_the_chats_placeholder_is_shown_whole(page: Any, server: RoomServer) -> None:
+    """It was cut on a laptop's side panel: "Escreva para a"."""
+    create_table(page, server.url, start=True)
+    if page.locator("#chat-button").is_visible():
+        page.click("#chat-button")  # a phone's chat: the drawer
+    page.wait_for_selector("#chat-text")
+    fit = page.evaluate(PLACEHOLDER_FIT)
+    assert fit["text"] and fit["width"] <= fit["room"], fit
+    shot(page, f"words-chat-{page.shot_name}")
