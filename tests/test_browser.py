@@ -37,13 +37,29 @@ def state(page: Any) -> dict[str, Any]:
     return found
 
 
-def switch_language(page: Any) -> str:
-    """Click the #lang button and wait until the page speaks the next language (its
-    catalogue may first have to arrive); the page's new <html lang>."""
-    before = page.evaluate("() => document.documentElement.lang")
-    page.click("#lang")
-    page.wait_for_function("(l) => document.documentElement.lang !== l", arg=before)
+# The #lang menu's languages, in its order, by their <html lang>.
+MENU_LANGS = {"en": "en", "it": "it", "pt-BR": "pt"}
+
+
+def choose_language(page: Any, lang: str) -> str:
+    """Open the #lang menu, choose ``lang`` ("en", "it", "pt") by its button, and wait until
+    the page speaks it (its catalogue may first have to arrive); the page's <html lang>."""
+    page.click("#lang > summary")
+    page.click(f"#lang button[data-lang='{lang}']")
+    page.wait_for_function(
+        "(l) => document.documentElement.lang.split('-')[0] === l && "
+        "document.querySelector('#lang button[aria-current=true]')?.dataset.lang === l",
+        arg=lang,
+    )
     return str(page.evaluate("() => document.documentElement.lang"))
+
+
+def switch_language(page: Any) -> str:
+    """Choose the language after the page's own in the #lang menu (en → it → pt → en); the
+    page's new <html lang>."""
+    langs = list(MENU_LANGS.values())
+    now = MENU_LANGS[page.evaluate("() => document.documentElement.lang")]
+    return choose_language(page, langs[(langs.index(now) + 1) % len(langs)])
 
 
 def wait_my_turn(page: Any, timeout: float = ms(30)) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import CHROMIUM
 from roomserver import RoomServer
-from test_browser import shot
+from test_browser import choose_language, shot
 from waits import seconds
 
 from burraco.server.results import bot_accounts, listener, seed_bot_ratings
@@ -98,8 +98,7 @@ def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
         shot(page, "player-anna")
 
         # In Italian, and on a phone.
-        page.click("#lang")
-        page.wait_for_function("() => document.documentElement.lang === 'it'")
+        choose_language(page, "it")
         assert "Ultime partite" in page.locator("#player").inner_text()
         page.set_viewport_size({"width": 390, "height": 844})
         shot(page, "player-anna-phone-it")
@@ -168,7 +167,8 @@ def test_the_score_sheet_and_the_player_page_say_a_bot_played_for_the_person(
 
 
 def test_the_community_pages_pass_axe(browser: Any, tmp_path: Path) -> None:
-    axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+    import axe
+
     url = f"sqlite:///{tmp_path / 'room.db'}"
     _rated_match(url)
     with RoomServer(url) as server:
@@ -177,7 +177,7 @@ def test_the_community_pages_pass_axe(browser: Any, tmp_path: Path) -> None:
             for address in ("/leaderboard", "/leaderboard/italian-2", "/player/Anna"):
                 page.goto(f"{server.url}{address}")
                 page.wait_for_selector("body[data-ready=true]")
-                found = axe_sync.Axe().run(page).response["violations"]
+                found = axe.violations(page)
                 serious = [
                     (v["id"], [n["target"] for n in v["nodes"]])
                     for v in found
@@ -223,7 +223,7 @@ def test_the_lobby_says_each_bots_rating_before_a_player_chooses_it(
         page.wait_for_function(
             f"(r) => {learned} === 'Self-taught · rated ' + r", arg=shown["learned"]["italian-2"]
         )
-        page.click("#lang")  # Italian: the words change, the rating stays
+        choose_language(page, "it")  # Italian: the words change, the rating stays
         page.wait_for_function(
             f"(r) => {option}.endsWith('· punteggio ' + r)", arg=shown["expert"]["italian-2"]
         )

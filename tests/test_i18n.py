@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -140,7 +141,7 @@ DYNAMIC_KEYS = {
     "tour.": ["won", "lost", "draw"],
     "move.": ["draw", "redraw", "meld", "extend", "discard", "pass", "abandon", "start"],
     "hint.": ["draw", "redraw", "meld", "extend", "discard", "pass"],
-    "lang.switch_to.": list(LANGS),
+    "keys.letter.": ["draw", "take", "discard", "sort", "meld", "hint"],
     "rule.": list(RULES),
     "desk.rule.": list(DESK_RULES),
     "desk.where.": list(PHASES),
@@ -495,6 +496,110 @@ def test_the_counted_words_agree_with_their_number() -> None:
     assert "serve " in it["hint.why.take_fits"]["one"]
 
 
+# The glossary of docs/translating.md: a concept, the English words that say it, and the one
+# word Italian and Portuguese say it with, on every page (and the words they must not use
+# for it). Placeholders ({players}) are no words.
+@dataclass(frozen=True)
+class Term:
+    concept: str
+    en: str
+    it: str
+    pt: str
+    not_it: str | None = None
+    not_pt: str | None = None
+
+
+GLOSSARY = (
+    Term("not rated", r"\bnot rated\b|\bunrated\b", r"\bsenza punteggio\b", r"\bsem rating\b"),
+    Term(
+        "rated",
+        r"\brated\b",
+        r"\bpunteggio?\b",
+        r"\brating\b",
+        not_it=r"classific",
+        not_pt=r"pontua|\bvale rating\b",
+    ),
+    Term(
+        "rating",
+        r"\bratings?\b",
+        r"\bpunteggio?\b",
+        r"\bratings?\b",
+        not_it=r"classific",
+        not_pt=r"pontua",
+    ),
+    Term("leaderboard", r"\bleaderboards?\b", r"\bclassific[ah]e?\b", r"\bclassifica(ção|ções)\b"),
+    Term("players", r"\bplayers\b", r"\bgiocatori\b", r"\bjogadores\b"),
+)
+# Texts that say a glossary's English word for something else: the rules' pages and the
+# engine's and the tournament's refusals say "players" of how many sit ("for 2 players").
+GLOSSARY_ASIDE = re.compile(r"^(rules|rule|desk\.rule)\.")
+
+
+def glossary_breaches(found: dict[str, dict[str, str]]) -> list[str]:
+    """Every text whose English says a glossary's concept where Italian or Portuguese does
+    not say its word, or says a word the glossary rules out for it."""
+    wrong = []
+    for key, english in found["en"].items():
+        if GLOSSARY_ASIDE.match(key):
+            continue
+        said = PLACEHOLDER.sub("", english)
+        for term in GLOSSARY:
+            if not re.search(term.en, said, re.IGNORECASE):
+                continue
+            for lang, word, banned in (("it", term.it, term.not_it), ("pt", term.pt, term.not_pt)):
+                text = PLACEHOLDER.sub("", found[lang][key])
+                if not re.search(word, text, re.IGNORECASE):
+                    wrong.append(f"{lang} {key} says {term.concept} without {word}: {text}")
+                if banned and re.search(banned, text, re.IGNORECASE):
+                    wrong.append(f"{lang} {key} says {term.concept} with {banned}: {text}")
+    return wrong
+
+
+def test_every_page_says_each_concept_with_the_glossarys_word() -> None:
+    """Issue 31: "rated" was "A punteggio" in the lobby and "Valida per la classifica" on a
+    bot's page, and Portuguese said "rating" here and "Pontuação" there."""
+    wrong = glossary_breaches(texts())
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_glossary_check_finds_a_stray_word() -> None:
+    found = {
+        "en": {"a.rated": "Rated", "b.players": "{players} players", "rules.x": "2 players"},
+        "it": {"a.rated": "Valida per la classifica", "b.players": "{players} giocatori"},
+        "pt": {"a.rated": "Vale rating", "b.players": "{players} pessoas"},
+    }
+    assert glossary_breaches(found) == [
+        "it a.rated says rated without \\bpunteggio?\\b: Valida per la classifica",
+        "it a.rated says rated with classific: Valida per la classifica",
+        "pt a.rated says rated with pontua|\\bvale rating\\b: Vale rating",
+        "pt b.players says players without \\bjogadores\\b:  pessoas",
+    ]
+
+
+def test_the_players_filter_agrees_with_players() -> None:
+    """ "Jogadores: Todas": the players' filter says its "any" in the gender of players
+    (jogadores, giocatori), the rated filter in that of tables (mesas, tavoli)."""
+    found = texts()
+    assert found["pt"]["filter.any_players"] == "Todos"
+    assert found["it"]["filter.any_players"] == "Tutti"
+    assert "t('filter.any_players')" in js_sources()["lobby.js"]
+
+
+def test_each_language_has_its_own_distinct_letters_for_the_keys() -> None:
+    """The table's keys (table.js onTableKey, keys.letter.<action>): one letter per action
+    in every language, none two actions', none a key the table has for another use (the
+    digits name melds, ? opens the keys' window)."""
+    actions = re.search(r"const LETTER_ACTIONS = \[([^\]]*)\]", js_sources()["table.js"])
+    assert actions
+    wanted = re.findall(r"'(\w+)'", actions.group(1))
+    for lang, found in texts().items():
+        letters = {a: found[f"keys.letter.{a}"] for a in wanted}
+        assert all(re.fullmatch(r"[A-Z]", v) for v in letters.values()), (lang, letters)
+        assert len(set(letters.values())) == len(letters), (lang, letters)
+    assert texts()["it"]["keys.letter.draw"] == "P"  # pesca
+    assert texts()["pt"]["keys.letter.draw"] == "C"  # comprar
+
+
 def test_no_text_shows_the_sources_file_numbers() -> None:
     """The rules' sources are numbered files (000-003) for the engineers; a player reads
     "Burraco online", never "Burraco online (002)" or "la guida 000"."""
@@ -548,7 +653,7 @@ def test_the_html_pages_write_no_text_past_i18n() -> None:
     for name, source in html_sources().items():
         parser = _Texts()
         parser.feed(source)
-        # The #lang button is written by applyI18n.
+        # The #lang menu is written by applyI18n.
         # Each language's own name is written in that language, on every page.
         bare = [b for b in parser.bare if b not in ("Italiano", "English", "Português")]
         assert not bare, f"{name}: {bare}"
@@ -632,8 +737,9 @@ def play_a_turn(page: Any) -> None:
 
 
 def lang_button(page: Any) -> tuple[str, ...]:
+    """The #lang menu's button: its visible text, its accessible name, the page's language."""
     found: list[str] = page.evaluate(
-        """() => { const b = document.getElementById('lang');
+        """() => { const b = document.querySelector('#lang > summary');
                    return [b.textContent, b.getAttribute('aria-label'), document.documentElement.lang]; }"""
     )
     return tuple(found)
@@ -678,7 +784,7 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{server.url}/")
         page.wait_for_selector("#tables-status:not(:empty)")
-        assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
+        assert lang_button(page) == ("Português", "Idioma: Português", "pt-BR")
         lobby = visible_text(page)
         for word in ("Nova mesa", "Criar a mesa", "Mesas abertas", "Seu nome", "Atualizado às"):
             assert word in lobby, word
@@ -718,18 +824,18 @@ def test_a_portuguese_player_reads_the_lobby_and_the_table_in_portuguese(
         assert not RAW_KEY.search(body), RAW_KEY.search(body)
         shot(page, "table-pt")
 
-        # en → it → pt: the button names the language it switches to, in that language.
+        # en → it → pt: the menu's button shows the language in use, by its own name.
         switch_language(page)
-        assert lang_button(page) == ("Italiano", "Switch to Italian", "en")
+        assert lang_button(page) == ("English", "Language: English", "en")
         assert re.search(
             r"\b(drew|took|laid down|added|discarded|passed)\b", page.inner_text("#last-move")
         )
         switch_language(page)
-        assert lang_button(page) == ("Português", "Passa al portoghese", "it")
+        assert lang_button(page) == ("Italiano", "Lingua: Italiano", "it")
         assert any(v in page.inner_text("#last-move") for v in IT_VERBS)
         assert "Consiglio" in visible_text(page)
         switch_language(page)
-        assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
+        assert lang_button(page) == ("Português", "Idioma: Português", "pt-BR")
         assert page.evaluate("() => localStorage.getItem('burraco.lang')") == "pt"
 
         sentences = moves_in_every_language(page)
@@ -762,7 +868,7 @@ def test_an_italian_player_on_a_phone_reads_the_table_in_italian(
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{server.url}/")
         page.wait_for_selector("#tables-status:not(:empty)")
-        assert lang_button(page) == ("Português", "Passa al portoghese", "it")
+        assert lang_button(page) == ("Italiano", "Lingua: Italiano", "it")
         lobby = visible_text(page)
         for word in ("Nuovo tavolo", "Crea il tavolo", "Tavoli aperti", "Aggiornato alle"):
             assert word in lobby, word
@@ -790,7 +896,7 @@ def test_an_italian_player_on_a_phone_reads_the_table_in_italian(
         assert overflow <= 0, f"the page is {overflow}px wider than the phone"
         shot(page, "table-it")
         switch_language(page)
-        assert lang_button(page) == ("English", "Mudar para inglês", "pt-BR")
+        assert lang_button(page) == ("Português", "Idioma: Português", "pt-BR")
         assert any(v in page.inner_text("#last-move") for v in PT_VERBS)
         shot(page, "table-pt-phone")
         assert not errors, errors

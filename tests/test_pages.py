@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from roomserver import RoomServer
-from test_browser import switch_language
 from waits import seconds
 
 from burraco.server.pages import WEB, assemble, page
@@ -25,7 +24,7 @@ SHARED = [
     '<meta name="color-scheme" content="light">',
     '<link rel="stylesheet" href="/static/app.css">',
     '<span class="brand-suits"',
-    '<button id="lang"',
+    '<details id="lang"',
 ]
 
 
@@ -45,7 +44,7 @@ def test_every_page_has_the_shared_head_and_bar_once_and_writes_none_of_it() -> 
         bar = filled.split('<header class="topbar">', 1)[1].split("</header>", 1)[0]
         assert bar.count('<a class="brand" href="/"') == 1, path.name
         assert bar.count('<span class="brand-suits" aria-hidden="true">♠') == 1, path.name
-        assert bar.count('<button id="lang" type="button" class="chip">') == 1, path.name
+        assert bar.count('<details id="lang" class="lang-menu">') == 1, path.name
         # Each page's own parts stay its own: its title and its script.
         assert re.search(r"<title data-i18n=\"[\w.]+\">", head), path.name
         assert f'src="/static/{path.stem}' in head or path.name == "index.html", path.name
@@ -132,7 +131,8 @@ def test_a_page_whose_texts_do_not_arrive_speaks_english_then_fetches_them_again
     browser: Any, tmp_path: Path
 ) -> None:
     """An Italian reader whose catalogue fails to arrive reads the page in English, with
-    no error; the language button then fetches it again and the page speaks Italian."""
+    no error; the language menu, opened, fetches it again, and chosen, the page speaks
+    Italian."""
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
         context = browser.new_context()
         context.add_init_script("localStorage.setItem('burraco.lang', 'it')")
@@ -150,13 +150,16 @@ def test_a_page_whose_texts_do_not_arrive_speaks_english_then_fetches_them_again
         page.wait_for_selector("body[data-ready] .rules-list li")
         assert page.evaluate("() => document.documentElement.lang") == "en"
         assert "Rules of the games" in page.inner_text("body")
-        # The page's language at the start, then the button's next one fetched ahead.
+        # The page's language at the start; then, as the menu opens, every language.
+        assert len(refused) == 1, refused
+        page.click("#lang > summary")
         deadline = time.monotonic() + seconds(10)
         while len(refused) < 2 and time.monotonic() < deadline:
             page.wait_for_timeout(20)
         assert len(refused) == 2, refused
         page.unroute("**/static/i18n/it.json")
-        assert switch_language(page) == "it"
+        page.click("#lang button[data-lang='it']")
+        page.wait_for_function("() => document.documentElement.lang === 'it'")
         page.wait_for_function("() => document.body.innerText.includes('Le regole dei giochi')")
         assert not errors, errors
         context.close()

@@ -444,7 +444,6 @@ def test_the_list_of_games_and_the_links_to_the_rules(browser: Any, tmp_path: Pa
 def test_the_rules_pages_have_no_accessibility_violations(
     browser: Any, tmp_path: Path, phone: bool
 ) -> None:
-    pytest.importorskip("axe_playwright_python.sync_playwright")
     from roomserver import RoomServer
     from test_accessibility import all_violations, settle
 

@@ -77,7 +77,10 @@ export function cardEl(code, opts = {}) {
     `<span class="corner tl" aria-hidden="true"><span class="r">${label}</span><span class="s">${sym}</span></span>` +
     `<span class="pip" aria-hidden="true">${sym}</span>`;
   if (opts.lang) {
-    e.setAttribute('aria-label', cardLabel(norm, opts.lang));
+    // A button's name holds the text it shows ("A♦, asso di quadri"), so that a voice
+    // user says what they see (WCAG 2.5.3); a picture is named by the words alone.
+    const spoken = cardLabel(norm, opts.lang);
+    e.setAttribute('aria-label', e.tagName === 'BUTTON' ? `${cardText(norm)}, ${spoken}` : spoken);
     // A label needs a role: a face that is not a button is a picture of the card.
     if (e.tagName !== 'BUTTON') e.setAttribute('role', 'img');
   }
@@ -91,6 +94,21 @@ export function backEl(opts = {}) {
   e.className = 'card back' + (opts.size ? ' ' + opts.size : '');
   e.setAttribute('aria-hidden', 'true');
   return e;
+}
+
+/**
+ * Name a control by its content: the words `text`, unseen, before what it shows (hidden
+ * from screen readers). A control that shows cards and counts ("9♣ 6") cannot be named
+ * by an aria-label holding that visible text, as WCAG 2.5.3 asks; named by content, it
+ * has no separate label to disagree with.
+ */
+export function nameByContent(e, text) {
+  e.removeAttribute('aria-label');
+  for (const child of e.children) child.setAttribute('aria-hidden', 'true');
+  const name = document.createElement('span');
+  name.className = 'visually-hidden';
+  name.textContent = text;
+  e.prepend(name);
 }
 
 /** A dashed, semi-transparent placeholder card with a label (new meld, empty pile). */

@@ -11,6 +11,7 @@
 //   demo=six        italian, 6 players in three pairs, open hands
 //   demo=eight      the online table with eight melds on our line, our turn to draw
 //                   (with &guide=1, the coach open too): a laptop must show it all
+//   demo=closed     a closed pile just taken (buraco fechado): its top card, A♦, to meld first
 
 function seats(names, kinds = []) {
   return names.map((name, seat) => ({ seat, name, kind: kinds[seat] || (name ? 'human' : 'empty'), connected: kinds[seat] !== 'offline' }));
@@ -122,6 +123,15 @@ export function demoMessages(kind, now) {
       return { seat: 0, messages: [canastaState(now)] };
     case 'six':
       return { seat: 1, messages: [sixState(now)] };
+    case 'closed': {
+      const st = onlineState(now, 'play');
+      st.view.hand.push('QD', 'KD', 'AD');
+      st.view.hand_sizes[0] = st.view.hand.length;
+      Object.assign(st.view, { pile: [], pile_hidden: 0, pile_top: 'AD' });
+      st.legal = ['meld QD KD AD'];
+      st.last = { seat: 0, action: 'take' };
+      return { seat: 0, messages: [st] };
+    }
     case 'eight': {
       const st = onlineState(now, 'draw');
       st.view.melds[0] = [

@@ -3,14 +3,14 @@
 // The texts are data: one catalogue per language, web/i18n/<lang>.json, a flat
 // object key -> text (docs/translating.md). This module fetches English (every
 // key falls back to it) and the page's language before any page script runs
-// (a top-level await), so t() stays synchronous; the language the #lang button
-// switches to is fetched ahead, and any other when setLang() asks for it.
+// (a top-level await), so t() stays synchronous; the others are fetched when the
+// #lang menu opens, or when setLang() asks for one.
 //
 // The language comes from the address's ?lang= if it names one (a link that
 // says which; the room's 404 page is written in it), else from localStorage
-// ("burraco.lang") if the player chose one with the #lang button (it cycles
-// en → it → pt), else from the browser's languages (pt* → pt, it* → it,
-// else en). Static texts in the
+// ("burraco.lang") if the player chose one in the #lang menu (a button per
+// language, each named by its own name: "English", "Italiano", "Português"),
+// else from the browser's languages (pt* → pt, it* → it, else en). Static texts in the
 // pages carry data-i18n="key" (and data-i18n-aria, -placeholder, -title);
 // code asks t("key", {param}) and re-renders on onLangChange(). Every
 // language has every key (tests/test_i18n.py). A counted message has a form
@@ -28,9 +28,9 @@ import { seatName } from './common.js';
 const KEY = 'burraco.lang';
 const listeners = [];
 
-/** The languages, in the order the #lang button cycles through them. */
+/** The languages, in the order of the #lang menu. */
 export const LANGS = ['en', 'it', 'pt'];
-/** Each language's name in that language: the #lang button names the one it switches to. */
+/** Each language's name in that language: the #lang menu names each so, whatever the page speaks. */
 const NATIVE = { en: 'English', it: 'Italiano', pt: 'Português' };
 /** <html lang> and the default locale of dates and times. */
 const HTML_LANG = { en: 'en', it: 'it', pt: 'pt-BR' };
@@ -89,9 +89,6 @@ if (!TEXTS.en) TEXTS.en = {};
 if (!(lang in TEXTS)) lang = 'en';
 
 export const getLang = () => lang;
-
-/** The language the #lang button switches to: en → it → pt → en. */
-export const nextLang = () => LANGS[(LANGS.indexOf(lang) + 1) % LANGS.length];
 
 /** The text for key in the current language, with {name} parameters filled in; a
  * counted message (see tn) is counted by params.n. */
@@ -383,7 +380,6 @@ export async function setLang(l) {
   lang = l;
   applyI18n();
   for (const cb of listeners) cb(l);
-  if (document.getElementById('lang')) load(nextLang());
 }
 
 export function onLangChange(cb) { listeners.push(cb); }
@@ -395,25 +391,46 @@ export function applyI18n(root = document) {
   for (const e of root.querySelectorAll('[data-i18n-aria]')) e.setAttribute('aria-label', t(e.dataset.i18nAria));
   for (const e of root.querySelectorAll('[data-i18n-placeholder]')) e.setAttribute('placeholder', t(e.dataset.i18nPlaceholder));
   for (const e of root.querySelectorAll('[data-i18n-title]')) e.setAttribute('title', t(e.dataset.i18nTitle));
-  const btn = document.getElementById('lang');
-  if (btn) {
-    // The button names, in its own words, the language a click switches to;
-    // its label says so in the language in use ("Switch to Italian").
-    const next = nextLang();
-    btn.textContent = NATIVE[next];
-    btn.dataset.next = next;
-    btn.setAttribute('aria-label', t(`lang.switch_to.${next}`));
-    btn.title = t(`lang.switch_to.${next}`);
+  const menu = document.getElementById('lang');
+  if (menu) {
+    // The menu's button shows the language in use by its own name; its accessible name
+    // holds that visible word ("Lingua: Italiano"), as WCAG 2.5.3 asks. Each choice is
+    // named by its own visible name alone, in its own language (lang="pt-BR").
+    const summary = menu.querySelector('summary');
+    summary.textContent = NATIVE[lang];
+    summary.setAttribute('aria-label', t('lang.menu', { lang: NATIVE[lang] }));
+    menu.querySelector('.lang-list').setAttribute('aria-label', t('lang.choose'));
+    for (const b of menu.querySelectorAll('button[data-lang]')) {
+      b.textContent = NATIVE[b.dataset.lang];
+      if (b.dataset.lang === lang) b.setAttribute('aria-current', 'true');
+      else b.removeAttribute('aria-current');
+    }
   }
 }
 
-/** Wire the #lang button and translate the page once. The language the button switches
- * to is fetched now, so that a click switches at once. */
+/** Wire the #lang menu (a <details>: its summary opens it; Escape or a click elsewhere
+ * closes it) and translate the page once. The other languages are fetched as the menu
+ * opens, so that a choice switches at once. */
 export function initI18n() {
-  const btn = document.getElementById('lang');
-  if (btn) {
-    btn.addEventListener('click', () => setLang(nextLang()));
-    load(nextLang());
+  const menu = document.getElementById('lang');
+  if (menu) {
+    const summary = menu.querySelector('summary');
+    menu.addEventListener('toggle', () => { if (menu.open) for (const l of LANGS) load(l); });
+    for (const b of menu.querySelectorAll('button[data-lang]')) {
+      b.addEventListener('click', () => {
+        menu.open = false;
+        summary.focus();
+        setLang(b.dataset.lang);
+      });
+    }
+    menu.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || !menu.open) return;
+      // The table's own Escape (lower the raised cards) is not this one's.
+      e.stopPropagation();
+      menu.open = false;
+      summary.focus();
+    });
+    document.addEventListener('click', (e) => { if (menu.open && !menu.contains(e.target)) menu.open = false; });
   }
   applyI18n();
 }

@@ -194,7 +194,7 @@ function fillFilters() {
   const [g, p] = [game.value, players.value];
   game.replaceChildren(el('option', { value: '', text: t('filter.any_game') }),
     ...variants.map((v) => el('option', { value: v.name, text: variantLabel(v.name) })));
-  players.replaceChildren(el('option', { value: '', text: t('filter.any') }),
+  players.replaceChildren(el('option', { value: '', text: t('filter.any_players') }),
     ...[2, 3, 4, 5, 6].map((n) => el('option', { value: String(n), text: t('filter.n_players', { n }) })));
   game.value = g;
   players.value = p;

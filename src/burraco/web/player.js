@@ -147,7 +147,8 @@ function render() {
   }
   const name = ratedName(player);
   document.title = t('player.title', { name });
-  box.replaceChildren(
+  // replaceChildren writes a null as the text "null": the parts a page lacks are left out.
+  box.replaceChildren(...[
     el('h1', { text: name }),
     el('p', { class: 'player-meta muted' },
       player.program
@@ -159,7 +160,7 @@ function render() {
     el('section', { 'aria-labelledby': 'ratings-title' }, el('h2', { id: 'ratings-title', text: t('player.ratings') }), ratings()),
     el('section', { 'aria-labelledby': 'stats-title' }, el('h2', { id: 'stats-title', text: t('player.stats') }), statistics()),
     el('section', { 'aria-labelledby': 'last-title' }, el('h2', { id: 'last-title', text: t('player.last') }), lastMatches()),
-  );
+  ].filter(Boolean));
 }
 
 async function init() {

@@ -13,7 +13,7 @@ import {
   t, getLang, initI18n, onLangChange, moveText, hintText, refusalText, formatNumber,
 } from './i18n.js';
 import {
-  cardEl, backEl, backsEl, placeholderEl, fanEl, cardText, cardLabel,
+  cardEl, backEl, backsEl, placeholderEl, fanEl, cardText, cardLabel, nameByContent,
   sortBySuit, sortByValue, parseAction, countCards, normCard,
 } from './cards.js';
 import {
@@ -887,7 +887,9 @@ function renderTurn(m) {
     const drawKey = canTake ? 'table.your_turn_draw' : 'table.your_turn_draw_only';
     // A closed pile just taken (buraco fechado, STBL): its top card is melded first.
     const playKey = v.pile_top ? 'table.your_turn_meld_top' : 'table.your_turn_play';
-    text = mine ? t(v.phase === 'draw' ? drawKey : playKey, { card: v.pile_top || '' })
+    // The card as the page shows cards ("A♦", the joker by its name), never its code.
+    const top = v.pile_top ? (normCard(v.pile_top) === 'JK' ? t('card.joker') : cardText(v.pile_top)) : '';
+    text = mine ? t(v.phase === 'draw' ? drawKey : playKey, { card: top })
       : t('table.turn_of', { name: seatName(m.table, v.turn, S.seat) });
   }
   box.textContent = text;
@@ -1051,7 +1053,6 @@ function meldEl(m, l, i, cards, mine) {
     'data-meld': i,
     'data-line': l,
     'data-cards': cards.map(normCard).join(' '),
-    'aria-label': t('table.meld_aria', { n: i + 1, line: lname, cards: cards.map((c) => cardLabel(c, getLang())).join(', ') }),
   }, fanEl(cards, { size: 'sm' }));
   // Under the meld (never over its first card): its number, and its grade once it is a
   // burraco (canastra, canasta).
@@ -1060,7 +1061,8 @@ function meldEl(m, l, i, cards, mine) {
   b.appendChild(el('span', { class: 'meld-foot', 'aria-hidden': 'true' },
     el('span', { class: 'meld-no', text: i + 1 }),
     grade ? el('span', { class: 'meld-mark', 'data-grade': grade, text: t('table.grade_mark', { mark, grade: t(`grade.${grade}`) }) }) : null));
-  if (grade) b.setAttribute('aria-label', `${b.getAttribute('aria-label')} (${t('table.grade_mark', { mark, grade: t(`grade.${grade}`) })})`);
+  const name = t('table.meld_aria', { n: i + 1, line: lname, cards: cards.map((c) => cardLabel(c, getLang())).join(', ') });
+  nameByContent(b, grade ? `${name} (${t('table.grade_mark', { mark, grade: t(`grade.${grade}`) })})` : name);
   // The last move's meld glows (a new meld: the one with exactly its cards).
   const g = S.glow;
   if (g && recentGlow() && m.view.line_of[g.seat] === l) {
@@ -1115,7 +1117,7 @@ function renderCenter(m) {
   pile.dataset.top = top ? normCard(top) : '';
   pile.dataset.count = String(cards.length);
   const named = closed ? 'table.pile_closed' : 'table.pile';
-  pile.setAttribute('aria-label', top ? t(named, { n: size, top: cardLabel(top, getLang()) }) : t('table.pile_empty'));
+  nameByContent(pile, top ? t(named, { n: size, top: cardLabel(top, getLang()) }) : t('table.pile_empty'));
   pile.classList.toggle('hinted', !!(S.hint && (S.hint.verb === 'take' || S.hint.verb === 'discard')));
   pile.classList.toggle('glow', !!(S.glow && S.glow.verb === 'discard' && recentGlow()));
 
@@ -1223,8 +1225,8 @@ function clickPile(want) {
   const v = m.view;
   // The pile is both "take" (draw phase) and "discard" (play phase), as in
   // 002. When it is not our turn the action still goes to the server, which
-  // explains why it is refused. The keyboard says which it means (`want`: t takes, x
-  // discards); a click lets the phase decide.
+  // explains why it is refused. The keyboard says which it means (`want`: its take or
+  // its discard letter); a click lets the phase decide.
   const take = typeof want === 'string' ? want === 'take'
     : v.phase === 'draw' || (myTurn() && (m.legal || []).some((a) => a.startsWith('take')) && !(m.legal || []).some((a) => a.startsWith('discard')));
   if (take) {
@@ -1456,6 +1458,16 @@ function lowerAll() {
   if (S.msg && S.msg.view) renderHand(S.msg);
 }
 
+// The actions a letter plays: each language's letter is its own word's first ("d" draw,
+// "p" pesca, "c" comprar), as the keys' window (#keys-help, keys.letter.*) shows them.
+const LETTER_ACTIONS = ['draw', 'take', 'discard', 'sort', 'meld', 'hint'];
+
+/** The action of a letter key in the page's language, or null. */
+function letterAction(key) {
+  if (key.length !== 1) return null;
+  return LETTER_ACTIONS.find((a) => t(`keys.letter.${a}`).toLowerCase() === key) || null;
+}
+
 function onTableKey(e) {
   if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
   if (typingIn(e.target) || document.querySelector('dialog[open]')) return;
@@ -1466,20 +1478,20 @@ function onTableKey(e) {
   const m = S.msg;
   if (!m || !m.view || $('#board').hidden) return;
   const cards = [...$('#hand').querySelectorAll('.card')];
-  switch (key) {
+  switch (letterAction(key) || key) {
     case 'ArrowLeft': case 'ArrowRight': case 'Home': case 'End': {
       // From outside the hand (its own keys move within it): to the first or the last card.
       if (!cards.length) return;
       (key === 'ArrowLeft' || key === 'End' ? cards[cards.length - 1] : cards[0]).focus();
       break;
     }
-    case 'd': clickStock(); break;
-    case 't': clickPile('take'); break;
-    case 'x': clickPile('discard'); break;
-    case 's': sortHand(S.sortMode === 'suit' ? 'value' : 'suit'); break;
-    case 'm': clickNewMeld(); break;
-    case 'h': if (!$('#hint').disabled) clickHint(); break;
     case 'Escape': lowerAll(); break;
+    case 'draw': clickStock(); break;
+    case 'take': clickPile('take'); break;
+    case 'discard': clickPile('discard'); break;
+    case 'sort': sortHand(S.sortMode === 'suit' ? 'value' : 'suit'); break;
+    case 'meld': clickNewMeld(); break;
+    case 'hint': if (!$('#hint').disabled) clickHint(); break;
     default:
       if (!/^[1-9]$/.test(key)) return;
       clickMeld(m.view.line_of[S.seat], Number(key) - 1);
