@@ -58,6 +58,9 @@ class Capacity:
     #: Open tables (waiting or playing) one creator holds at once: a registered player's
     #: account, a guest's address.
     tables_per_creator: int = 3
+    #: Rated matches between the same two opponents in 24 hours; past it their tables play
+    #: unrated, and say so (server/fairplay.py; a negative number: no cap).
+    rated_pair_cap: int = 5
     #: HTTP requests (and spectators' sockets until their first message) in the room at
     #: once, and how many more may wait their turn at the door before the newest is told
     #: "busy": a flood waits outside instead of standing between the players and their

@@ -142,6 +142,7 @@ class LiveTable:
             "open_hands": v.open_hands,
             "takeover": self.row.takeover,
             "rated": self.row.rated,
+            "unrated": self.row.unrated,
             "watchable": self.row.watchable,
             "quick": self.row.quick,
             "status": self.row.status,
