@@ -5,17 +5,24 @@ that flags an account and freezes its rating until a moderator decides."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
+import httpx
+from roomserver import RoomServer
+from test_accounts import sign_up
 from test_results import ONE_DEAL, _stored
+from typer.testing import CliRunner
 
+from burraco.cli import app
 from burraco.server.capacity import Capacity
 from burraco.server.fairplay import Game, farm_signal
 from burraco.server.results import bot_accounts, listener
 from burraco.server.room import LiveTable, Room
 from burraco.server.table.views import match_over
-from burraco.storage import Store
+from burraco.storage import RatingRow, Store
 
 T = TypeVar("T")
 
@@ -50,9 +57,7 @@ async def _match(room: Room, store: Store, ids: tuple[int, int], throw: bool = F
     return table
 
 
-def test_a_person_and_his_bot_and_two_bots_of_one_owner_play_unrated_and_are_told_why() -> (
-    None
-):
+def test_a_person_and_his_bot_and_two_bots_of_one_owner_play_unrated_and_are_told_why() -> None:
     async def scenario(room: Room, store: Store) -> list[Any]:
         owner = store.create_user("Owner", "x")
         one = store.create_user("OwnBotOne", "", kind="bot", owner_id=owner.id)
@@ -162,3 +167,105 @@ def test_the_detector_reads_farms_and_honest_histories() -> None:
     assert farm_signal(friends) is None
     # A small gain is no farm, however it came.
     assert farm_signal(thrown[:3]) is None
+
+
+def _farm(store: Store) -> tuple[Any, Any]:
+    """A farmer flagged by the detector, rated in italian-2, and one of his feeders."""
+    farmer = store.create_user("Farmer", "x")
+    feeder = store.create_user("Feeder", "x")
+    store.put_ratings(
+        [
+            RatingRow(farmer.id, "italian-2", 40.0, 3.0, 20, 0.0),
+            RatingRow(feeder.id, "italian-2", 20.0, 3.0, 20, 0.0),
+        ]
+    )
+    assert store.flag(farmer, "gained 400 of 400 from 1 opponents", time.time())
+    return farmer, feeder
+
+
+def test_the_moderation_commands_list_clear_reset_and_ban_with_an_audit_log(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    store = Store(url)
+    farmer, feeder = _farm(store)
+    store.create_user("Mara", "x")
+    runner = CliRunner()
+
+    def run(*args: str) -> Any:
+        return runner.invoke(app, [*args, "--database-url", url])
+
+    assert run("moderator", "grant", "mara").exit_code == 0
+    assert store.user_by_name("Mara").role == "moderator"  # type: ignore[union-attr]
+    listed = run("moderation", "list")
+    assert listed.exit_code == 0 and "Farmer" in listed.stdout and "gained 400" in listed.stdout
+    assert run("moderation", "clear", "Farmer", "--note", "a friend").exit_code == 0
+    assert store.flag_of(farmer.id).status == "cleared"  # type: ignore[union-attr]
+    assert store.frozen([farmer.id]) == set()
+    assert run("moderation", "reset", "farmer").exit_code == 0
+    assert store.ratings(farmer.id) == []
+    assert run("moderation", "ban", "Feeder").exit_code == 0
+    assert store.user(feeder.id).role == "banned"  # type: ignore[union-attr]
+    assert [u.name for u, _ in store.leaderboard("italian-2")] == []
+    unknown = run("moderation", "ban", "Nobody")
+    assert unknown.exit_code == 2 and "no account named 'Nobody'" in unknown.stderr
+    log = [(m.moderator, m.action, m.name, m.note) for m in reversed(store.moderation_log())]
+    assert log == [
+        ("detector", "flag", "Farmer", "gained 400 of 400 from 1 opponents"),
+        ("console", "grant", "Mara", ""),
+        ("console", "clear", "Farmer", "a friend"),
+        ("console", "reset", "Farmer", ""),
+        ("console", "ban", "Feeder", ""),
+    ]
+
+
+def test_the_moderation_page_is_a_moderators_and_the_leaderboard_marks_the_flagged(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    store = Store(url)
+    farmer, _ = _farm(store)
+    with RoomServer(url) as server:
+        mara = sign_up(server, "Mara")
+        assert mara.get("/api/moderation").status_code == 403
+        assert httpx.get(f"{server.url}/api/moderation").status_code == 401
+        assert CliRunner().invoke(app, ["moderator", "grant", "Mara", "--database-url", url])
+        found = mara.get("/api/moderation").json()
+        assert [f["name"] for f in found["flagged"]] == ["Farmer"]
+        board = httpx.get(f"{server.url}/api/leaderboard/italian-2?kind=person").json()
+        assert [(r["name"], r["review"]) for r in board["rows"]] == [
+            ("Farmer", True),
+            ("Feeder", False),
+        ]
+        # A decision without the session's CSRF token is refused; with it, made and logged.
+        bare = httpx.post(
+            f"{server.url}/api/moderation",
+            json={"name": "Farmer", "action": "ban"},
+            cookies=dict(mara.cookies),
+        )
+        assert bare.status_code == 403
+        answer = mara.post("/api/moderation", json={"name": "Farmer", "action": "ban"})
+        assert answer.status_code == 200 and answer.json()["flagged"] == []
+        assert answer.json()["log"][0] | {"at": 0} == {
+            "at": 0,
+            "moderator": "Mara",
+            "action": "ban",
+            "name": "Farmer",
+            "note": "",
+        }
+        assert mara.get("/moderation").status_code == 200
+    assert store.user(farmer.id).role == "banned"  # type: ignore[union-attr]
+
+
+def test_a_banned_account_may_not_log_in(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'room.db'}"
+    with RoomServer(url) as server:
+        sign_up(server, "Bruno")
+        store = Store(url, migrate=False)
+        assert CliRunner().invoke(app, ["moderation", "ban", "Bruno", "--database-url", url])
+        answer = httpx.post(
+            f"{server.url}/api/account/login",
+            json={"name": "Bruno", "password": "cuori e picche"},
+        )
+        assert answer.status_code == 403 and answer.json()["code"] == "banned"
+        assert store.user_by_name("Bruno").role == "banned"  # type: ignore[union-attr]

@@ -34,6 +34,7 @@ from burraco.server.desk import Desk
 from burraco.server.guard import Guard, socket_origin
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
 from burraco.server.limits import Limits, Rates, SharedRates
+from burraco.server.moderation_api import routes as moderation_routes
 from burraco.server.pages import WEB, PageFiles, page_response
 from burraco.server.players import routes as player_routes
 from burraco.server.quick_api import quick_play
@@ -559,6 +560,7 @@ def create_app(
     )
 
     app.include_router(player_routes(room, store))
+    app.include_router(moderation_routes(store))
 
     app.include_router(bot_routes(room, store, bot_accounts, challenges))
     app.include_router(review_routes(review_pool, store, on_owner))

@@ -974,12 +974,13 @@ class Store:
     def leaderboard(
         self, game: str, limit: int = 50, offset: int = 0, kind: str | None = None
     ) -> list[tuple[UserRow, RatingRow]]:
-        """The rated of a game, the highest ``mu - 3 sigma`` first (OpenSkill's ordinal)."""
+        """The rated of a game, the highest ``mu - 3 sigma`` first (OpenSkill's ordinal);
+        banned accounts are left off."""
         r_, u = models.ratings, models.users
         query = (
             select(u, r_)
             .join(r_, r_.c.user_id == u.c.id)
-            .where(r_.c.game == game)
+            .where((r_.c.game == game) & (u.c.role != "banned"))
             .order_by((r_.c.mu - 3 * r_.c.sigma).desc(), u.c.id)
             .limit(limit)
             .offset(offset)
