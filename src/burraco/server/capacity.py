@@ -83,6 +83,9 @@ class Capacity:
     #: Seconds a waiting table stays with none of its seats open (since it was created,
     #: or since its last socket closed) before it expires.
     waiting_idle: float = 180.0
+    #: Seconds a table in play may stand with no person's socket open and no move made
+    #: before it ends, unrated and nobody's loss, whatever its clock (table/deserted.py).
+    deserted_seconds: float = 600.0
     #: Tables in one page of the lobby, and the most a page may ask for.
     lobby_page: int = 50
     lobby_page_max: int = 200

@@ -28,6 +28,7 @@ from burraco.server.limits import Limits, Rates
 from burraco.server.table.bots import Bots
 from burraco.server.table.chat import TableChat
 from burraco.server.table.clocks import Clocks
+from burraco.server.table.deserted import Deserted
 from burraco.server.table.errors import TOO_FAST, UNAVAILABLE, RoomError, error_message
 from burraco.server.table.finish import Finisher
 from burraco.server.table.live import Close, LiveTable, Send, Shared
@@ -126,6 +127,8 @@ class Room:
             self.shared, self.capacity, self.pauser, self.views, self.chat_part, self.turns
         )
         self.records = Records(store)
+        #: Ends the tables in play nobody is at (table/deserted.py).
+        self.deserted = Deserted(store, self.shared, self.capacity)
         #: A table whose seats are given, started at once (a tournament's, quick play's).
         self.create_seated = self.seats.create_seated
         self._reaper: asyncio.Task[None] | None = None
@@ -239,11 +242,16 @@ class Room:
                 log.exception("reaping tables")
 
     def reap(self, now: float | None = None) -> list[str]:
-        """Let go of finished tables after a while and of tables nobody started; they stay
-        in the database (records, replays, the log). The ids let go of."""
+        """Let go of finished tables after a while, of tables nobody started and of tables
+        in play nobody is at (table/deserted.py); they stay in the database (records,
+        replays, the log). The ids let go of."""
         now = time.time() if now is None else now
         gone = []
         for table in list(self.tables.values()):
+            if self.deserted.due(table, now):
+                if self.deserted.end(table):
+                    gone.append(table.id)
+                continue
             if any(s.connections for s in table.seats) or table.watchers:
                 continue
             if table.status == "over" and now - table.over_at >= self.capacity.finished_linger:

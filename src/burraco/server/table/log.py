@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from burraco.actions import Action
 from burraco.server.table.errors import UNAVAILABLE, RoomError
-from burraco.server.table.live import LiveTable, SeatState, begin
+from burraco.server.table.live import LiveTable, SeatState, begin, with_row
 from burraco.server.table.views import deal_over, public_event
 from burraco.storage import EventRow, Store, TableRow
 from burraco.storage.group import GroupCommit
@@ -129,6 +129,9 @@ class EventLog:
             last_time = event.created_at
             if remember is not None and event.version >= remember and table.row.watchable:
                 self.spectators.remember(table)
+        if row.status == "expired":
+            # Ended as nobody was at it (deserted.py): the replayed start says "playing".
+            table.row = with_row(table.row, status="expired")
         if table.match is not None and table.match.is_over and table.status != "over":
             # The process stopped between the last action and the end of the match (the
             # record, the status): the log alone says the match is over, so finish it now.
