@@ -58,6 +58,12 @@ class Capacity:
     #: Open tables (waiting or playing) one creator holds at once: a registered player's
     #: account, a guest's address.
     tables_per_creator: int = 3
+    #: The share of ``max_tables`` the tables of fresh creators (guests, accounts with no
+    #: finished match) that no person plays at may hold; the rest stays for the tables
+    #: people play at, accounts with a history and tournaments (table/door.py).
+    guest_share: float = 0.5
+    #: Seconds a fresh table nobody has open is kept from a newcomer who needs its place.
+    evict_after: float = 30.0
     #: Rated matches between the same two opponents in 24 hours; past it their tables play
     #: unrated, and say so (server/fairplay.py; a negative number: no cap).
     rated_pair_cap: int = 5
