@@ -15,6 +15,7 @@ from parts import Socket, room_in
 
 from burraco.server.capacity import Capacity
 from burraco.server.room import Room, RoomError
+from burraco.server.table.door import Pace
 from burraco.server.table.live import LiveTable
 from burraco.storage import ResultRow, TableRow
 
@@ -119,5 +120,26 @@ def test_a_guest_table_a_person_has_open_is_never_taken(tmp_path: Path) -> None:
         assert refused.value.params["seconds"] == 30
         assert first.id in room.tables and second.id in room.tables
         await room.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_burst_of_new_tables_waits_its_turn_and_past_the_queue_hears_busy() -> None:
+    async def scenario() -> None:
+        pace = Pace(rate=50.0, burst=2, most=3)
+        order: list[int] = []
+
+        async def one(i: int) -> None:
+            await pace.turn()
+            order.append(i)
+
+        tasks = [asyncio.create_task(one(i)) for i in range(5)]
+        await asyncio.sleep(0)  # each has asked once
+        assert order == [0, 1] and pace.waiting == 3
+        with pytest.raises(RoomError) as refused:
+            await pace.turn()
+        assert refused.value.code == "busy" and refused.value.params["seconds"] >= 1
+        await asyncio.gather(*tasks)
+        assert order == [0, 1, 2, 3, 4] and pace.waiting == 0
 
     asyncio.run(scenario())

@@ -12,12 +12,18 @@ of the oldest fresh table nobody has had open for ``capacity.evict_after`` secon
 goes as a waiting table nobody opened goes, or as a deserted one ends: unrated, nobody's
 loss); with none such, the newcomer hears "busy, try again in N s", N the seconds until
 one is.
+
+New tables come in at a pace (:class:`Pace`): a burst of creations (a script making
+hundreds of tables at once) waits its turn at the door, a few each second, instead of
+taking the event loop from the tables in play all at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
+import time
 from collections.abc import Callable
 
 from burraco.server.capacity import Capacity
@@ -27,10 +33,50 @@ from burraco.server.table.live import LiveTable, Shared
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
 
-__all__ = ["BUSY_WAIT", "Door"]
+__all__ = ["BUSY_WAIT", "Door", "Pace"]
 
 #: What a creator hears when the share of their tables is full, N the seconds to wait.
 BUSY_WAIT = "the room is full right now: try again in {seconds} s (the tables in play go on)"
+
+
+def busy_for(seconds: float) -> RoomError:
+    """The "busy" refusal (503) of a new table, saying in how many seconds to try again."""
+    whole = max(1, math.ceil(seconds))
+    return RoomError(
+        "busy", BUSY_WAIT.format(seconds=whole), 503, retry_after=whole, params={"seconds": whole}
+    )
+
+
+class Pace:
+    """New tables (made or started) at most ``rate`` a second after a first ``burst``: a
+    token bucket whose debt is the queue. A request past the bucket waits its turn (no
+    work of its own meanwhile); past ``most`` waiting, it hears "busy" at once."""
+
+    def __init__(self, rate: float, burst: float, most: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.most = most
+        self.tokens = burst
+        self.last = time.monotonic()
+        self.waiting = 0
+
+    async def turn(self) -> None:
+        if self.rate <= 0:
+            return
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return
+        if self.waiting >= self.most:
+            raise busy_for((1 - self.tokens) / self.rate)
+        self.tokens -= 1  # this request's turn, taken now: later ones queue behind it
+        self.waiting += 1
+        try:
+            await asyncio.sleep(-self.tokens / self.rate)
+        finally:
+            self.waiting -= 1
 
 
 class Door:
@@ -54,8 +100,10 @@ class Door:
         self.deserted = Deserted(store, shared, capacity)
         #: The tables fresh creators made (guests, accounts with no finished match).
         self.fresh: set[str] = set()
-        #: Whether each account seen at the door has a finished match (it keeps it).
+        #: The accounts seen at the door with a finished match.
         self.history: set[int] = set()
+        #: The pace new tables come in at.
+        self.pace = Pace(capacity.new_tables_per_second, capacity.new_tables_burst, 100)
 
     # --- reaping --------------------------------------------------------------------------
 
@@ -143,14 +191,7 @@ class Door:
         wait = self.capacity.evict_after
         if closed:
             wait = self._idle_since(closed[0]) + self.capacity.evict_after - now
-        seconds = max(1, math.ceil(wait))
-        raise RoomError(
-            "busy",
-            BUSY_WAIT.format(seconds=seconds),
-            503,
-            retry_after=seconds,
-            params={"seconds": seconds},
-        )
+        raise busy_for(wait)
 
     def _full(self) -> bool:
         return len(self.tables) + self.pending() >= self.capacity.max_tables
