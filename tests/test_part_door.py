@@ -124,22 +124,21 @@ def test_a_guest_table_a_person_has_open_is_never_taken(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
-def test_a_burst_of_new_tables_waits_its_turn_and_past_the_queue_hears_busy() -> None:
-    async def scenario() -> None:
-        pace = Pace(rate=50.0, burst=2, most=3)
-        order: list[int] = []
-
-        async def one(i: int) -> None:
-            await pace.turn()
-            order.append(i)
-
-        tasks = [asyncio.create_task(one(i)) for i in range(5)]
-        await asyncio.sleep(0)  # each has asked once
-        assert order == [0, 1] and pace.waiting == 3
-        with pytest.raises(RoomError) as refused:
-            await pace.turn()
-        assert refused.value.code == "busy" and refused.value.params["seconds"] >= 1
-        await asyncio.gather(*tasks)
-        assert order == [0, 1, 2, 3, 4] and pace.waiting == 0
-
-    asyncio.run(scenario())
+def test_past_a_burst_new_tables_come_at_a_pace_and_the_others_hear_when() -> None:
+    now = [0.0]
+    pace = Pace(rate=20.0, burst=2, clock=lambda: now[0])
+    pace.admit()
+    pace.admit()
+    with pytest.raises(RoomError) as refused:
+        pace.admit()
+    assert refused.value.code == "busy" and refused.value.status == 503
+    assert refused.value.params["seconds"] == 1 and "try again in 1 s" in refused.value.message
+    now[0] += 1 / 20  # one more turn a twentieth of a second later
+    pace.admit()
+    with pytest.raises(RoomError):
+        pace.admit()
+    now[0] += 60  # a quiet minute refills the burst, no more
+    pace.admit()
+    pace.admit()
+    with pytest.raises(RoomError):
+        pace.admit()

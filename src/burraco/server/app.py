@@ -291,7 +291,7 @@ def create_app(
             accounts.check_guest_name(body.name)
         address = request_.client.host if request_.client else "unknown"
         creator = f"user-{user.id}" if user is not None else f"address-{address}"
-        await room.door.pace.turn()  # a burst of creations waits its turn (table/door.py)
+        room.door.pace.admit()  # a burst of creations is paced (table/door.py)
         table, seat, token = room.create(request, user.id if user else None, creator)
         if cluster is not None:
             await cluster.claim(table.id)

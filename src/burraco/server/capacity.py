@@ -64,9 +64,9 @@ class Capacity:
     guest_share: float = 0.5
     #: Seconds a fresh table nobody has open is kept from a newcomer who needs its place.
     evict_after: float = 30.0
-    #: New tables made or started a second, after a first burst: past them a request waits
-    #: its turn (a hundred at most, then "busy"), so a burst of creations does not take
-    #: the event loop from the tables in play (table/door.py; 0: no pace).
+    #: New tables made or started a second, after a first burst: past them a request hears
+    #: "busy, try again in N s", so a burst of creations does not take the event loop
+    #: from the tables in play (table/door.py; 0: no pace).
     new_tables_per_second: float = 20.0
     new_tables_burst: float = 20.0
     #: Rated matches between the same two opponents in 24 hours; past it their tables play

@@ -341,7 +341,7 @@ class Room:
         return await self.seats.join(self.table(table_id), request, user_id)
 
     async def start(self, table_id: str, token: str, user_id: int | None = None) -> LiveTable:
-        await self.door.pace.turn()  # a burst of starts waits its turn (table/door.py)
+        self.door.pace.admit()  # a burst of starts is paced (table/door.py)
         table = self.table(table_id)
         await self.seats.start(table, token, user_id)
         return table

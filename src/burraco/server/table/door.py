@@ -13,14 +13,13 @@ goes as a waiting table nobody opened goes, or as a deserted one ends: unrated, 
 loss); with none such, the newcomer hears "busy, try again in N s", N the seconds until
 one is.
 
-New tables come in at a pace (:class:`Pace`): a burst of creations (a script making
-hundreds of tables at once) waits its turn at the door, a few each second, instead of
-taking the event loop from the tables in play all at once.
+New tables come in at a pace (:class:`Pace`): past a burst of creations (a script making
+hundreds of tables at once) a creator hears "busy, try again in N s", so the tables come
+in a few each second instead of taking the event loop from the tables in play at once.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import math
 import time
@@ -49,34 +48,29 @@ def busy_for(seconds: float) -> RoomError:
 
 class Pace:
     """New tables (made or started) at most ``rate`` a second after a first ``burst``: a
-    token bucket whose debt is the queue. A request past the bucket waits its turn (no
-    work of its own meanwhile); past ``most`` waiting, it hears "busy" at once."""
+    token bucket. Past it a request hears "busy, try again in N s" at once: it must not
+    wait inside the room, where it would hold one of the turnstile's places (a request
+    waiting there keeps the others out)."""
 
-    def __init__(self, rate: float, burst: float, most: int) -> None:
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
         self.burst = burst
-        self.most = most
+        self.clock = clock
         self.tokens = burst
-        self.last = time.monotonic()
-        self.waiting = 0
+        self.last = clock()
 
-    async def turn(self) -> None:
+    def admit(self) -> None:
+        """Take a turn, or raise the "busy" RoomError saying when one is free."""
         if self.rate <= 0:
             return
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return
-        if self.waiting >= self.most:
+        if self.tokens < 1:
             raise busy_for((1 - self.tokens) / self.rate)
-        self.tokens -= 1  # this request's turn, taken now: later ones queue behind it
-        self.waiting += 1
-        try:
-            await asyncio.sleep(-self.tokens / self.rate)
-        finally:
-            self.waiting -= 1
+        self.tokens -= 1
 
 
 class Door:
@@ -103,7 +97,7 @@ class Door:
         #: The accounts seen at the door with a finished match.
         self.history: set[int] = set()
         #: The pace new tables come in at.
-        self.pace = Pace(capacity.new_tables_per_second, capacity.new_tables_burst, 100)
+        self.pace = Pace(capacity.new_tables_per_second, capacity.new_tables_burst)
 
     # --- reaping --------------------------------------------------------------------------
 
