@@ -16,6 +16,12 @@ the lines that played take the win. When no line played (every one abandoned or 
 played by a bot for its person), no rating moves: nobody gains from the bots' play.
 Every row keeps the seat's turns and those a bot played, for the player page.
 
+Fair play (fairplay.py): a table made rated may play unrated (one owner's accounts, a
+pair past its rated matches of the day; seats.py decides when it starts). After each rated
+match the farm detector reads each winner's recent rated results and may flag the account
+for a moderator's review; a flagged (or banned) account's rating is frozen: its matches
+are stored, its opponents rated as usual, its own rating stays.
+
 The bot levels have accounts of kind "bot" named after them. A fresh database
 gives them the ratings of ``bot_ratings.json`` (the result of ``burraco ratings
 --write-defaults``), so a player reads a bot's rating before the first rated match.
