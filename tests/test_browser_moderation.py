@@ -5,14 +5,12 @@ rated" on the table and why on the score sheet. Screenshots go to
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import websockets
 from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_accounts import cookie_header, sign_up
@@ -20,6 +18,7 @@ from test_browser import shot
 from test_fairplay import _farm
 from typer.testing import CliRunner
 from waits import ms
+from websockets.sync.client import connect
 
 from burraco.cli import app
 from burraco.server.capacity import Capacity
@@ -85,15 +84,12 @@ def test_a_table_past_the_daily_cap_says_not_rated_and_the_sheet_says_why(
         assert "most rated matches" in (page.get_attribute("#unrated", "title") or "")
         shot(page, "table-not-rated")
 
-        async def abandon() -> None:
-            url = f"{server.ws_url}/ws/{made['table']}?token={joined.json()['token']}"
-            headers = {"Cookie": cookie_header(bruno)}
-            async with websockets.connect(url, additional_headers=headers) as ws:
-                await ws.send(json.dumps({"type": "abandon"}))
-                while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "match_over":
-                    pass
-
-        asyncio.run(abandon())
+        # Bruno abandons (Playwright's own loop runs in this thread: a blocking socket).
+        url = f"{server.ws_url}/ws/{made['table']}?token={joined.json()['token']}"
+        with connect(url, additional_headers={"Cookie": cookie_header(bruno)}) as ws:
+            ws.send(json.dumps({"type": "abandon"}))
+            while json.loads(ws.recv(timeout=ms(30) / 1000))["type"] != "match_over":
+                pass
         page.wait_for_selector("#score-sheet[open]", timeout=ms(30))
         assert "most rated matches against each other" in page.inner_text("#sheet-result")
         shot(page, "sheet-not-rated")
