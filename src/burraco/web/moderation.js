@@ -21,15 +21,16 @@ function render() {
   }
   if (!found) return;
   const head = ['moderation.account', 'moderation.flagged_at', 'moderation.ratings', 'moderation.reason', 'moderation.decide'];
+  // A phone scrolls the table sideways (a region the keyboard reaches too).
   $('#flagged').replaceChildren(found.flagged.length === 0 ? el('p', { class: 'muted', text: t('moderation.none') })
-    : el('table', { class: 'rules-table moderation-table' },
+    : el('div', { class: 'scroll-x', tabindex: '0' }, el('table', { class: 'rules-table moderation-table' },
       el('thead', {}, el('tr', {}, head.map((k) => el('th', { scope: 'col', text: t(k) })))),
       el('tbody', {}, found.flagged.map((row) => el('tr', { dataset: { name: row.name } },
         el('th', { scope: 'row' }, el('a', { href: `/player/${encodeURIComponent(row.name)}`, text: row.name })),
         el('td', { text: formatDate(new Date(row.flagged_at * 1000)) }),
         el('td', { text: Object.entries(row.ratings).map(([game, r]) => `${game} ${r}`).join(', ') }),
         el('td', { text: row.reason }),
-        el('td', {}, ['clear', 'reset', 'ban'].map((a) => decideButton(row.name, a))))))));
+        el('td', {}, ['clear', 'reset', 'ban'].map((a) => decideButton(row.name, a)))))))));
   $('#log').replaceChildren(...found.log.map((line) => el('li', {
     text: t('moderation.log_line', { at: formatDate(new Date(line.at * 1000)), moderator: line.moderator, action: line.action, name: line.name }),
   })));
