@@ -23,7 +23,14 @@ the address 127.0.0.2, an abuser runs each attack of the issue for ``--seconds``
   ``max_sockets`` is lowered to 600 to show it, ``--max-sockets``), then a player's seat
   at one of them reconnects and must be admitted;
 * ``ghosts``: quick-play tickets from one address (30 a minute, its rate) whose pages
-  never ask again, while a person presses Play: the person must sit with bots, not them.
+  never ask again, while a person presses Play: the person must sit with bots, not them;
+* ``stuck``: stuck tables from many addresses: 667 addresses each making 3 tables with no
+  move clock, started against bots and never opened (issue 32: they filled ``max_tables``;
+  now they hold the guests' share at most, and end after ``deserted_seconds``);
+* ``farm``: a rated farm: a farmer and three feeders (accounts made together, each from
+  its address) play 20 rated matches, each feeder abandoning at once; its row says how many
+  were rated (``rated_pair_cap`` a day a pair), the farmer's rating, and whether the
+  leaderboard marks it under review (the farm detector).
 
 After each attack a newcomer from a fresh address must be admitted (make a table and
 play a move) within 30 s; its row says how long it took. ``bench/sigterm.py`` times a
@@ -69,6 +76,8 @@ PHASES = (
     "spectators",
     "ghosts",
     "logins",
+    "stuck",
+    "farm",
     "after",
 )
 
@@ -176,7 +185,9 @@ async def seat_people(url: str, tables: int, clock: Clock) -> list[asyncio.Task[
                 await http.post(f"/api/tables/{table}/start", json={"token": created["token"]})
                 seats = [(created["token"], "expert")]
             else:
-                joined = await http.post(f"/api/tables/{table}/join", json={"name": f"Q{i}"})
+                join = f"/api/tables/{table}/join"
+                while (joined := await http.post(join, json={"name": f"Q{i}"})).status_code == 503:
+                    await asyncio.sleep(0.5)
                 seats = [
                     (created["token"], "person"),
                     (joined.raise_for_status().json()["token"], "person"),
@@ -477,6 +488,86 @@ async def _logins(url: str, until: float, codes: Counter[str]) -> None:
     codes[f"answer p50 {pct(waits, 0.5):.0f} ms, p99 {pct(waits, 0.99):.0f} ms"] += 1
 
 
+async def _stuck(url: str, until: float, codes: Counter[str]) -> None:
+    """Tables with no move clock, started against bots and never opened: 3 from each of
+    667 addresses."""
+
+    async def address(i: int) -> None:
+        async with client(url, f"127.13.{i // 250}.{i % 250 + 1}") as http:
+            for _ in range(3):
+                if time.time() > until:
+                    return
+                body = {"name": "stuck", "move_seconds": 0, "bot": "greedy"}
+                made = await http.post("/api/tables", json=body)
+                codes[f"create {made.status_code}"] += 1
+                if made.status_code != 200:
+                    continue
+                created = made.json()
+                started = await http.post(
+                    f"/api/tables/{created['table']}/start", json={"token": created["token"]}
+                )
+                codes[f"start {started.status_code}"] += 1
+
+    await asyncio.gather(*(address(i) for i in range(667)), return_exceptions=True)
+    await asyncio.sleep(max(0.0, until - time.time()))
+
+
+async def _farm(url: str, until: float, codes: Counter[str]) -> None:
+    """A farmer and three feeders made together play rated matches; each feeder abandons
+    at once. What the ratings did: matches rated and not, the farmer's rating, whether the
+    leaderboard holds it for review."""
+    password = "farm farm farm"
+    tag = random.randrange(10**6)
+    names = [f"Farmer{tag}", *(f"Feeder{tag}x{i}" for i in range(3))]
+    accounts = []
+    for i, name in enumerate(names):
+        http = client(url, f"127.14.0.{i + 1}")
+        signed = await http.post("/api/account/signup", json={"name": name, "password": password})
+        codes[f"signup {signed.status_code}"] += 1
+        if signed.status_code != 200:
+            return
+        http.headers["X-CSRF-Token"] = signed.json()["csrf"]
+        accounts.append(http)
+    farmer, feeders = accounts[0], accounts[1:]
+    ws_base = url.replace("http", "ws", 1)
+    for n in range(20):
+        if time.time() > until:
+            break
+        feeder = feeders[n % len(feeders)]
+        body = {"name": names[0], "deals": 1, "rated": True, "move_seconds": 0}
+        made = await farmer.post("/api/tables", json=body)
+        if made.status_code != 200:
+            codes[f"create {made.status_code}"] += 1
+            continue
+        table = made.json()["table"]
+        joined = await feeder.post(f"/api/tables/{table}/join", json={"name": "feeder"})
+        if joined.status_code != 200:
+            codes[f"join {joined.status_code}"] += 1
+            continue
+        cookie = "; ".join(f"{k}={v}" for k, v in feeder.cookies.items())
+        ws_url = f"{ws_base}/ws/{table}?token={joined.json()['token']}"
+        async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}) as ws:
+            while True:
+                said = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if said["type"] == "state" and said["table"]["status"] == "playing":
+                    await ws.send(json.dumps({"type": "abandon"}))
+                over = said if said["type"] == "match_over" else said.get("match_over")
+                if over:
+                    codes[f"table unrated: {over.get('unrated')}"] += 1
+                    break
+    await asyncio.sleep(1.0)  # the last result stored
+    player = (await farmer.get(f"/api/players/{names[0]}")).json()
+    for match in player["matches"]:
+        codes["rated" if match["rated"] else "not rated"] += 1
+    rating = next((r["rating"] for r in player["ratings"] if r["game"] == "italian-2"), None)
+    codes[f"farmer rating {rating}"] = 1
+    board = (await farmer.get("/api/leaderboard/italian-2?kind=person")).json()
+    marked = [r["review"] for r in board["rows"] if r["name"] == names[0]]
+    codes[f"farmer on the leaderboard under review: {marked}"] = 1
+    for http in accounts:
+        await http.aclose()
+
+
 ATTACKS: dict[str, Callable[[str, float, Counter[str]], Any]] = {
     "tournaments": _tournaments,
     "sockets": _sockets,
@@ -488,6 +579,8 @@ ATTACKS: dict[str, Callable[[str, float, Counter[str]], Any]] = {
     "spectators": _spectators,
     "ghosts": _ghosts,
     "logins": _logins,
+    "stuck": _stuck,
+    "farm": _farm,
 }
 
 

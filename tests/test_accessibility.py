@@ -204,6 +204,28 @@ def open_history(page: Any, server: RoomServer) -> None:
     page.wait_for_selector("#matches p, #matches article")
 
 
+def open_moderation(page: Any, server: RoomServer) -> None:
+    """The moderators' page with a flagged account, for a moderator (a new one each time)."""
+    store = server.room.store
+    name = f"mod{time.monotonic_ns() % 10**9}"
+    open_account_member_named(page, server, name)
+    moderator = store.user_by_name(name)
+    assert moderator is not None
+    store.decide(moderator, "grant", "console", time.time())
+    flagged = store.create_user(f"farm{time.monotonic_ns() % 10**9}", "x")
+    store.flag(flagged, "gained 200 of 200 from 1 opponents", time.time())
+    page.goto(f"{server.url}/moderation")
+    page.wait_for_selector("#flagged tr[data-name]")
+
+
+def open_account_member_named(page: Any, server: RoomServer, name: str) -> None:
+    page.goto(f"{server.url}/account?tab=signup")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", "a long enough password")
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#member:not([hidden])")
+
+
 def open_desk_home(page: Any, server: RoomServer) -> None:
     page.goto(f"{server.url}/desk")
     page.wait_for_selector("#tournament-form")
@@ -297,6 +319,7 @@ PAGES: dict[str, Callable[[Any, RoomServer], None]] = {
     "account": open_account_guest,
     "account-member": open_account_member,
     "history": open_history,
+    "moderation": open_moderation,
     "desk-home": open_desk_home,
     "desk": open_desk,
     "tournament": open_tournament,

@@ -136,8 +136,9 @@ def test_a_bot_process_plays_a_rated_match_against_a_person_and_both_are_rated(
     tmp_path: Path,
 ) -> None:
     with room(tmp_path) as server:
+        # Robo is Carla's: a match against one's own bot is never rated (fairplay.py).
         anna = Person(server.url, "Anna")
-        token = anna.new_bot("Robo")
+        token = Person(server.url, "Carla").new_bot("Robo")
         bot = bot_process(server.url, token, "--matches", "1")
         try:
             seat = anna.challenge("Robo")
@@ -156,9 +157,29 @@ def test_a_bot_process_plays_a_rated_match_against_a_person_and_both_are_rated(
         row = next(r for r in board["rows"] if r["name"] == "Robo")
         assert {"name": "Robo", "bot": True}.items() <= row.items()
         page = httpx.get(f"{server.url}/api/players/Robo").json()
-        assert page["kind"] == "bot" and page["owner"] == "Anna"
+        assert page["kind"] == "bot" and page["owner"] == "Carla"
         status = httpx.get(f"{server.url}/api/challenges/{seat['challenge']}").json()
         assert status["status"] == "accepted"
+
+
+def test_a_person_challenging_her_own_bot_plays_unrated_and_is_told_why(tmp_path: Path) -> None:
+    """Issue 32: the owner against his own bot that throws its games climbed the people's
+    board. A rated challenge of one's own bot plays unrated ("same_owner")."""
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        bot = bot_process(server.url, token, "--matches", "1")
+        try:
+            seat = anna.challenge("Robo")
+            assert anna.play(seat, server.ws_url)
+            finished(bot)
+        finally:
+            bot.kill()
+        info = httpx.get(f"{server.url}/api/tables/{seat['table']}").json()
+        assert (info["rated"], info["unrated"]) == (False, "same_owner")
+        assert rating(server.url, "Robo") is None and rating(server.url, "Anna") is None
+        [match] = results_of(server.url, token)
+        assert not match["rated"]
 
 
 def test_a_bot_process_plays_a_rated_match_against_a_house_bot(tmp_path: Path) -> None:
@@ -214,7 +235,8 @@ class Cable:
 def test_a_bot_survives_its_socket_being_dropped(tmp_path: Path) -> None:
     with room(tmp_path) as server:
         anna = Person(server.url, "Anna")
-        token = anna.new_bot("Robo")
+        # Carla's bot: against its own person a match is not rated (fairplay.py).
+        token = Person(server.url, "Carla").new_bot("Robo")
         cable = Cable(server.port)
 
         async def scenario() -> str:
@@ -713,7 +735,8 @@ def test_a_bot_process_in_quick_play_sits_beside_a_person_who_allows_bots(
 ) -> None:
     with room(tmp_path, quick_wait_seconds=600, quick_deals=1) as server:
         anna = Person(server.url, "Anna")
-        token = anna.new_bot("Robo")
+        # Carla's bot: against its own person a match is not rated (fairplay.py).
+        token = Person(server.url, "Carla").new_bot("Robo")
         bruno = Person(server.url, "Bruno")
         refuses = bruno.post("/api/quick", {"players": 2, "bots": False}).json()["ticket"]
         bot = bot_process(server.url, token, "--quick", "--matches", "1")

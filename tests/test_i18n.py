@@ -109,6 +109,8 @@ ROOM_CODES = [
     # Fair play: no hint or analysis during a rated or tournament match.
     "no_hints_rated",
     "no_hints_tournament",
+    # Moderation (server/moderation.py).
+    "banned",
 ]
 
 # Keys the code builds from a prefix and a value (t('variant.' + name),
@@ -128,6 +130,9 @@ DYNAMIC_KEYS = {
         "red_threes",
     ],
     "score.end.": ["closed", "went out", "stock", "stall", "time-out"],
+    # Why a table made rated plays unrated (server/fairplay.py).
+    "score.unrated_": ["same_owner", "pair_cap"],
+    "moderation.": ["clear", "reset", "ban"],
     "grade.": ["clean", "semi-clean", "dirty", "twos", "jokers", "twos-and-jokers"],
     "format.": ["danish", "mitchell", "round-robin", "knockout"],
     "format_help.": ["danish", "mitchell", "round-robin", "knockout"],

@@ -1418,6 +1418,11 @@ from burraco.server.desk_cli import desk_app  # noqa: E402
 
 app.add_typer(desk_app, name="desk")
 
+from burraco.server.moderation_cli import moderation_app, moderator_app  # noqa: E402
+
+app.add_typer(moderator_app, name="moderator")
+app.add_typer(moderation_app, name="moderation")
+
 
 if __name__ == "__main__":
     app()

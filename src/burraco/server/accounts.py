@@ -291,6 +291,9 @@ class Accounts:
         )
         if not valid:
             raise _bad_login()
+        if user.role == "banned":
+            # Said only to the one who knows the password (server/moderation.py).
+            raise RoomError("banned", "this account is banned by the room's moderators", 403)
         if updated is not None:
             # Stronger parameters since the hash was made: keep the new hash.
             self.store.update_user(user.id, password_hash=updated)
@@ -334,7 +337,8 @@ class Accounts:
         """The bot account a live API token opens (docs/bots.md); None if unknown or revoked."""
         if not token or len(token) > 200:
             return None
-        return self.store.bot_by_token(_digest(token))
+        bot = self.store.bot_by_token(_digest(token))
+        return None if bot is None or bot.role == "banned" else bot
 
     def log_out(self, session: SessionRow) -> None:
         self.store.delete_session(session.id_hash)

@@ -36,6 +36,7 @@ from burraco.server.desk import Desk
 from burraco.server.guard import Guard, socket_origin
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
 from burraco.server.limits import Limits, Rates, SharedRates
+from burraco.server.moderation_api import routes as moderation_routes
 from burraco.server.pages import (
     WEB,
     PageFiles,
@@ -306,6 +307,7 @@ def create_app(
             accounts.check_guest_name(body.name)
         address = request_.client.host if request_.client else "unknown"
         creator = f"user-{user.id}" if user is not None else f"address-{address}"
+        room.door.pace.admit()  # a burst of creations is paced (table/door.py)
         table, seat, token = room.create(request, user.id if user else None, creator)
         if cluster is not None:
             await cluster.claim(table.id)
@@ -592,6 +594,7 @@ def create_app(
     )
 
     app.include_router(player_routes(room, store))
+    app.include_router(moderation_routes(store))
 
     app.include_router(bot_routes(room, store, bot_accounts, challenges))
     app.include_router(review_routes(review_pool, store, on_owner))

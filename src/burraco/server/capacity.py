@@ -58,6 +58,20 @@ class Capacity:
     #: Open tables (waiting or playing) one creator holds at once: a registered player's
     #: account, a guest's address.
     tables_per_creator: int = 3
+    #: The share of ``max_tables`` the tables of fresh creators (guests, accounts with no
+    #: finished match) that no person plays at may hold; the rest stays for the tables
+    #: people play at, accounts with a history and tournaments (table/door.py).
+    guest_share: float = 0.5
+    #: Seconds a fresh table nobody has open is kept from a newcomer who needs its place.
+    evict_after: float = 30.0
+    #: New tables made or started a second, after a first burst: past them a request hears
+    #: "busy, try again in N s", so a burst of creations does not take the event loop
+    #: from the tables in play (table/door.py; 0: no pace).
+    new_tables_per_second: float = 20.0
+    new_tables_burst: float = 20.0
+    #: Rated matches between the same two opponents in 24 hours; past it their tables play
+    #: unrated, and say so (server/fairplay.py; a negative number: no cap).
+    rated_pair_cap: int = 5
     #: HTTP requests (and spectators' sockets until their first message) in the room at
     #: once, and how many more may wait their turn at the door before the newest is told
     #: "busy": a flood waits outside instead of standing between the players and their
@@ -80,6 +94,9 @@ class Capacity:
     #: Seconds a waiting table stays with none of its seats open (since it was created,
     #: or since its last socket closed) before it expires.
     waiting_idle: float = 180.0
+    #: Seconds a table in play may stand with no person's socket open and no move made
+    #: before it ends, unrated and nobody's loss, whatever its clock (table/deserted.py).
+    deserted_seconds: float = 600.0
     #: Tables in one page of the lobby, and the most a page may ask for.
     lobby_page: int = 50
     lobby_page_max: int = 200

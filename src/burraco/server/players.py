@@ -79,15 +79,19 @@ def routes(room: Room, store: Store) -> APIRouter:
         offset = (page - 1) * PER_PAGE
         rows = store.leaderboard(game, PER_PAGE + 1, offset, kind)
         bots = store.leaderboard(game, 10, 0, "bot")
+        # A flagged account's place is frozen (its rating moves no more) and marked.
+        review = store.frozen(sorted({user.id for user, _ in rows[:PER_PAGE] + bots}))
         return _game_json(game, v) | {
             "page": page,
             "per_page": PER_PAGE,
             "more": len(rows) > PER_PAGE,
             "rows": [
-                _rated_json(user, rating) | {"rank": offset + i + 1}
+                _rated_json(user, rating) | {"rank": offset + i + 1, "review": user.id in review}
                 for i, (user, rating) in enumerate(rows[:PER_PAGE])
             ],
-            "bots": [_rated_json(user, rating) for user, rating in bots],
+            "bots": [
+                _rated_json(user, rating) | {"review": user.id in review} for user, rating in bots
+            ],
         }
 
     @router.get("/api/players/{name}")

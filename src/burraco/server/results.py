@@ -16,6 +16,12 @@ the lines that played take the win. When no line played (every one abandoned or 
 played by a bot for its person), no rating moves: nobody gains from the bots' play.
 Every row keeps the seat's turns and those a bot played, for the player page.
 
+Fair play (fairplay.py): a table made rated may play unrated (one owner's accounts, a
+pair past its rated matches of the day; seats.py decides when it starts). After each rated
+match the farm detector reads each winner's recent rated results and may flag the account
+for a moderator's review; a flagged (or banned) account's rating is frozen: its matches
+are stored, its opponents rated as usual, its own rating stays.
+
 The bot levels have accounts of kind "bot" named after them. A fresh database
 gives them the ratings of ``bot_ratings.json`` (the result of ``burraco ratings
 --write-defaults``), so a player reads a bot's rating before the first rated match.
@@ -33,6 +39,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 from burraco.match import Match
 from burraco.server.absence import SeatTurns, absent_seats
+from burraco.server.fairplay import (
+    FAST_TURNS,
+    FLAG_WINDOW,
+    MADE_TOGETHER,
+    Account,
+    Game,
+    farm_signal,
+    owner_key,
+)
 from burraco.server.ratings import (
     BOT_LEVELS,
     Skill,
@@ -41,7 +56,14 @@ from burraco.server.ratings import (
     match_ranks,
     rate,
 )
-from burraco.storage.store import NameTaken, RatingRow, ResultRow, StorageUnavailable, Store
+from burraco.storage.store import (
+    NameTaken,
+    RatingRow,
+    ResultRow,
+    StorageUnavailable,
+    Store,
+    UserRow,
+)
 
 if TYPE_CHECKING:
     from burraco.server.room import LiveTable
@@ -50,7 +72,9 @@ __all__ = [
     "DEFAULTS",
     "bot_accounts",
     "default_bot_ratings",
+    "farm_games",
     "listener",
+    "look_for_farming",
     "match_results",
     "rated_results",
     "save_table_results",
@@ -151,11 +175,14 @@ def rated_results(
     before: Mapping[int, RatingRow],
     now: float,
     absent: Collection[int] = (),
+    frozen: Collection[int] = (),
 ) -> tuple[list[ResultRow], list[RatingRow]]:
     """The rows of a rated match with each account's rating before and after it, and the
     accounts' new ratings. A seat without an account (never at a rated table, but who
     knows) plays as a newcomer whose rating is not kept. The lines of ``absent`` seats
-    rank last; when every line left so, nobody is rated (the rows as they were)."""
+    rank last; when every line left so, nobody is rated (the rows as they were). The
+    ``frozen`` accounts (flagged for review: fairplay.py) keep their rating, the others
+    move as if they had played them."""
     v = match.v
     if len(leaving_lines(match, absent)) == v.lines:
         return list(rows), []
@@ -178,8 +205,11 @@ def rated_results(
             updated_at=now,
         )
         for k, skill in after.items()
-        if isinstance(k, int)
+        if isinstance(k, int) and k not in frozen
     ]
+    for k in frozen:
+        if k in after:
+            after[k] = skills.get(k, Skill())
     rated = [
         _with_ratings(row, skills.get(key[row.seat], Skill()), after[key[row.seat]])
         if row.user_id is not None
@@ -214,13 +244,68 @@ def save_table_results(store: Store, table: LiveTable, now: float | None = None)
     )
     if table.row.tournament is not None or not table.row.rated:
         return store.save_results(rows)
+    frozen = store.frozen(sorted({r.user_id for r in rows if r.user_id is not None}))
     # The ratings are read, moved and written in one transaction that holds the players:
     # another process rating one of them meanwhile waits (or is waited for).
-    return store.rate_results(
+    saved = store.rate_results(
         rows,
         game_key(match.v),
-        lambda before: rated_results(match, rows, before, now, absent),
+        lambda before: rated_results(match, rows, before, now, absent, frozen),
     )
+    if saved:
+        winners = {r.user_id for r in rows if r.outcome == "win" and r.user_id is not None}
+        for user_id in sorted(winners - frozen):
+            look_for_farming(store, user_id, now)
+    return saved
+
+
+def farm_games(
+    mine: Sequence[ResultRow], others: Sequence[ResultRow], accounts: Mapping[int, UserRow]
+) -> list[Game]:
+    """An account's rated results as the farm detector reads them (fairplay.Game): each
+    match's gain, its opponents (the room's bot levels left out: they never throw a match),
+    whether they all lost fast or abandoned, whether one was made with the account."""
+    games = []
+    for row in mine:
+        me = accounts.get(row.user_id or 0)
+        against = [
+            o
+            for o in others
+            if o.table_id == row.table_id
+            and o.line != row.line
+            and o.user_id is not None
+            and (u := accounts.get(o.user_id)) is not None
+            and owner_key(Account(u.id, u.kind, u.owner_id)) is not None
+        ]
+        if not against or me is None:
+            continue
+        thrown = all(o.outcome == "loss" and (o.abandoned or o.turns < FAST_TURNS) for o in against)
+        together = any(
+            abs(accounts[o.user_id or 0].created_at - me.created_at) < MADE_TOGETHER
+            for o in against
+        )
+        gain = (row.rating_after or 0.0) - (row.rating_before or 0.0)
+        opponents = tuple(sorted({o.user_id for o in against if o.user_id is not None}))
+        games.append(Game(row.table_id, gain, opponents, thrown, together))
+    return games
+
+
+def look_for_farming(store: Store, user_id: int, now: float) -> str | None:
+    """Run the farm detector over an account's rated results of the last week (since a
+    moderator's last decision on it), and flag it for review if they look farmed; why,
+    or None."""
+    flag = store.flag_of(user_id)
+    since = now - FLAG_WINDOW
+    if flag is not None and flag.decided_at is not None:
+        since = max(since, flag.decided_at)
+    mine, others, accounts = store.rated_games(user_id, since)
+    reason = farm_signal(farm_games(mine, others, accounts))
+    user = accounts.get(user_id)
+    if reason is None or user is None:
+        return None
+    if store.flag(user, reason, now):
+        log.warning("account %s flagged for review: %s", user.name, reason)
+    return reason
 
 
 def listener(store: Store) -> Callable[[LiveTable], Awaitable[None]]:

@@ -28,6 +28,7 @@ from burraco.server.limits import Limits, Rates
 from burraco.server.table.bots import Bots
 from burraco.server.table.chat import TableChat
 from burraco.server.table.clocks import Clocks
+from burraco.server.table.door import Door
 from burraco.server.table.errors import TOO_FAST, UNAVAILABLE, RoomError, error_message
 from burraco.server.table.finish import Finisher
 from burraco.server.table.live import Close, LiveTable, Send, Shared
@@ -43,7 +44,6 @@ from burraco.server.table.views import Views
 from burraco.server.thinking import Thinking, ThinkingSettings
 from burraco.server.watching import CloseSocket, SendText, Watcher
 from burraco.storage import Store, TableRow
-from burraco.storage.store import StorageUnavailable
 
 __all__ = [
     "NEXT_DEAL_SECONDS",
@@ -136,6 +136,15 @@ class Room:
         #: Tables the loader rebuilt whose clocks and bots wait for the last one (or for
         #: a request): the loop's time goes to loading first, as before it listened.
         self._asleep: set[str] = set()
+        #: Reaping, and the shares of max_tables new tables come in by.
+        self.door = Door(
+            store,
+            self.tables,
+            self.capacity,
+            self.shared,
+            self.listing.changed,
+            lambda: len(self._pending),
+        )
 
     # --- what the parts share, as the rest of the server reads it --------------------------
 
@@ -239,45 +248,24 @@ class Room:
                 log.exception("reaping tables")
 
     def reap(self, now: float | None = None) -> list[str]:
-        """Let go of finished tables after a while and of tables nobody started; they stay
-        in the database (records, replays, the log). The ids let go of."""
-        now = time.time() if now is None else now
-        gone = []
-        for table in list(self.tables.values()):
-            if any(s.connections for s in table.seats) or table.watchers:
-                continue
-            if table.status == "over" and now - table.over_at >= self.capacity.finished_linger:
-                gone.append(table.id)
-            elif (
-                table.status == "waiting"
-                and not table.row.tournament
-                and (
-                    now - table.row.created_at >= self.capacity.waiting_expiry
-                    # Nobody has it open: a visitor who made it and left, or a script.
-                    or now - max(table.row.created_at, table.seen) >= self.capacity.waiting_idle
-                )
-            ):
-                with contextlib.suppress(StorageUnavailable):
-                    self.store.set_status(table.id, "expired")
-                    gone.append(table.id)
-        for table_id in gone:
-            self.tables.pop(table_id, None)
-        if gone:
-            self.listing.changed()
-        return gone
+        """Let go of finished tables after a while, of tables nobody started and of tables
+        in play nobody is at (table/door.py); they stay in the database (records,
+        replays, the log). The ids let go of."""
+        return self.door.reap(time.time() if now is None else now)
 
-    def busy(self) -> str | None:
+    def busy(self, tables: bool = True) -> str | None:
         """Why a new visitor (a new table, a join, a new tournament) is turned away now, or
-        None: the loop falls behind, or the room holds as many tables as it may."""
+        None: the loop falls behind, or (``tables``: one more would come in) the room
+        holds as many tables as it may."""
         if self.lag.lag > self.capacity.busy_lag:
             return BUSY
-        if len(self.tables) + len(self._pending) >= self.capacity.max_tables:
+        if tables and len(self.tables) + len(self._pending) >= self.capacity.max_tables:
             return BUSY
         return None
 
-    def admit(self) -> None:
+    def admit(self, tables: bool = True) -> None:
         """Raise a "busy" :class:`RoomError` (503) when :meth:`busy` says so."""
-        reason = self.busy()
+        reason = self.busy(tables)
         if reason is not None:
             raise RoomError("busy", reason, 503)
 
@@ -337,17 +325,23 @@ class Room:
     def create(
         self, request: dict[str, Any], user_id: int | None = None, creator: str = ""
     ) -> tuple[LiveTable, int, str]:
-        """A new table, its creator in seat 0 (:meth:`Seats.create`); refused while busy."""
-        self.admit()
-        return self.seats.create(request, user_id, creator)
+        """A new table, its creator in seat 0 (:meth:`Seats.create`); refused while busy,
+        or while its creator's share of the room is full (table/door.py)."""
+        self.admit(tables=False)
+        fresh = self.door.is_fresh(user_id)
+        self.door.admit(fresh, time.time())
+        made = self.seats.create(request, user_id, creator)
+        self.door.made(made[0], fresh)
+        return made
 
     async def join(
         self, table_id: str, request: dict[str, Any], user_id: int | None = None
     ) -> tuple[LiveTable, int, str]:
-        self.admit()
+        self.admit(tables=False)  # a join brings no table in
         return await self.seats.join(self.table(table_id), request, user_id)
 
     async def start(self, table_id: str, token: str, user_id: int | None = None) -> LiveTable:
+        self.door.pace.admit()  # a burst of starts is paced (table/door.py)
         table = self.table(table_id)
         await self.seats.start(table, token, user_id)
         return table

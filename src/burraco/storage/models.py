@@ -47,6 +47,9 @@ tables = Table(
     Column("chat", Boolean, nullable=False, server_default="1"),
     #: The table was made by quick play.
     Column("quick", Boolean, nullable=False, server_default="0"),
+    #: Why a table made rated plays unrated (server/fairplay.py: "same_owner", "pair_cap");
+    #: None for a table that plays as it was made (migration 0008).
+    Column("unrated", String(16), nullable=True),
 )
 
 tournaments = Table(
@@ -116,6 +119,8 @@ users = Table(
     #: A bot account's person (who made it and holds its tokens); None for a person and
     #: for the room's own bot levels (migration 0005).
     Column("owner_id", Integer, ForeignKey("users.id"), nullable=True, index=True),
+    #: "" for a player, "moderator" (``burraco moderator grant``), or "banned" (migration 0008).
+    Column("role", String(16), nullable=False, server_default=""),
 )
 
 bot_tokens = Table(
@@ -232,4 +237,34 @@ challenges = Table(
     Column("status", String(8), nullable=False),
     Column("created_at", Float, nullable=False, index=True),
     Column("answered_at", Float, nullable=True),
+)
+
+flags = Table(
+    "flags",
+    metadata,
+    #: An account the farm detector marked for review (server/fairplay.py; migration 0008).
+    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    #: flagged (its rating frozen until a moderator clears it), cleared or banned.
+    Column("status", String(8), nullable=False),
+    #: What the detector saw.
+    Column("reason", String(200), nullable=False),
+    Column("flagged_at", Float, nullable=False),
+    #: When a moderator last cleared, reset or banned it (the detector then reads only the
+    #: results after it).
+    Column("decided_at", Float, nullable=True),
+)
+
+moderation_log = Table(
+    "moderation_log",
+    metadata,
+    #: Every moderator's decision, and every grant of the role: who, what, whom, when.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created_at", Float, nullable=False, index=True),
+    #: The moderator's name, or "console" for the ``burraco`` command on the server.
+    Column("moderator", String(64), nullable=False),
+    #: grant, revoke, flag, clear, reset, ban.
+    Column("action", String(16), nullable=False),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("name", String(64), nullable=False),
+    Column("note", String(200), nullable=False, server_default=""),
 )

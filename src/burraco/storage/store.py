@@ -45,6 +45,8 @@ __all__ = [
     "ChatRow",
     "EventRow",
     "FinishedTable",
+    "FlagRow",
+    "ModerationRow",
     "NameTaken",
     "RatingRow",
     "ResultRow",
@@ -81,6 +83,8 @@ class TableRow:
     watch_delay: int = 0
     chat: bool = True
     quick: bool = False
+    #: Why a table made rated plays unrated (server/fairplay.py), or None.
+    unrated: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +131,8 @@ class UserRow:
     created_at: float
     #: A bot account's person; None for a person and for the room's own bot levels.
     owner_id: int | None = None
+    #: "" for a player, "moderator", or "banned".
+    role: str = ""
 
     @property
     def program(self) -> bool:
@@ -228,6 +234,30 @@ class ReviewRow:
     seat: int
     data: str
     created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class FlagRow:
+    """An account the farm detector marked: flagged (its rating frozen), cleared or banned."""
+
+    user_id: int
+    status: str
+    reason: str
+    flagged_at: float
+    decided_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ModerationRow:
+    """One line of the moderators' audit log."""
+
+    id: int
+    created_at: float
+    moderator: str
+    action: str
+    user_id: int
+    name: str
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -944,12 +974,13 @@ class Store:
     def leaderboard(
         self, game: str, limit: int = 50, offset: int = 0, kind: str | None = None
     ) -> list[tuple[UserRow, RatingRow]]:
-        """The rated of a game, the highest ``mu - 3 sigma`` first (OpenSkill's ordinal)."""
+        """The rated of a game, the highest ``mu - 3 sigma`` first (OpenSkill's ordinal);
+        banned accounts are left off."""
         r_, u = models.ratings, models.users
         query = (
             select(u, r_)
             .join(r_, r_.c.user_id == u.c.id)
-            .where(r_.c.game == game)
+            .where((r_.c.game == game) & (u.c.role != "banned"))
             .order_by((r_.c.mu - 3 * r_.c.sigma).desc(), u.c.id)
             .limit(limit)
             .offset(offset)
@@ -1029,6 +1060,149 @@ class Store:
         with self._write() as c:
             for rating in ratings:
                 _put_rating(c, rating)
+
+    def rated_pairs_since(
+        self, user_ids: Sequence[int], since: float
+    ) -> dict[tuple[int, int], int]:
+        """How many rated matches each two of ``user_ids`` played on opposite lines since
+        ``since``, by pair of ids (the lower first): the daily cap's count."""
+        if len(user_ids) < 2:
+            return {}
+        a, b = models.results.alias("a"), models.results.alias("b")
+        query = (
+            select(a.c.user_id, b.c.user_id, func.count(func.distinct(a.c.table_id)))
+            .join(b, (a.c.table_id == b.c.table_id) & (a.c.line != b.c.line))
+            .where(
+                a.c.user_id.in_(user_ids)
+                & b.c.user_id.in_(user_ids)
+                & (a.c.user_id < b.c.user_id)
+                & a.c.rated
+                & (a.c.finished_at >= since)
+            )
+            .group_by(a.c.user_id, b.c.user_id)
+        )
+        with self.engine.connect() as c:
+            return {(int(x), int(y)): int(n) for x, y, n in c.execute(query).all()}
+
+    def unrate_table(self, table_id: str, reason: str) -> None:
+        """A table made rated plays unrated, for ``reason`` (server/fairplay.py)."""
+        with self._write() as c:
+            c.execute(
+                update(models.tables)
+                .where(models.tables.c.id == table_id)
+                .values(rated=False, unrated=reason)
+            )
+
+    def rated_games(
+        self, user_id: int, since: float
+    ) -> tuple[list[ResultRow], list[ResultRow], dict[int, UserRow]]:
+        """What the farm detector reads of an account: its rated results since ``since``,
+        the other seats' results at those tables, and the accounts of those seats."""
+        r_ = models.results
+        mine = self._all(
+            select(r_)
+            .where((r_.c.user_id == user_id) & r_.c.rated & (r_.c.finished_at >= since))
+            .order_by(r_.c.finished_at),
+            ResultRow,
+        )
+        if not mine:
+            return [], [], {}
+        ids = [row.table_id for row in mine]
+        others = self._all(select(r_).where(r_.c.table_id.in_(ids)), ResultRow)
+        others = [row for row in others if row.user_id != user_id]
+        accounts = self.users(sorted({user_id} | {r.user_id for r in others if r.user_id}))
+        return mine, others, accounts
+
+    # --- fair play: flags, roles and the moderators' log ----------------------------------
+
+    def flag(self, user: UserRow, reason: str, now: float) -> bool:
+        """Mark an account for review (its rating frozen until cleared), with its line in
+        the audit log (by "detector"); False if it is flagged or banned already."""
+        f_, user_id = models.flags, user.id
+        with self._write() as c:
+            found = c.execute(select(f_.c.status).where(f_.c.user_id == user_id)).first()
+            if found is not None and found.status in ("flagged", "banned"):
+                return False
+            values = {"status": "flagged", "reason": reason[:200], "flagged_at": now}
+            if found is None:
+                c.execute(insert(f_).values(user_id=user_id, **values))
+            else:
+                c.execute(update(f_).where(f_.c.user_id == user_id).values(**values))
+            c.execute(
+                insert(models.moderation_log).values(
+                    created_at=now,
+                    moderator="detector",
+                    action="flag",
+                    user_id=user_id,
+                    name=user.name,
+                    note=reason[:200],
+                )
+            )
+        return True
+
+    def flag_of(self, user_id: int) -> FlagRow | None:
+        f_ = models.flags
+        return self._first(select(f_).where(f_.c.user_id == user_id), FlagRow)
+
+    def flags(self, statuses: Sequence[str] = ("flagged",)) -> list[FlagRow]:
+        f_ = models.flags
+        query = select(f_).where(f_.c.status.in_(statuses)).order_by(f_.c.flagged_at)
+        return self._all(query, FlagRow)
+
+    def frozen(self, user_ids: Sequence[int]) -> set[int]:
+        """Those of ``user_ids`` whose rating does not move: flagged or banned."""
+        if not user_ids:
+            return set()
+        f_ = models.flags
+        query = select(f_.c.user_id).where(
+            f_.c.user_id.in_(user_ids) & f_.c.status.in_(("flagged", "banned"))
+        )
+        with self.engine.connect() as c:
+            return {int(x) for x in c.execute(query).scalars()}
+
+    def decide(
+        self, user: UserRow, action: str, moderator: str, now: float, note: str = ""
+    ) -> None:
+        """A moderator's decision on an account, with its line in the audit log, in one
+        transaction: ``clear`` (the flag lifted), ``reset`` (its ratings back to a
+        newcomer's, the flag lifted), ``ban`` (no login, off the leaderboards, no rated
+        play), ``grant``/``revoke`` (the moderator role)."""
+        f_, u = models.flags, models.users
+        status = {"clear": "cleared", "reset": "cleared", "ban": "banned"}.get(action)
+        with self._write() as c:
+            if status is not None:
+                decided = {"status": status, "decided_at": now}
+                done = c.execute(update(f_).where(f_.c.user_id == user.id).values(**decided))
+                if done.rowcount == 0:
+                    c.execute(
+                        insert(f_).values(
+                            user_id=user.id, reason=note[:200], flagged_at=now, **decided
+                        )
+                    )
+            if action == "reset":
+                c.execute(delete(models.ratings).where(models.ratings.c.user_id == user.id))
+            role = {"ban": "banned", "grant": "moderator", "revoke": ""}.get(action)
+            if role is not None:
+                c.execute(update(u).where(u.c.id == user.id).values(role=role))
+            if action == "ban":
+                c.execute(delete(models.sessions).where(models.sessions.c.user_id == user.id))
+            c.execute(
+                insert(models.moderation_log).values(
+                    created_at=now,
+                    moderator=moderator,
+                    action=action,
+                    user_id=user.id,
+                    name=user.name,
+                    note=note[:200],
+                )
+            )
+
+    def moderation_log(self, user_id: int | None = None, limit: int = 100) -> list[ModerationRow]:
+        m = models.moderation_log
+        query = select(m).order_by(m.c.id.desc()).limit(limit)
+        if user_id is not None:
+            query = query.where(m.c.user_id == user_id)
+        return self._all(query, ModerationRow)
 
     def results(
         self,

@@ -226,6 +226,7 @@ const ROOM_MESSAGES = [
   [/^no record for this table$/, 'error.no_record'],
   [/^no hint now\b/, 'error.busy_hint'],
   [/^the room is checking many passwords/, 'error.busy_login'],
+  [/^the room is full right now: try again in \d+ s/, 'error.busy_wait'],
   [/^a rated table is for registered players/, 'error.rated_log_in'],
   [/^this table is rated: log in/, 'error.rated_log_in'],
   [/^you already sit at this table$/, 'error.already_seated'],

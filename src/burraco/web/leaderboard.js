@@ -82,7 +82,9 @@ function ratingTable(rows, caption, withRank) {
     el('thead', {}, el('tr', {}, head.map((h, i) => el('th', { scope: 'col', class: i === (withRank ? 1 : 0) ? null : 'num', text: h })))),
     el('tbody', {}, rows.map((row) => el('tr', { class: row.bot ? 'is-bot' : null, dataset: { name: row.name } },
       withRank ? el('td', { class: 'num', text: String(row.rank) }) : null,
-      el('th', { scope: 'row' }, playerLink(row)),
+      el('th', { scope: 'row' }, playerLink(row),
+        // A flagged account's rating is frozen while moderators review it.
+        row.review ? el('span', { class: 'badge muted', text: t('board.review'), title: t('board.review_title') }) : null),
       el('td', { class: 'num rating', text: formatNumber(row.rating) }),
       el('td', { class: 'num', text: String(row.matches) }),
     ))),

@@ -14,7 +14,9 @@
 - ``chat``: a table's chat: checking, rating and storing a message, a channel's history;
 - ``finish``: the end of a match: its record and status, telling the players and listeners;
 - ``lobby``: the lobby's list of tables, its filters and pages;
-- ``records``: a finished match's record, its finished deals, its replay.
+- ``records``: a finished match's record, its finished deals, its replay;
+- ``door``: reaping, the shares of ``max_tables`` new tables come in by, their pace;
+- ``deserted``: a table in play nobody is at ends after a while, unrated.
 
 Each part holds the few collaborators it calls (given by the room), never the room.
 Runtime imports go one way (a part imports the helpers of the parts below it); parts that

@@ -165,6 +165,7 @@ class LiveTable:
             "takeover": self.row.takeover,
             "rated": self.row.rated,
             "hints_closed": hints_closed(self.row),
+            "unrated": self.row.unrated,
             "watchable": self.row.watchable,
             "quick": self.row.quick,
             "status": self.row.status,

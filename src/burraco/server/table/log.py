@@ -129,11 +129,12 @@ class EventLog:
             last_time = event.created_at
             if remember is not None and event.version >= remember and table.row.watchable:
                 self.spectators.remember(table)
-        if row.status == "over":
-            # Finished before (a replay reopened, say): replaying its start made it "playing"
-            # again, but its end is stored already; finishing it again would restamp its
-            # finish time (the history's) and tell its listeners a second time.
-            table.row = with_row(table.row, status="over")
+        if row.status in ("over", "expired"):
+            # Finished before (a replay reopened, say) or ended as nobody was at it
+            # (deserted.py): replaying its start made it "playing" again, but its end is
+            # stored already; finishing it again would restamp its finish time (the
+            # history's) and tell its listeners a second time.
+            table.row = with_row(table.row, status=row.status)
             table.over_at = time.time()
         elif table.match is not None and table.match.is_over and table.status != "over":
             # The process stopped between the last action and the end of the match (the

@@ -15,6 +15,7 @@ from typing import Any
 
 from burraco.errors import RuleError
 from burraco.server.capacity import Capacity
+from burraco.server.fairplay import DAY, Account, unrated_reason
 from burraco.server.inputs import clean_name
 from burraco.server.table.clocks import Clocks
 from burraco.server.table.errors import UNAVAILABLE, RoomError
@@ -228,6 +229,8 @@ class Seats:
         ]
         now = time.time()
         try:
+            if rated:
+                self._fair_play(table, {seat.seat: seat.user_id for seat in bots}, now)
             self.store.start_table(table.id, bots, table.version + 1, now)
         except StaleVersion as error:
             raise RoomError("stale", "the table was started elsewhere", 409) from error
@@ -351,6 +354,23 @@ class Seats:
         async with table.lock:
             await self.start_locked(table, grace_seconds)
         return table, tokens
+
+    def _fair_play(self, table: LiveTable, bots: dict[int, int | None], now: float) -> None:
+        """A rated table whose seats are all taken plays unrated when fair play says so
+        (server/fairplay.py: accounts of one owner on opposite lines, or two opponents past
+        their rated matches of the day), and keeps the reason for the table and the sheet."""
+        ids = [bots.get(i, s.user_id) for i, s in enumerate(table.seats)]
+        users = self.store.users(sorted({i for i in ids if i is not None}))
+        accounts = [
+            Account(u.id, u.kind, u.owner_id) if (u := users.get(i or 0)) else None for i in ids
+        ]
+        played = self.store.rated_pairs_since(sorted(users), now - DAY)
+        reason = unrated_reason(
+            accounts, table.variant.line_of, played, self.capacity.rated_pair_cap
+        )
+        if reason is not None:
+            self.store.unrate_table(table.id, reason)
+            table.row = with_row(table.row, rated=False, unrated=reason)
 
     def mark_programs(self, table: LiveTable) -> None:
         """Mark the seats a person's bot account holds (made, joined, or rebuilt after a

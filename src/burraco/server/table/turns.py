@@ -99,6 +99,8 @@ class Turns:
             raise RoomError("forbidden", "the match has not started")
         if table.status == "over" or match.is_over:
             raise RoomError("over", "the match is over")
+        if table.status == "expired":
+            raise RoomError("over", "the table ended: nobody played at it for a long time")
         if version != table.version:
             raise RoomError(
                 "stale", f"stale action: the table is at version {table.version}, not {version}"
