@@ -409,6 +409,19 @@ export function applyI18n(root = document) {
   }
 }
 
+/** The list drops below its menu, its right edge under the menu's; where the bar has
+ * wrapped the menu to the left of a narrow screen, its left edge instead, so that every
+ * choice stays on the screen. */
+function placeList(menu) {
+  const list = menu.querySelector('.lang-list');
+  list.style.left = '';
+  list.style.right = '';
+  if (list.getBoundingClientRect().left < 0) {
+    list.style.left = '0';
+    list.style.right = 'auto';
+  }
+}
+
 /** Wire the #lang menu (a <details>: its summary opens it; Escape or a click elsewhere
  * closes it) and translate the page once. The other languages are fetched as the menu
  * opens, so that a choice switches at once. */
@@ -416,7 +429,11 @@ export function initI18n() {
   const menu = document.getElementById('lang');
   if (menu) {
     const summary = menu.querySelector('summary');
-    menu.addEventListener('toggle', () => { if (menu.open) for (const l of LANGS) load(l); });
+    menu.addEventListener('toggle', () => {
+      if (!menu.open) return;
+      for (const l of LANGS) load(l);
+      placeList(menu);
+    });
     for (const b of menu.querySelectorAll('button[data-lang]')) {
       b.addEventListener('click', () => {
         menu.open = false;
