@@ -31,6 +31,7 @@ from waits import seconds
 
 from burraco.client import house
 from burraco.client.session import Seat
+from burraco.server.capacity import Capacity
 from burraco.server.limits import Limits
 from burraco.server.quickplay import Entry, QuickQueue, QuickRules
 from burraco.server.table.errors import RoomError
@@ -662,6 +663,25 @@ def test_a_bot_sits_at_no_more_tables_than_its_cap(tmp_path: Path) -> None:
         anna.new_bot("Robo3")
         fourth = anna.post("/api/account/bots", {"name": "Robo4"})
         assert (fourth.status_code, fourth.json()["code"]) == (409, "too_many_bots")
+
+
+def test_a_bot_creates_as_many_tables_as_docs_bots_md_says(tmp_path: Path) -> None:
+    """Issue 32: a bot account made 3 tables and its 4th was refused ("you have 3 open
+    tables already", a person's cap), where docs/bots.md says 4: the bot's own cap holds."""
+    most = int(re.search(r"a bot sits at (\d) tables at once", DOCS.read_text())[1])  # type: ignore[index]
+    assert most == Limits().bot_tables
+    # The room's own cap per creator, not the tests' generous one (roomserver.py).
+    with room(tmp_path, capacity=Capacity(busy_lag=30.0)) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        body = {"name": "Robo", "players": 2}
+        made = [http.post("/api/tables", json=body) for _ in range(most)]
+        assert [m.status_code for m in made] == [200] * most, made[-1].text
+        past = http.post("/api/tables", json=body)
+        assert (past.status_code, past.json()["code"]) == (429, "too_many_tables")
+        assert past.json()["params"] == {"n": most}
+        assert "a bot sits at most" in past.json()["detail"]
 
 
 @pytest.mark.parametrize("admitted", [False, True])

@@ -290,6 +290,11 @@ def create_app(
             accounts.check_guest_name(body.name)
         address = request_.client.host if request_.client else "unknown"
         creator = f"user-{user.id}" if user is not None else f"address-{address}"
+        if user is not None and user.program:
+            # A bot's tables are capped by ``bot_tables`` alone (admit_table, above: in the
+            # database, so every process agrees), not by a person's ``tables_per_creator``,
+            # which refused a bot its 4th table where docs/bots.md says 4 (issue 32).
+            creator = ""
         table, seat, token = room.create(request, user.id if user else None, creator)
         if cluster is not None:
             await cluster.claim(table.id)
