@@ -566,7 +566,7 @@ def create_app(
     app.include_router(player_routes(room, store))
 
     app.include_router(bot_routes(room, store, bot_accounts, challenges))
-    app.include_router(review_routes(review_pool, store, on_owner))
+    app.include_router(review_routes(review_pool, store, on_owner, limit))
 
     if WEB.is_dir():
         app.mount("/static", PageFiles(directory=WEB), name="static")

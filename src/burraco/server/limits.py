@@ -49,6 +49,9 @@ class Limits:
     start_round: str = "10/minute"
     #: Presses of quick play's "Play" per address.
     quick_play: str = "30/minute"
+    #: Reads of a table's reviews (``GET /api/tables/{id}/reviews``) per address: the
+    #: replay page asks every 0.7 s while a review runs (86 a minute).
+    read_reviews: str = "240/minute"
     #: Login attempts per address (a club's players may share one), and new accounts per
     #: address.
     log_in: str = "30/minute"
@@ -94,6 +97,7 @@ _WHAT = {
     "pad_tournament": "paddings",
     "start_round": "rounds started",
     "quick_play": "quick-play requests",
+    "read_reviews": "reads of reviews",
     "log_in": "login attempts",
     "sign_up": "new accounts",
     "socket_messages": "messages",
@@ -172,6 +176,7 @@ SHARED_KINDS: frozenset[str] = frozenset(
         "pad_tournament",
         "start_round",
         "quick_play",
+        "read_reviews",
         "log_in",
         "sign_up",
     }
