@@ -485,6 +485,45 @@ def test_an_unknown_or_revoked_token_is_refused(tmp_path: Path) -> None:
         assert bruno.post("/api/account/bots/Robo/revoke").status_code == 404
 
 
+def test_a_revoked_tokens_open_sockets_are_closed_at_once(tmp_path: Path) -> None:
+    """Issue 32: after ``revoke`` answered ``{"revoked": 1}`` the token's open socket
+    played 6 more actions. Now its sockets are closed before the answer (``bad_token``,
+    4401); a socket of another, live token of the same bot plays on."""
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        other = anna.post("/api/account/bots/Robo/tokens").json()["token"]
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        body = {"name": "Robo", "players": 2, "move_seconds": 0}
+        table = http.post("/api/tables", json=body).json()["table"]
+        hint = token[:12]
+
+        async def scenario() -> None:
+            url = f"{server.ws_url}/ws/{table}"
+            async with (
+                websockets.connect(url, additional_headers=bearer(token)) as ws,
+                websockets.connect(url, additional_headers=bearer(other)) as live,
+            ):
+                assert json.loads(await asyncio.wait_for(ws.recv(), seconds(20)))["type"]
+                revoke = await asyncio.to_thread(
+                    anna.post, "/api/account/bots/Robo/revoke", {"hint": hint}
+                )
+                assert revoke.json() == {"revoked": 1}
+                said: list[dict[str, Any]] = []
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    while True:
+                        said.append(json.loads(await asyncio.wait_for(ws.recv(), seconds(20))))
+                assert said[-1]["code"] == "bad_token" and ws.close_code == 4401
+                # Closed by the room, not by its program: the revoked socket sent nothing.
+                await live.send(json.dumps({"type": "ping"}))
+                while json.loads(await asyncio.wait_for(live.recv(), seconds(20)))["type"] != (
+                    "pong"
+                ):
+                    pass
+
+        asyncio.run(scenario())
+
+
 def test_a_bot_is_refused_another_seats_actions_hints_and_chat_spam(tmp_path: Path) -> None:
     with room(tmp_path) as server:
         anna = Person(server.url, "Anna")

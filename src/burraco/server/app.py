@@ -25,7 +25,15 @@ from pydantic import BaseModel, Field
 
 from burraco.rulebook import figures
 from burraco.server.account_api import routes as account_routes
-from burraco.server.accounts import Accounts, Sessions, by_token, counted, same_origin, user_of
+from burraco.server.accounts import (
+    BAD_TOKEN,
+    Accounts,
+    Sessions,
+    by_token,
+    counted,
+    same_origin,
+    user_of,
+)
 from burraco.server.bot_accounts import BotAccounts, Challenges
 from burraco.server.bot_api import routes as bot_routes
 from burraco.server.capacity import BUSY, Capacity
@@ -194,6 +202,8 @@ def create_app(
     desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
     bot_accounts, challenges = BotAccounts(store, accounts, limits), Challenges(store)
+    if cluster is not None:
+        spread_revocations(cluster, bot_accounts)
     quick = quick_play(
         room,
         store,
@@ -469,6 +479,28 @@ def create_app(
     @app.websocket("/ws/{table_id}")
     async def play(socket: WebSocket, table_id: str) -> None:
         await socket.accept()
+        bot = user_of(socket) if by_token(socket) else None
+        if bot is None:
+            await seat_socket(socket, table_id)
+            return
+
+        async def revoked(code: int, reason: str) -> None:
+            # What a socket opened with a revoked token hears (accounts.Sessions).
+            error = {"type": "error", "code": "bad_token", "message": BAD_TOKEN, "params": {}}
+            with contextlib.suppress(Exception):
+                await socket.send_json(error)
+            await socket.close(code=code, reason=reason)
+
+        # Known to the bot accounts while open: its token revoked, it is closed at once.
+        token = socket.headers.get("authorization", "")[7:].strip()
+        bot_accounts.opened(bot.id, token, revoked)
+        try:
+            await seat_socket(socket, table_id)
+        finally:
+            bot_accounts.closed(bot.id, revoked)
+
+    async def seat_socket(socket: WebSocket, table_id: str) -> None:
+        """A seat's (or a spectator's) socket, accepted, to its table until it closes."""
         token = socket.query_params.get("token", "")
         user = user_of(socket)
         # A socket that would open a seat by its session alone must come from this room (a
@@ -611,6 +643,27 @@ def create_app(
         return page("rules.html")
 
     return app
+
+
+#: The operation by which a process tells another that a bot's token was revoked.
+REVOKED_OP = "bot_revoked"
+
+
+def spread_revocations(cluster: Cluster, bots: BotAccounts) -> None:
+    """A token revoked on one process closes its sockets on every process: each is told
+    (an operation of :meth:`Cluster.call_node`, answered once its sockets are closed)."""
+
+    async def closed_here(body: dict[str, Any]) -> int:
+        return await bots.close_revoked(int(body["bot"]))
+
+    async def tell_others(bot_id: int) -> None:
+        others = [n for n in await cluster.alive_nodes() if n != cluster.node]
+        calls = (cluster.call_node(n, REVOKED_OP, {"bot": bot_id}, seconds=2.0) for n in others)
+        # A process that does not answer is dying: its sockets close with it.
+        await asyncio.gather(*calls, return_exceptions=True)
+
+    cluster.handlers[REVOKED_OP] = closed_here
+    bots.tell_others = tell_others
 
 
 def _preset(name: str) -> Variant:

@@ -77,7 +77,10 @@ def routes(room: Room, store: Store, bots: BotAccounts, challenges: Challenges) 
     async def revoke(
         body: Revoke, request: Request, name: str = PathParam(max_length=64)
     ) -> dict[str, Any]:
-        return {"revoked": bots.revoke(person(request), name, body.hint)}
+        owner = person(request)
+        revoked = bots.revoke(owner, name, body.hint)
+        await bots.revoked(owner, name)
+        return {"revoked": revoked}
 
     # --- a person challenges a bot ------------------------------------------------------
 
