@@ -528,7 +528,7 @@ def test_a_bot_is_refused_another_seats_actions_hints_and_chat_spam(tmp_path: Pa
     with room(tmp_path) as server:
         anna = Person(server.url, "Anna")
         token = anna.new_bot("Robo")
-        seat = anna.challenge("Robo", move_seconds=0)
+        seat = anna.challenge("Robo")
         [challenge] = httpx.get(f"{server.url}/api/bot/challenges", headers=bearer(token)).json()[
             "challenges"
         ]
@@ -632,6 +632,59 @@ def test_a_bot_moves_at_a_programs_pace_where_a_persons_socket_is_slowed(
         assert mine.count("pong") == 5 and "too_fast" in mine
 
 
+def test_a_bot_says_which_challenges_it_accepts_and_none_is_without_a_clock(
+    tmp_path: Path,
+) -> None:
+    """Issue 32: a challenge could name ``move_seconds: 0`` (a table holding one of the
+    bot's places for as long as its challenger left it) and a program could not say what
+    it plays. A challenge without a clock is refused; the bot's program names its games,
+    its clocks and rated or not, and the room declines the rest for it."""
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        clockless = anna.post("/api/players/Robo/challenge", {"players": 2, "move_seconds": 0})
+        assert (clockless.status_code, clockless.json()["code"]) == (422, "bad_message")
+        assert "move clock" in clockless.json()["detail"]
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        assert http.get("/api/bot/challenges").json()["challenges"] == []  # nothing made
+        fits = anna.challenge("Robo", move_seconds=40)
+        other_game = anna.challenge("Robo", variant="buraco", move_seconds=40)
+        too_fast = anna.challenge("Robo", move_seconds=5)
+        unrated = anna.challenge("Robo", move_seconds=40, rated=False)
+        query = {"games": "italian-2", "seconds": "10-120", "rated": "true"}
+        listed = http.get("/api/bot/challenges", params=query).json()
+        assert [c["challenge"] for c in listed["challenges"]] == [fits["challenge"]]
+        declined = {other_game["challenge"], too_fast["challenge"], unrated["challenge"]}
+        assert set(listed["declined"]) == declined
+        for seat in (other_game, too_fast, unrated):
+            status = httpx.get(f"{server.url}/api/challenges/{seat['challenge']}").json()
+            assert status["status"] == "declined"
+        bad = http.get("/api/bot/challenges", params={"seconds": "fast"})
+        assert (bad.status_code, bad.json()["code"]) == (422, "bad_message")
+        assert "seconds" in bad.json()["detail"]
+
+
+def test_the_client_accepts_only_the_challenges_its_program_names(tmp_path: Path) -> None:
+    """``burraco bot --games italian-2 --clock 10-120`` (burraco.client's ``Accepts``)
+    plays the challenge that fits and leaves the other declined."""
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        other = anna.challenge("Robo", variant="buraco", move_seconds=40)
+        seat = anna.challenge("Robo", move_seconds=40)
+        args = ("--matches", "1", "--games", "italian-2", "--clock", "10-120")
+        bot = bot_process(server.url, token, *args)
+        try:
+            assert anna.play(seat, server.ws_url)
+            out = finished(bot)
+        finally:
+            bot.kill()
+        assert f"1 matches played: {seat['table']}" in out
+        for made, status in ((seat, "accepted"), (other, "declined")):
+            said = httpx.get(f"{server.url}/api/challenges/{made['challenge']}").json()
+            assert said["status"] == status
+
+
 def test_a_bot_declines_a_challenge(tmp_path: Path) -> None:
     with room(tmp_path) as server:
         anna = Person(server.url, "Anna")
@@ -658,7 +711,7 @@ def test_a_challenge_outlives_a_room_restart_and_is_accepted_once(tmp_path: Path
     with room(tmp_path, port=port) as server:
         anna = Person(server.url, "Anna")
         token = anna.new_bot("Robo")
-        seat = anna.challenge("Robo", move_seconds=0)
+        seat = anna.challenge("Robo")
     with room(tmp_path, port=port) as server:
         http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
         [challenge] = http.get("/api/bot/challenges").json()["challenges"]

@@ -245,7 +245,7 @@ def test_a_challenge_made_on_one_process_is_accepted_once_on_either(rooms: list[
     assert signed.status_code == 200, signed.text
     csrf = {"X-CSRF-Token": signed.json()["csrf"]}
     token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
-    body = {"players": 2, "deals": 1, "move_seconds": 0}
+    body = {"players": 2, "deals": 1, "move_seconds": 60}
     seat = anna.post("/api/players/Robo/challenge", json=body, headers=csrf).json()
     bearer = {"Authorization": f"Bearer {token}"}
     [challenge] = httpx.get(f"{two}/api/bot/challenges", headers=bearer).json()["challenges"]

@@ -39,7 +39,7 @@ from burraco.server.limits import Limits
 from burraco.server.table.errors import RoomError
 from burraco.storage import BotTokenRow, ChallengeRow, NameTaken, Store, UserRow
 
-__all__ = ["TOKEN_PREFIX", "BotAccounts", "Challenge", "Challenges"]
+__all__ = ["TOKEN_PREFIX", "Accepts", "BotAccounts", "Challenge", "Challenges"]
 
 #: Every bot token begins so: a leaked one is easy to recognise (and to search for).
 TOKEN_PREFIX = "bot_"
@@ -188,6 +188,69 @@ class BotAccounts:
                 429,
                 params={"n": most},
             )
+
+
+#: The longest move clock of a table (server/app.py's bodies).
+MOST_SECONDS = 3600
+
+
+@dataclass(frozen=True, slots=True)
+class Accepts:
+    """The challenges a bot's program accepts, as it says when it asks for them (``GET
+    /api/bot/challenges?games=italian-2,buraco&seconds=10-120&rated=true``): its games
+    (a variant, or a variant and its players, ``italian-2``; None: all), the move clocks
+    it can keep, and rated or unrated only (None: both). The others are declined for it.
+
+    >>> accepts = Accepts.read("italian-2, buraco", "10-120", None)
+    >>> accepts.refusal({"variant": "italian", "players": 2, "move_seconds": 40})
+    >>> accepts.refusal({"variant": "italian", "players": 4, "move_seconds": 40})
+    'italian-4 is not among its games (buraco, italian-2)'
+    >>> accepts.refusal({"variant": "buraco", "players": 4, "move_seconds": 5})
+    'a move clock of 5 s is out of its range (10 to 120 s)'
+    >>> Accepts.read(None, None, False).refusal({"variant": "italian", "players": 2,
+    ...     "move_seconds": 40, "rated": True})
+    'it plays unrated matches only'
+    """
+
+    games: frozenset[str] | None = None
+    seconds: tuple[int, int] = (1, MOST_SECONDS)
+    rated: bool | None = None
+
+    @classmethod
+    def read(cls, games: str | None, seconds: str | None, rated: bool | None) -> Accepts:
+        """From the query's fields; a RoomError naming the field a program got wrong."""
+        named = None
+        if games:
+            named = frozenset(g.strip().lower() for g in games.split(",") if g.strip())
+        lowest, highest = 1, MOST_SECONDS
+        if seconds:
+            low, _, high = seconds.partition("-")
+            try:
+                lowest, highest = int(low), int(high or low)
+            except ValueError:
+                lowest = highest = -1
+            if not 1 <= lowest <= highest:
+                raise RoomError(
+                    "bad_message",
+                    f"seconds is a move clock's range, as 10-120 (1 s at least): not "
+                    f"{seconds[:20]!r}",
+                    422,
+                )
+        return cls(named, (lowest, highest), rated)
+
+    def refusal(self, options: dict[str, Any]) -> str | None:
+        """Why the bot declines a challenge of these options (None: it fits)."""
+        variant, players = str(options.get("variant")), options.get("players")
+        game = f"{variant}-{players}"
+        if self.games is not None and not {variant, game} & self.games:
+            return f"{game} is not among its games ({', '.join(sorted(self.games))})"
+        clock = int(options.get("move_seconds") or 0)
+        lowest, highest = self.seconds
+        if not lowest <= clock <= highest:
+            return f"a move clock of {clock} s is out of its range ({lowest} to {highest} s)"
+        if self.rated is not None and bool(options.get("rated")) != self.rated:
+            return f"it plays {'rated' if self.rated else 'unrated'} matches only"
+        return None
 
 
 @dataclass(frozen=True, slots=True)
