@@ -522,6 +522,7 @@ async def _syncflood(url: str, until: float, codes: Counter[str]) -> None:
     """Nine bot sockets, each at a table of two bots played to ~200 events, sending
     ``sync since 0`` at a program's rate (60 a second) for the rest of the phase."""
     ws_base = url.replace("http", "ws", 1)
+    length = until - time.time()
     tokens = await _bot_tokens(url, 9)
     tables: list[str] = []
     for token in tokens:
@@ -533,7 +534,10 @@ async def _syncflood(url: str, until: float, codes: Counter[str]) -> None:
     for i, table in enumerate(tables):  # the next bot takes the other seat: the match starts
         bearer = {"Authorization": f"Bearer {tokens[(i + 1) % 9]}"}
         async with client(url, ABUSER, headers=bearer) as http:
-            joined = await http.post(f"/api/tables/{table}/join", json={"name": "x"})
+            while (
+                joined := await http.post(f"/api/tables/{table}/join", json={"name": "x"})
+            ).status_code == 503:
+                await asyncio.sleep(0.5)  # a busy moment of a loaded machine
             codes[f"join {joined.status_code}"] += 1
 
     def socket(token: str, table: str) -> Any:
@@ -550,8 +554,13 @@ async def _syncflood(url: str, until: float, codes: Counter[str]) -> None:
             await asyncio.gather(_rush(a, 200, until), _rush(b, 200, until))
 
     built = time.time()
-    await asyncio.gather(*(log(i) for i in range(9)), return_exceptions=True)
+    for failed in await asyncio.gather(*(log(i) for i in range(9)), return_exceptions=True):
+        if failed is not None:
+            codes[f"log failed {failed!r}"[:80]] += 1
     codes[f"logs built in {time.time() - built:.0f} s"] += 1
+    # The flood lasts the phase's length from here: making the accounts (Argon2) and the
+    # logs took part of it.
+    until = time.time() + length
 
     async def flood(i: int) -> None:
         async with socket(tokens[i], tables[i]) as ws:
@@ -570,7 +579,9 @@ async def _syncflood(url: str, until: float, codes: Counter[str]) -> None:
                 await asyncio.sleep(1 / 60)
             listening.cancel()
 
-    await asyncio.gather(*(flood(i) for i in range(9)), return_exceptions=True)
+    for failed in await asyncio.gather(*(flood(i) for i in range(9)), return_exceptions=True):
+        if failed is not None:
+            codes[f"flood failed {failed!r}"[:80]] += 1
 
 
 async def _reviews(url: str, until: float, codes: Counter[str]) -> None:
