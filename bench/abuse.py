@@ -183,7 +183,9 @@ async def seat_people(url: str, tables: int, clock: Clock) -> list[asyncio.Task[
                 await http.post(f"/api/tables/{table}/start", json={"token": created["token"]})
                 seats = [(created["token"], "expert")]
             else:
-                joined = await http.post(f"/api/tables/{table}/join", json={"name": f"Q{i}"})
+                join = f"/api/tables/{table}/join"
+                while (joined := await http.post(join, json={"name": f"Q{i}"})).status_code == 503:
+                    await asyncio.sleep(0.5)
                 seats = [
                     (created["token"], "person"),
                     (joined.raise_for_status().json()["token"], "person"),
