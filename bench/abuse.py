@@ -486,20 +486,25 @@ async def _logins(url: str, until: float, codes: Counter[str]) -> None:
     codes[f"answer p50 {pct(waits, 0.5):.0f} ms, p99 {pct(waits, 0.99):.0f} ms"] += 1
 
 
+async def _patient(http: httpx.AsyncClient, path: str, **options: Any) -> httpx.Response:
+    """A POST tried again while the loaded room answers busy (503)."""
+    while (answer := await http.post(path, **options)).status_code == 503:
+        await asyncio.sleep(0.5)
+    return answer
+
+
 async def _bot_tokens(url: str, count: int) -> list[str]:
     """``count`` bot accounts' tokens: three a person, each person from an address."""
     tokens: list[str] = []
     for i in range((count + 2) // 3):
         async with client(url, f"127.0.8.{i + 1}") as http:
             name = f"Owner{i}x{random.randrange(10**6)}"
-            signed = await http.post(
-                "/api/account/signup", json={"name": name, "password": "cuori e picche"}
-            )
+            body = {"name": name, "password": "cuori e picche"}
+            signed = await _patient(http, "/api/account/signup", json=body)
             csrf = {"X-CSRF-Token": signed.raise_for_status().json()["csrf"]}
             for b in range(min(3, count - len(tokens))):
-                made = await http.post(
-                    "/api/account/bots", json={"name": f"{name}b{b}"}, headers=csrf
-                )
+                bot = {"name": f"{name}b{b}"}
+                made = await _patient(http, "/api/account/bots", json=bot, headers=csrf)
                 tokens.append(made.raise_for_status().json()["token"])
     return tokens
 
@@ -530,7 +535,8 @@ async def _syncflood(url: str, until: float, codes: Counter[str]) -> None:
     for token in tokens:
         bearer = {"Authorization": f"Bearer {token}"}
         async with client(url, ABUSER, headers=bearer) as http:
-            made = await http.post("/api/tables", json={"name": "x", "players": 2})
+            body = {"name": "x", "players": 2}
+            made = await _patient(http, "/api/tables", json=body)
             codes[f"create {made.status_code}"] += 1
             tables.append(made.json()["table"])
     for i, table in enumerate(tables):  # the next bot takes the other seat: the match starts
@@ -589,7 +595,8 @@ async def _syncflood(url: str, until: float, codes: Counter[str]) -> None:
 async def _reviews(url: str, until: float, codes: Counter[str]) -> None:
     """800 reads a second of one table's reviews, from 20 addresses (40 a second each)."""
     async with client(url, ABUSER) as http:
-        made = await http.post("/api/tables", json={"name": "reader", "move_seconds": 0})
+        body = {"name": "reader", "move_seconds": 0}
+        made = await _patient(http, "/api/tables", json=body)
         codes[f"create {made.status_code}"] += 1
         seat = made.json()
         await http.post(f"/api/tables/{seat['table']}/start", json={"token": seat["token"]})
