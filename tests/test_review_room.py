@@ -173,6 +173,13 @@ def test_a_tables_stored_reviews_are_read_from_the_database_once_a_while() -> No
             assert pool.stored("t-1") is first
             now[0] = ReviewPool.CACHED
             assert [seat for _, seat, _ in pool.stored("t-1")] == [0, 1]
+            # A full queue refuses a new review, not one stored already (its answer is there).
+            full = ReviewPool(store, ReviewSettings(queue=0))
+            full.admit("t-1", 1, 1, "anna")
+            with pytest.raises(RoomError) as busy:
+                full.admit("t-1", 2, 1, "anna")
+            assert busy.value.code == "reviews_busy"
+            await full.close()
         finally:
             await pool.close()
 

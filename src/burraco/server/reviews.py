@@ -215,7 +215,7 @@ class ReviewPool:
         try:
             self._make_room(person)
         except RoomError:
-            if not any(r.deal == deal and r.seat == seat for r in self.stored(table_id)):
+            if (deal, seat) not in {(d, s) for d, s, _ in self.stored(table_id)}:
                 raise
 
     def _make_room(self, person: str) -> None:
