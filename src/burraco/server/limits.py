@@ -50,8 +50,9 @@ class Limits:
     #: Presses of quick play's "Play" per address.
     quick_play: str = "30/minute"
     #: Reads of a table's reviews (``GET /api/tables/{id}/reviews``) per address: the
-    #: replay page asks every 0.7 s while a review runs (86 a minute).
-    read_reviews: str = "240/minute"
+    #: replay page asks every 0.7 s while a review runs (14 in 10 s). A window of 10 s,
+    #: not a minute: a flood is not let through a minute's worth at once.
+    read_reviews: str = "40 per 10 seconds"
     #: Login attempts per address (a club's players may share one), and new accounts per
     #: address.
     log_in: str = "30/minute"
