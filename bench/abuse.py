@@ -31,6 +31,11 @@ the address 127.0.0.2, an abuser runs each attack of the issue for ``--seconds``
   its address) play 20 rated matches, each feeder abandoning at once; its row says how many
   were rated (``rated_pair_cap`` a day a pair), the farmer's rating, and whether the
   leaderboard marks it under review (the farm detector).
+* ``syncflood``: nine bot accounts' sockets (three people's three bots each), at tables
+  two of them played to a log of ~200 events at full speed, each sending
+  ``{"type": "sync", "since": 0}`` 60 times a second (a program's rate, issue 32);
+* ``reviews``: 800 reads a second of a table's reviews (``GET .../reviews``) from 20
+  addresses.
 
 After each attack a newcomer from a fresh address must be admitted (make a table and
 play a move) within 30 s; its row says how long it took. ``bench/sigterm.py`` times a
@@ -78,6 +83,8 @@ PHASES = (
     "logins",
     "stuck",
     "farm",
+    "syncflood",
+    "reviews",
     "after",
 )
 
@@ -568,6 +575,142 @@ async def _farm(url: str, until: float, codes: Counter[str]) -> None:
         await http.aclose()
 
 
+async def _patient(http: httpx.AsyncClient, path: str, **options: Any) -> httpx.Response:
+    """A POST tried again while the loaded room answers busy (503)."""
+    while (answer := await http.post(path, **options)).status_code == 503:
+        await asyncio.sleep(0.5)
+    return answer
+
+
+async def _bot_tokens(url: str, count: int) -> list[str]:
+    """``count`` bot accounts' tokens: three a person, each person from an address."""
+    tokens: list[str] = []
+    for i in range((count + 2) // 3):
+        async with client(url, f"127.0.8.{i + 1}") as http:
+            name = f"Owner{i}x{random.randrange(10**6)}"
+            body = {"name": name, "password": "cuori e picche"}
+            signed = await _patient(http, "/api/account/signup", json=body)
+            csrf = {"X-CSRF-Token": signed.raise_for_status().json()["csrf"]}
+            for b in range(min(3, count - len(tokens))):
+                bot = {"name": f"{name}b{b}"}
+                made = await _patient(http, "/api/account/bots", json=bot, headers=csrf)
+                tokens.append(made.raise_for_status().json()["token"])
+    return tokens
+
+
+async def _rush(ws: Any, version: int, until: float) -> None:
+    """Play a seat's legal actions at once, until the table's log reaches ``version``."""
+    rng = random.Random(version)
+    while time.time() < until:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+        if message["type"] != "state":
+            continue
+        if message["version"] >= version or message.get("match_over"):
+            return
+        if message.get("pause") and message["seat"] not in message["pause"]["ready"]:
+            await ws.send(json.dumps({"type": "next_deal"}))
+        if message["legal"]:
+            action = {"type": "action", "action": rng.choice(message["legal"])}
+            await ws.send(json.dumps(action | {"version": message["version"]}))
+
+
+async def _syncflood(url: str, until: float, codes: Counter[str]) -> None:
+    """Nine bot sockets, each at a table of two bots played to ~200 events, sending
+    ``sync since 0`` at a program's rate (60 a second) for the rest of the phase."""
+    ws_base = url.replace("http", "ws", 1)
+    length = until - time.time()
+    tokens = await _bot_tokens(url, 9)
+    tables: list[str] = []
+    for token in tokens:
+        bearer = {"Authorization": f"Bearer {token}"}
+        async with client(url, ABUSER, headers=bearer) as http:
+            body = {"name": "x", "players": 2}
+            made = await _patient(http, "/api/tables", json=body)
+            codes[f"create {made.status_code}"] += 1
+            tables.append(made.json()["table"])
+    for i, table in enumerate(tables):  # the next bot takes the other seat: the match starts
+        bearer = {"Authorization": f"Bearer {tokens[(i + 1) % 9]}"}
+        async with client(url, ABUSER, headers=bearer) as http:
+            while (
+                joined := await http.post(f"/api/tables/{table}/join", json={"name": "x"})
+            ).status_code == 503:
+                await asyncio.sleep(0.5)  # a busy moment of a loaded machine
+            codes[f"join {joined.status_code}"] += 1
+
+    def socket(token: str, table: str) -> Any:
+        return websockets.connect(
+            f"{ws_base}/ws/{table}",
+            additional_headers={"Authorization": f"Bearer {token}"},
+            local_addr=(ABUSER, 0),
+            max_queue=None,
+            open_timeout=30,
+        )
+
+    async def log(i: int) -> None:
+        async with socket(tokens[i], tables[i]) as a, socket(tokens[(i + 1) % 9], tables[i]) as b:
+            await asyncio.gather(_rush(a, 200, until), _rush(b, 200, until))
+
+    built = time.time()
+    for failed in await asyncio.gather(*(log(i) for i in range(9)), return_exceptions=True):
+        if failed is not None:
+            codes[f"log failed {failed!r}"[:80]] += 1
+    codes[f"logs built in {time.time() - built:.0f} s"] += 1
+    # The flood lasts the phase's length from here: making the accounts (Argon2) and the
+    # logs took part of it.
+    until = time.time() + length
+
+    async def flood(i: int) -> None:
+        async with socket(tokens[i], tables[i]) as ws:
+
+            async def listen() -> None:
+                async for raw in ws:
+                    message = json.loads(raw)
+                    codes[f"answer {message.get('code', message['type'])}"] += 1
+                    codes["answer bytes"] += len(raw)
+
+            listening = asyncio.create_task(listen())
+            sync = json.dumps({"type": "sync", "since": 0})
+            while time.time() < until:
+                await ws.send(sync)
+                codes["sync sent"] += 1
+                await asyncio.sleep(1 / 60)
+            listening.cancel()
+
+    for failed in await asyncio.gather(*(flood(i) for i in range(9)), return_exceptions=True):
+        if failed is not None:
+            codes[f"flood failed {failed!r}"[:80]] += 1
+
+
+async def _reviews(url: str, until: float, codes: Counter[str]) -> None:
+    """800 reads a second of one table's reviews, from 20 addresses (40 a second each)."""
+    async with client(url, ABUSER) as http:
+        body = {"name": "reader", "move_seconds": 0}
+        made = await _patient(http, "/api/tables", json=body)
+        codes[f"create {made.status_code}"] += 1
+        seat = made.json()
+        await http.post(f"/api/tables/{seat['table']}/start", json={"token": seat["token"]})
+    path = f"/api/tables/{seat['table']}/reviews"
+
+    async def address(i: int) -> None:
+        async with client(url, f"127.0.7.{i + 1}") as http:
+
+            async def read() -> None:
+                with contextlib.suppress(httpx.HTTPError):
+                    answer = await http.get(path)
+                    codes[f"read {answer.status_code}"] += 1
+
+            reads: set[asyncio.Task[None]] = set()
+            while time.time() < until:
+                if len(reads) < 20:  # at most 20 waiting from one address
+                    task = asyncio.create_task(read())
+                    reads.add(task)
+                    task.add_done_callback(reads.discard)
+                await asyncio.sleep(1 / 40)
+            await asyncio.gather(*reads, return_exceptions=True)
+
+    await asyncio.gather(*(address(i) for i in range(20)))
+
+
 ATTACKS: dict[str, Callable[[str, float, Counter[str]], Any]] = {
     "tournaments": _tournaments,
     "sockets": _sockets,
@@ -581,6 +724,8 @@ ATTACKS: dict[str, Callable[[str, float, Counter[str]], Any]] = {
     "logins": _logins,
     "stuck": _stuck,
     "farm": _farm,
+    "syncflood": _syncflood,
+    "reviews": _reviews,
 }
 
 

@@ -41,6 +41,7 @@ class RoomServer:
             pad_tournament="10000/minute",
             start_round="10000/minute",
             quick_play="10000/minute",
+            read_reviews="10000/minute",
             socket_messages="100000/minute",
             log_in="10000/minute",
             log_in_free=10000,

@@ -391,6 +391,32 @@ def test_look_alike_and_invisible_names_are_refused(db: str) -> None:
         assert giulia.get("/api/me").json()["user"]["name"] == "Giulia"
 
 
+@pytest.mark.parametrize(
+    ("registered", "look_alike"),
+    [("Giulia", "GiuIia"), ("Owner1", "0wner1"), ("Owner1", "OwnerI")],
+)
+def test_a_capital_i_or_a_zero_is_a_look_alike_as_account_bot_and_guest(
+    db: str, registered: str, look_alike: str
+) -> None:
+    """Issue 32: "GiuIia" (capital I), "0wner1" and "OwnerI" passed beside Giulia and
+    Owner1, the case folded before the confusables (I became i, and looked like l no
+    more): each is refused as an account, a bot account and a guest's name."""
+    with RoomServer(db) as server:
+        sign_up(server, registered)
+        account = httpx.post(
+            f"{server.url}/api/account/signup", json={"name": look_alike, "password": "12345678"}
+        )
+        assert (account.status_code, account.json()["code"]) == (409, "name_look_alike")
+        assert account.json()["params"] == {"name": registered}
+        maker = sign_up(server, "Tecla")
+        bot = maker.post("/api/account/bots", json={"name": look_alike})
+        assert (bot.status_code, bot.json()["code"]) == (409, "name_look_alike")
+        guest = httpx.post(f"{server.url}/api/tables", json={"name": look_alike})
+        assert (guest.status_code, guest.json()["code"]) == (409, "name_look_alike")
+        # The name the look-alike copies was what made them look alike: alone, it is free.
+        assert maker.post("/api/account/bots", json={"name": look_alike + "x"}).status_code == 200
+
+
 def test_another_accounts_session_cannot_act_for_a_seat(db: str) -> None:
     with RoomServer(db) as server:
         anna, bruno = sign_up(server, "Anna"), sign_up(server, "Bruno")

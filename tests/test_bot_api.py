@@ -31,6 +31,7 @@ from waits import seconds
 
 from burraco.client import house
 from burraco.client.session import Seat
+from burraco.server.capacity import Capacity
 from burraco.server.limits import Limits
 from burraco.server.quickplay import Entry, QuickQueue, QuickRules
 from burraco.server.table.errors import RoomError
@@ -506,11 +507,50 @@ def test_an_unknown_or_revoked_token_is_refused(tmp_path: Path) -> None:
         assert bruno.post("/api/account/bots/Robo/revoke").status_code == 404
 
 
+def test_a_revoked_tokens_open_sockets_are_closed_at_once(tmp_path: Path) -> None:
+    """Issue 32: after ``revoke`` answered ``{"revoked": 1}`` the token's open socket
+    played 6 more actions. Now its sockets are closed before the answer (``bad_token``,
+    4401); a socket of another, live token of the same bot plays on."""
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        other = anna.post("/api/account/bots/Robo/tokens").json()["token"]
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        body = {"name": "Robo", "players": 2, "move_seconds": 0}
+        table = http.post("/api/tables", json=body).json()["table"]
+        hint = token[:12]
+
+        async def scenario() -> None:
+            url = f"{server.ws_url}/ws/{table}"
+            async with (
+                websockets.connect(url, additional_headers=bearer(token)) as ws,
+                websockets.connect(url, additional_headers=bearer(other)) as live,
+            ):
+                assert json.loads(await asyncio.wait_for(ws.recv(), seconds(20)))["type"]
+                revoke = await asyncio.to_thread(
+                    anna.post, "/api/account/bots/Robo/revoke", {"hint": hint}
+                )
+                assert revoke.json() == {"revoked": 1}
+                said: list[dict[str, Any]] = []
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    while True:
+                        said.append(json.loads(await asyncio.wait_for(ws.recv(), seconds(20))))
+                assert said[-1]["code"] == "bad_token" and ws.close_code == 4401
+                # Closed by the room, not by its program: the revoked socket sent nothing.
+                await live.send(json.dumps({"type": "ping"}))
+                while json.loads(await asyncio.wait_for(live.recv(), seconds(20)))["type"] != (
+                    "pong"
+                ):
+                    pass
+
+        asyncio.run(scenario())
+
+
 def test_a_bot_is_refused_another_seats_actions_hints_and_chat_spam(tmp_path: Path) -> None:
     with room(tmp_path) as server:
         anna = Person(server.url, "Anna")
         token = anna.new_bot("Robo")
-        seat = anna.challenge("Robo", move_seconds=0)
+        seat = anna.challenge("Robo")
         [challenge] = httpx.get(f"{server.url}/api/bot/challenges", headers=bearer(token)).json()[
             "challenges"
         ]
@@ -614,6 +654,59 @@ def test_a_bot_moves_at_a_programs_pace_where_a_persons_socket_is_slowed(
         assert mine.count("pong") == 5 and "too_fast" in mine
 
 
+def test_a_bot_says_which_challenges_it_accepts_and_none_is_without_a_clock(
+    tmp_path: Path,
+) -> None:
+    """Issue 32: a challenge could name ``move_seconds: 0`` (a table holding one of the
+    bot's places for as long as its challenger left it) and a program could not say what
+    it plays. A challenge without a clock is refused; the bot's program names its games,
+    its clocks and rated or not, and the room declines the rest for it."""
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        clockless = anna.post("/api/players/Robo/challenge", {"players": 2, "move_seconds": 0})
+        assert (clockless.status_code, clockless.json()["code"]) == (422, "bad_message")
+        assert "move clock" in clockless.json()["detail"]
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        assert http.get("/api/bot/challenges").json()["challenges"] == []  # nothing made
+        fits = anna.challenge("Robo", move_seconds=40)
+        other_game = anna.challenge("Robo", variant="buraco", move_seconds=40)
+        too_fast = anna.challenge("Robo", move_seconds=5)
+        unrated = anna.challenge("Robo", move_seconds=40, rated=False)
+        query = {"games": "italian-2", "seconds": "10-120", "rated": "true"}
+        listed = http.get("/api/bot/challenges", params=query).json()
+        assert [c["challenge"] for c in listed["challenges"]] == [fits["challenge"]]
+        declined = {other_game["challenge"], too_fast["challenge"], unrated["challenge"]}
+        assert set(listed["declined"]) == declined
+        for seat in (other_game, too_fast, unrated):
+            status = httpx.get(f"{server.url}/api/challenges/{seat['challenge']}").json()
+            assert status["status"] == "declined"
+        bad = http.get("/api/bot/challenges", params={"seconds": "fast"})
+        assert (bad.status_code, bad.json()["code"]) == (422, "bad_message")
+        assert "seconds" in bad.json()["detail"]
+
+
+def test_the_client_accepts_only_the_challenges_its_program_names(tmp_path: Path) -> None:
+    """``burraco bot --games italian-2 --clock 10-120`` (burraco.client's ``Accepts``)
+    plays the challenge that fits and leaves the other declined."""
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        other = anna.challenge("Robo", variant="buraco", move_seconds=40)
+        seat = anna.challenge("Robo", move_seconds=40)
+        args = ("--matches", "1", "--games", "italian-2", "--clock", "10-120")
+        bot = bot_process(server.url, token, *args)
+        try:
+            assert anna.play(seat, server.ws_url)
+            out = finished(bot)
+        finally:
+            bot.kill()
+        assert f"1 matches played: {seat['table']}" in out
+        for made, status in ((seat, "accepted"), (other, "declined")):
+            said = httpx.get(f"{server.url}/api/challenges/{made['challenge']}").json()
+            assert said["status"] == status
+
+
 def test_a_bot_declines_a_challenge(tmp_path: Path) -> None:
     with room(tmp_path) as server:
         anna = Person(server.url, "Anna")
@@ -640,7 +733,7 @@ def test_a_challenge_outlives_a_room_restart_and_is_accepted_once(tmp_path: Path
     with room(tmp_path, port=port) as server:
         anna = Person(server.url, "Anna")
         token = anna.new_bot("Robo")
-        seat = anna.challenge("Robo", move_seconds=0)
+        seat = anna.challenge("Robo")
     with room(tmp_path, port=port) as server:
         http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
         [challenge] = http.get("/api/bot/challenges").json()["challenges"]
@@ -684,6 +777,25 @@ def test_a_bot_sits_at_no_more_tables_than_its_cap(tmp_path: Path) -> None:
         anna.new_bot("Robo3")
         fourth = anna.post("/api/account/bots", {"name": "Robo4"})
         assert (fourth.status_code, fourth.json()["code"]) == (409, "too_many_bots")
+
+
+def test_a_bot_creates_as_many_tables_as_docs_bots_md_says(tmp_path: Path) -> None:
+    """Issue 32: a bot account made 3 tables and its 4th was refused ("you have 3 open
+    tables already", a person's cap), where docs/bots.md says 4: the bot's own cap holds."""
+    most = int(re.search(r"a bot sits at (\d) tables at once", DOCS.read_text())[1])  # type: ignore[index]
+    assert most == Limits().bot_tables
+    # The room's own cap per creator, not the tests' generous one (roomserver.py).
+    with room(tmp_path, capacity=Capacity(busy_lag=30.0)) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        body = {"name": "Robo", "players": 2}
+        made = [http.post("/api/tables", json=body) for _ in range(most)]
+        assert [m.status_code for m in made] == [200] * most, made[-1].text
+        past = http.post("/api/tables", json=body)
+        assert (past.status_code, past.json()["code"]) == (429, "too_many_tables")
+        assert past.json()["params"] == {"n": most}
+        assert "a bot sits at most" in past.json()["detail"]
 
 
 @pytest.mark.parametrize("admitted", [False, True])

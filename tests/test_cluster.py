@@ -8,6 +8,7 @@ Skipped where no ``redis-server`` is installed (``.ci/run`` installs it).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -244,7 +245,7 @@ def test_a_challenge_made_on_one_process_is_accepted_once_on_either(rooms: list[
     assert signed.status_code == 200, signed.text
     csrf = {"X-CSRF-Token": signed.json()["csrf"]}
     token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
-    body = {"players": 2, "deals": 1, "move_seconds": 0}
+    body = {"players": 2, "deals": 1, "move_seconds": 60}
     seat = anna.post("/api/players/Robo/challenge", json=body, headers=csrf).json()
     bearer = {"Authorization": f"Bearer {token}"}
     [challenge] = httpx.get(f"{two}/api/bot/challenges", headers=bearer).json()["challenges"]
@@ -261,6 +262,38 @@ def test_a_challenge_made_on_one_process_is_accepted_once_on_either(rooms: list[
     assert (again.status_code, again.json()["code"]) == (404, "not_found")
     for url in rooms:
         assert httpx.get(f"{url}/api/challenges/{seat['challenge']}").json()["status"] == "accepted"
+
+
+def test_a_token_revoked_on_one_process_closes_its_socket_on_the_other(
+    rooms: list[str],
+) -> None:
+    """Issue 32: "a revoked token is refused at once" (docs/bots.md), across processes: its
+    socket open on process two is closed before process one answers the revocation."""
+    one, two = rooms
+    anna = httpx.Client(base_url=one, timeout=seconds(30))
+    signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "cuori e picche"})
+    csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+    token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
+    bearer = {"Authorization": f"Bearer {token}"}
+    body = {"name": "Robo", "players": 2, "move_seconds": 0}
+    table = httpx.post(f"{one}/api/tables", json=body, headers=bearer).json()["table"]
+
+    async def scenario() -> tuple[list[dict[str, Any]], int | None]:
+        url = f"{two.replace('http', 'ws')}/ws/{table}"
+        async with websockets.connect(url, additional_headers=bearer) as ws:
+            assert json.loads(await asyncio.wait_for(ws.recv(), seconds(20)))["type"]
+            revoked = await asyncio.to_thread(
+                anna.post, "/api/account/bots/Robo/revoke", json={"hint": None}, headers=csrf
+            )
+            assert revoked.json() == {"revoked": 1}
+            said: list[dict[str, Any]] = []
+            with contextlib.suppress(websockets.ConnectionClosed):
+                while True:
+                    said.append(json.loads(await asyncio.wait_for(ws.recv(), seconds(20))))
+            return said, ws.close_code
+
+    said, code = asyncio.run(scenario())
+    assert said[-1]["code"] == "bad_token" and code == 4401
 
 
 class PagePlayer:

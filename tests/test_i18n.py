@@ -86,6 +86,7 @@ ROOM_CODES = [
     "not_found",
     "too_many",
     "too_fast",
+    "sync_repeated",
     "too_large",
     # Spectators and chat.
     "not_watchable",

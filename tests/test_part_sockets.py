@@ -103,3 +103,67 @@ def test_each_message_goes_to_its_part_and_an_error_to_its_socket_alone(tmp_path
         await room.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_nine_sockets_flooding_sync_since_0_are_throttled_and_the_other_seat_plays_on(
+    tmp_path: Path,
+) -> None:
+    """Issue 32: nine bot sockets sending ``sync since 0`` as fast as they could each had
+    the whole log resent every time, and froze every table. Now each socket is sent the
+    log once (a repeated range is refused, a flood pays its budget), and the other seat's
+    moves are answered as before, in order."""
+
+    async def scenario() -> None:
+        room = room_in(tmp_path, capacity=Capacity(sockets_per_seat=10))
+        table, _ = await seated(room)
+        table.seats[1].program = True  # a bot account's seat: a program's bigger budget
+        play_deal(room.turns, table)
+        logged = len(table.events)
+        assert logged > 50
+        anna = Socket()
+        await room.sockets_part.connect(table, 0, anna.send)
+        robots = [Socket() for _ in range(9)]
+        for robot in robots:
+            await room.sockets_part.connect(table, 1, robot.send)
+        assert table.match is not None
+        sync = json.dumps({"type": "sync", "since": 0})
+
+        async def flood(robot: Socket) -> None:
+            for _ in range(200):
+                await room.sockets_part.message(table, 1, robot.send, sync)
+                await asyncio.sleep(0)
+
+        played: list[int] = []
+
+        async def play() -> None:
+            match = table.match
+            assert match is not None
+            while len(played) < 10:
+                move = greedy_move(table)
+                if match.deal.turn == 0:
+                    action = {"type": "action", "action": move, "version": table.version}
+                    await room.sockets_part.message(table, 0, anna.send, json.dumps(action))
+                    played.append(table.version)
+                else:
+                    await room.turns.act(table, 1, move, table.version)
+                await asyncio.sleep(0)
+
+        await asyncio.gather(play(), *(flood(robot) for robot in robots))
+        for robot in robots:
+            # The log once, at the first sync; the other 199 answered in a few bytes.
+            assert len(robot.of("event")) <= logged + 30
+            refused = [m["code"] for m in robot.of("error")]
+            assert set(refused) <= {"sync_repeated", "too_fast"}
+            assert refused.count("sync_repeated") + refused.count("too_fast") >= 150
+            # In bytes: the log about once, and short refusals (it was 200 logs).
+            answered = robot.of("event") + robot.of("error")
+            once = sum(len(json.dumps(e)) for e in table.events)
+            assert sum(len(json.dumps(m)) for m in answered) < 2 * once + 200 * 250
+        # Anna's moves were each taken, in order, and she heard no refusal.
+        assert not anna.of("error")
+        assert played == sorted(played) and len(played) == 10
+        versions = [m["version"] for m in anna.of("state")]
+        assert versions == sorted(versions) and versions[-1] == table.version
+        await room.shutdown()
+
+    asyncio.run(scenario())

@@ -127,3 +127,25 @@ def test_a_spectator_some_moves_behind_hears_the_past_state(tmp_path: Path) -> N
         await room.shutdown()
 
     asyncio.run(scenario())
+
+
+def test_a_spectator_is_sent_the_log_once_a_socket(tmp_path: Path) -> None:
+    """Issue 32: as a seat's socket, a spectator's ``sync since 0`` sent again is refused
+    (``sync_repeated``), not answered with the whole log each time."""
+
+    async def scenario() -> None:
+        room = room_in(tmp_path)
+        table, _ = await seated(room, watchable=True)
+        play_deal(room.turns, table)
+        zoe = Screen()
+        watcher = await room.spectators_part.watch(table, "Zoe", zoe.send_text)
+        sync = json.dumps({"type": "sync", "since": 0})
+        for _ in range(20):
+            await room.spectators_part.message(table, watcher, sync)
+        await until(lambda: sum(t["type"] == "error" for t in zoe.texts) == 19, "the refusals")
+        events = [t for t in zoe.texts if t["type"] == "event"]
+        assert 0 < len(events) <= len(table.events)
+        assert {t["code"] for t in zoe.texts if t["type"] == "error"} == {"sync_repeated"}
+        await room.shutdown()
+
+    asyncio.run(scenario())

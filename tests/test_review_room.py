@@ -4,6 +4,7 @@ review of which seat, the pool's bounds, and a review stored in the database."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import time
 from typing import Any
@@ -14,6 +15,7 @@ from roomserver import Player, RoomServer, create_table, start_table
 from waits import seconds
 
 from burraco.bots.review import DealReview
+from burraco.server.limits import Limits
 from burraco.server.reviews import ReviewPool, ReviewSettings
 from burraco.server.table.errors import RoomError
 from burraco.storage import ReviewRow, Store
@@ -120,6 +122,68 @@ def test_a_person_has_a_limit_of_reviews_at_once(db: str) -> None:
             _wait_stored(http, table["table"], 1)
             # Once the first is done, the next may be asked for.
             assert http.post(url, json={"deal": 1, "seat": 1}).status_code == 202
+
+
+def test_reads_of_reviews_are_limited_per_address_and_a_full_queue_refuses_first(
+    db: str,
+) -> None:
+    """Issue 32: ``GET .../reviews`` had no per-address rate (a flood from 20 addresses
+    pushed the players' p99 to 0.4 s), and a POST built the table's record before the
+    full queue refused it."""
+    busy = dataclasses.replace(QUICK, queue=0)
+    with RoomServer(db, reviews=busy, limits=Limits(read_reviews="5/minute")) as server:
+        table = create_table(server, deals=1, move_seconds=0)
+        start_table(server, table)
+        url = f"/api/tables/{table['table']}/reviews"
+        with server.http() as http:
+            reads = [http.get(url) for _ in range(6)]
+            assert [r.status_code for r in reads] == [200] * 5 + [429]
+            assert reads[-1].json()["code"] == "too_many" and reads[-1].headers["Retry-After"]
+            other = httpx.Client(
+                base_url=server.url, transport=httpx.HTTPTransport(local_address="127.0.0.2")
+            )
+            assert other.get(url).status_code == 200  # another address has its own count
+            # The queue is full: refused before the table is read (a table nobody has,
+            # a deal in play: the queue answers first, and no record is built).
+            for where in (url, "/api/tables/t-nothing/reviews"):
+                asked = http.post(where, json={"deal": 1, "seat": 0, "token": table["token"]})
+                assert (asked.status_code, asked.json()["code"]) == (503, "reviews_busy")
+
+
+def test_a_tables_stored_reviews_are_read_from_the_database_once_a_while() -> None:
+    """The reviews a flood of reads asks for are read and parsed once every
+    ``ReviewPool.CACHED`` seconds, not at every read; one this process stores shows at once."""
+
+    async def check() -> None:
+        store = Store("sqlite://")
+        from burraco.storage import TableRow
+
+        store.create_table(
+            TableRow("t-1", "italian", "{}", 7, 40, "greedy", True, "over", 0.0, 0.0)
+        )
+        pool = ReviewPool(store, ReviewSettings())
+        now = [0.0]
+        pool.clock = lambda: now[0]
+        try:
+            store.save_review(ReviewRow("t-1", 1, 0, '{"a": 1}', 1.0))
+            first = pool.stored("t-1")
+            assert first == [(1, 0, {"a": 1})]
+            # Another process stores one: this one reads it after CACHED seconds.
+            store.save_review(ReviewRow("t-1", 1, 1, '{"a": 2}', 2.0))
+            assert pool.stored("t-1") is first
+            now[0] = ReviewPool.CACHED
+            assert [seat for _, seat, _ in pool.stored("t-1")] == [0, 1]
+            # A full queue refuses a new review, not one stored already (its answer is there).
+            full = ReviewPool(store, ReviewSettings(queue=0))
+            full.admit("t-1", 1, 1, "anna")
+            with pytest.raises(RoomError) as busy:
+                full.admit("t-1", 2, 1, "anna")
+            assert busy.value.code == "reviews_busy"
+            await full.close()
+        finally:
+            await pool.close()
+
+    asyncio.run(check())
 
 
 def test_the_pool_takes_tables_in_turn_and_caps_its_queue() -> None:

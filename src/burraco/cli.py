@@ -1353,6 +1353,13 @@ def bot_command(
         bool, typer.Option("--quick", help="Sitting nowhere, queue in quick play.")
     ] = False,
     accept: Annotated[bool, typer.Option(help="Accept the challenges people send.")] = True,
+    games: Annotated[
+        str,
+        typer.Option(help="The games of the challenges it accepts, as italian-2,buraco (all)."),
+    ] = "",
+    clock: Annotated[
+        str, typer.Option(help="The move clocks of the challenges it accepts, as 10-120.")
+    ] = "1-3600",
     variant: Annotated[str, typer.Option(help="The game of the tables it makes.")] = "italian",
     players: Annotated[int, typer.Option(help="Players of the tables it makes.")] = 2,
     deals: Annotated[
@@ -1370,7 +1377,7 @@ def bot_command(
     and makes (--create), joins (--join) or queues for (--quick) tables."""
     import logging
 
-    from burraco.client import BotError, house, play
+    from burraco.client import Accepts, BotError, house, play
     from burraco.server.ratings import BOT_LEVELS
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
@@ -1389,6 +1396,12 @@ def bot_command(
     }
     if deals:
         table["deals"] = deals
+    low, _, high = clock.partition("-")
+    try:
+        seconds = (int(low), int(high or low))
+    except ValueError:
+        raise typer.BadParameter(f"{clock!r} is no range as 10-120", param_hint="--clock") from None
+    accepts = Accepts(tuple(g for g in games.split(",") if g), seconds) if accept else False
     try:
         finished = play(
             house(level, seed, expert_seconds),
@@ -1398,7 +1411,7 @@ def bot_command(
             create=table if create else None,
             join={"variant": variant, "players": players, "rated": rated} if join else None,
             quick={"variant": variant, "players": players} if quick else None,
-            accept=accept,
+            accept=accepts,
         )
     except BotError as error:
         Console(stderr=True, soft_wrap=True).print(f"[bold red]Refused:[/] {error}")

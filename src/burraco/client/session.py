@@ -14,13 +14,14 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-__all__ = ["BotError", "Choose", "play", "run"]
+__all__ = ["Accepts", "BotError", "Choose", "play", "run"]
 
 log = logging.getLogger("burraco.client")
 
@@ -29,6 +30,31 @@ Choose = Callable[[dict[str, Any], list[str]], str]
 
 #: Close codes after which a socket is not opened again: a bad token, a seat not the bot's.
 BAD_TOKEN, FORBIDDEN = 4401, 4403
+
+
+@dataclass(frozen=True, slots=True)
+class Accepts:
+    """The challenges the bot accepts (docs/bots.md): its ``games`` (``"italian"``, or with
+    the players ``"italian-2"``; empty: every game), the move clocks it keeps (``seconds``,
+    lowest and highest) and ``rated`` or unrated matches only (None: both). The room
+    declines the others for it as it asks for its challenges.
+
+    >>> Accepts(("italian-2",), (10, 120), True).query()
+    {'seconds': '10-120', 'games': 'italian-2', 'rated': 'true'}
+    """
+
+    games: tuple[str, ...] = ()
+    seconds: tuple[int, int] = (1, 3600)
+    rated: bool | None = None
+
+    def query(self) -> dict[str, str]:
+        """The query of ``GET /api/bot/challenges`` that says it."""
+        query = {"seconds": f"{self.seconds[0]}-{self.seconds[1]}"}
+        if self.games:
+            query["games"] = ",".join(self.games)
+        if self.rated is not None:
+            query["rated"] = str(self.rated).lower()
+        return query
 
 
 class BotError(Exception):
@@ -55,7 +81,7 @@ async def run(
     start: bool = True,
     join: dict[str, Any] | None = None,
     quick: dict[str, Any] | None = None,
-    accept: bool = True,
+    accept: bool | Accepts = True,
     poll: float = 1.0,
     patience: float = 120.0,
 ) -> list[str]:
@@ -69,7 +95,8 @@ async def run(
     ``quick``: when it sits nowhere, it queues in quick play (``POST /api/quick``:
     variant, players, bots) and sits where the queue seats it, beside people who allow
     bots only.
-    ``accept``: it accepts every challenge. ``patience``: seconds it keeps trying while
+    ``accept``: it accepts the challenges that fit an :class:`Accepts` (True: any game, any
+    clock, rated or not; False: none, they wait for another program). ``patience``: seconds it keeps trying while
     the room cannot be reached (a restart), before it gives up."""
     headers = {"Authorization": f"Bearer {token}"}
     base = url.rstrip("/")
@@ -80,6 +107,7 @@ async def run(
     unreachable = 0.0
     missing: dict[str, float] = {}
     ticket: str | None = None
+    accepts = Accepts() if accept is True else accept or None
     async with httpx.AsyncClient(base_url=base, headers=headers, timeout=30) as http:
         me = _answer(await http.get("/api/bot/account"))
         name = str(me["name"])
@@ -97,8 +125,10 @@ async def run(
                     for info in listed:
                         begin(str(info["table"]))
                     _let_go(playing, {str(i["table"]) for i in listed}, missing, poll)
-                    if accept:
-                        for c in _answer(await http.get("/api/bot/challenges"))["challenges"]:
+                    if accepts is not None:
+                        query = accepts.query()
+                        asked = await http.get("/api/bot/challenges", params=query)
+                        for c in _answer(asked)["challenges"]:
                             path = f"/api/bot/challenges/{c['challenge']}/accept"
                             begin(str(_answer(await http.post(path))["table"]))
                     wanted = matches is None or len(finished) + len(playing) < matches

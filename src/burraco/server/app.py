@@ -27,7 +27,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from burraco.rulebook import figures
 from burraco.server.account_api import routes as account_routes
-from burraco.server.accounts import Accounts, Sessions, by_token, counted, same_origin, user_of
+from burraco.server.accounts import (
+    BAD_TOKEN,
+    Accounts,
+    Sessions,
+    by_token,
+    counted,
+    same_origin,
+    user_of,
+)
 from burraco.server.bot_accounts import BotAccounts, Challenges
 from burraco.server.bot_api import routes as bot_routes
 from burraco.server.capacity import BUSY, Capacity
@@ -203,6 +211,8 @@ def create_app(
     desk = Desk(room, store, limits, cluster)
     accounts = Accounts(store, rates, room.capacity)
     bot_accounts, challenges = BotAccounts(store, accounts, limits), Challenges(store)
+    if cluster is not None:
+        spread_revocations(cluster, bot_accounts)
     quick = quick_play(
         room,
         store,
@@ -308,6 +318,11 @@ def create_app(
         address = request_.client.host if request_.client else "unknown"
         creator = f"user-{user.id}" if user is not None else f"address-{address}"
         room.door.pace.admit()  # a burst of creations is paced (table/door.py)
+        if user is not None and user.program:
+            # A bot's tables are capped by ``bot_tables`` alone (admit_table, above: in the
+            # database, so every process agrees), not by a person's ``tables_per_creator``,
+            # which refused a bot its 4th table where docs/bots.md says 4 (issue 32).
+            creator = ""
         table, seat, token = room.create(request, user.id if user else None, creator)
         if cluster is not None:
             await cluster.claim(table.id)
@@ -499,6 +514,28 @@ def create_app(
     @app.websocket("/ws/{table_id}")
     async def play(socket: WebSocket, table_id: str) -> None:
         await socket.accept()
+        bot = user_of(socket) if by_token(socket) else None
+        if bot is None:
+            await seat_socket(socket, table_id)
+            return
+
+        async def revoked(code: int, reason: str) -> None:
+            # What a socket opened with a revoked token hears (accounts.Sessions).
+            error = {"type": "error", "code": "bad_token", "message": BAD_TOKEN, "params": {}}
+            with contextlib.suppress(Exception):
+                await socket.send_json(error)
+            await socket.close(code=code, reason=reason)
+
+        # Known to the bot accounts while open: its token revoked, it is closed at once.
+        token = socket.headers.get("authorization", "")[7:].strip()
+        bot_accounts.opened(bot.id, token, revoked)
+        try:
+            await seat_socket(socket, table_id)
+        finally:
+            bot_accounts.closed(bot.id, revoked)
+
+    async def seat_socket(socket: WebSocket, table_id: str) -> None:
+        """A seat's (or a spectator's) socket, accepted, to its table until it closes."""
         token = socket.query_params.get("token", "")
         user = user_of(socket)
         # A socket that would open a seat by its session alone must come from this room (a
@@ -597,7 +634,7 @@ def create_app(
     app.include_router(moderation_routes(store))
 
     app.include_router(bot_routes(room, store, bot_accounts, challenges))
-    app.include_router(review_routes(review_pool, store, on_owner))
+    app.include_router(review_routes(review_pool, store, on_owner, limit))
 
     if WEB.is_dir():
         app.mount("/static", PageFiles(directory=WEB), name="static")
@@ -653,6 +690,27 @@ def _not_found(request: Request) -> Response:
     return not_found_response(
         request.query_params.get("lang"), request.headers.get("accept-language")
     )
+
+
+#: The operation by which a process tells another that a bot's token was revoked.
+REVOKED_OP = "bot_revoked"
+
+
+def spread_revocations(cluster: Cluster, bots: BotAccounts) -> None:
+    """A token revoked on one process closes its sockets on every process: each is told
+    (an operation of :meth:`Cluster.call_node`, answered once its sockets are closed)."""
+
+    async def closed_here(body: dict[str, Any]) -> int:
+        return await bots.close_revoked(int(body["bot"]))
+
+    async def tell_others(bot_id: int) -> None:
+        others = [n for n in await cluster.alive_nodes() if n != cluster.node]
+        calls = (cluster.call_node(n, REVOKED_OP, {"bot": bot_id}, seconds=2.0) for n in others)
+        # A process that does not answer is dying: its sockets close with it.
+        await asyncio.gather(*calls, return_exceptions=True)
+
+    cluster.handlers[REVOKED_OP] = closed_here
+    bots.tell_others = tell_others
 
 
 def _preset(name: str) -> Variant:

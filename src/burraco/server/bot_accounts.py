@@ -25,10 +25,12 @@ challenge is a table waiting for the bot, which accepts (joins) or declines it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +39,7 @@ from burraco.server.limits import Limits
 from burraco.server.table.errors import RoomError
 from burraco.storage import BotTokenRow, ChallengeRow, NameTaken, Store, UserRow
 
-__all__ = ["TOKEN_PREFIX", "BotAccounts", "Challenge", "Challenges"]
+__all__ = ["TOKEN_PREFIX", "Accepts", "BotAccounts", "Challenge", "Challenges"]
 
 #: Every bot token begins so: a leaked one is easy to recognise (and to search for).
 TOKEN_PREFIX = "bot_"
@@ -49,6 +51,12 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: Closes a socket with a close code and a reason.
+Close = Callable[[int, str], Awaitable[None]]
+#: The close code of a socket whose token is unknown or revoked (docs/bots.md).
+BAD_TOKEN_CODE = 4401
+
+
 class BotAccounts:
     """The bot accounts of the room's people, their tokens, and a bot's cap of tables."""
 
@@ -56,6 +64,12 @@ class BotAccounts:
         self.store = store
         self.accounts = accounts
         self.limits = limits
+        #: The sockets bot tokens opened on this process: by bot, each one's close and
+        #: its token's digest (a revoked token's sockets are closed at once).
+        self._sockets: dict[int, dict[Close, str]] = {}
+        #: Tells the cluster's other processes that a bot's token was revoked (None: the
+        #: room is one process).
+        self.tell_others: Callable[[int], Awaitable[None]] | None = None
 
     def create(self, owner: UserRow, name: str) -> tuple[UserRow, str]:
         """A new bot account of the person ``owner``, and its first token (given once)."""
@@ -110,8 +124,42 @@ class BotAccounts:
 
     def revoke(self, owner: UserRow, name: str, hint: str | None = None) -> int:
         """Revoke a bot's live tokens (the one whose first characters are ``hint``, or
-        all); how many. A socket the token opened stays open until it closes."""
+        all); how many. Their sockets close with :meth:`revoked`."""
         return self.store.revoke_bot_tokens(self.own(owner, name).id, hint)
+
+    async def revoked(self, owner: UserRow, name: str) -> None:
+        """Close at once every socket of a token of the bot ``name`` that is revoked, on
+        every process (issue 32: an open socket played on for 21 s after its token was
+        revoked and refused over HTTP)."""
+        bot = self.own(owner, name)
+        await self.close_revoked(bot.id)
+        if self.tell_others is not None:
+            await self.tell_others(bot.id)
+
+    def opened(self, bot_id: int, token: str, close: Close) -> None:
+        """A socket opened with a bot's token on this process."""
+        self._sockets.setdefault(bot_id, {})[close] = _digest(token)
+
+    def closed(self, bot_id: int, close: Close) -> None:
+        sockets = self._sockets.get(bot_id)
+        if sockets is not None:
+            sockets.pop(close, None)
+            if not sockets:
+                del self._sockets[bot_id]
+
+    async def close_revoked(self, bot_id: int) -> int:
+        """Close this process's sockets of the bot whose token is no longer live (told
+        ``bad_token``, code 4401, as a socket opened with it now is); how many."""
+        closing = [
+            close
+            for close, digest in list(self._sockets.get(bot_id, {}).items())
+            if self.store.bot_by_token(digest) is None
+        ]
+        for close in closing:
+            self.closed(bot_id, close)
+            with contextlib.suppress(Exception):
+                await close(BAD_TOKEN_CODE, "this bot token was revoked")
+        return len(closing)
 
     def mine(self, owner: UserRow) -> list[dict[str, Any]]:
         """A person's bots and their tokens (first characters only), for /account."""
@@ -140,6 +188,69 @@ class BotAccounts:
                 429,
                 params={"n": most},
             )
+
+
+#: The longest move clock of a table (server/app.py's bodies).
+MOST_SECONDS = 3600
+
+
+@dataclass(frozen=True, slots=True)
+class Accepts:
+    """The challenges a bot's program accepts, as it says when it asks for them (``GET
+    /api/bot/challenges?games=italian-2,buraco&seconds=10-120&rated=true``): its games
+    (a variant, or a variant and its players, ``italian-2``; None: all), the move clocks
+    it can keep, and rated or unrated only (None: both). The others are declined for it.
+
+    >>> accepts = Accepts.read("italian-2, buraco", "10-120", None)
+    >>> accepts.refusal({"variant": "italian", "players": 2, "move_seconds": 40})
+    >>> accepts.refusal({"variant": "italian", "players": 4, "move_seconds": 40})
+    'italian-4 is not among its games (buraco, italian-2)'
+    >>> accepts.refusal({"variant": "buraco", "players": 4, "move_seconds": 5})
+    'a move clock of 5 s is out of its range (10 to 120 s)'
+    >>> Accepts.read(None, None, False).refusal({"variant": "italian", "players": 2,
+    ...     "move_seconds": 40, "rated": True})
+    'it plays unrated matches only'
+    """
+
+    games: frozenset[str] | None = None
+    seconds: tuple[int, int] = (1, MOST_SECONDS)
+    rated: bool | None = None
+
+    @classmethod
+    def read(cls, games: str | None, seconds: str | None, rated: bool | None) -> Accepts:
+        """From the query's fields; a RoomError naming the field a program got wrong."""
+        named = None
+        if games:
+            named = frozenset(g.strip().lower() for g in games.split(",") if g.strip())
+        lowest, highest = 1, MOST_SECONDS
+        if seconds:
+            low, _, high = seconds.partition("-")
+            try:
+                lowest, highest = int(low), int(high or low)
+            except ValueError:
+                lowest = highest = -1
+            if not 1 <= lowest <= highest:
+                raise RoomError(
+                    "bad_message",
+                    f"seconds is a move clock's range, as 10-120 (1 s at least): not "
+                    f"{seconds[:20]!r}",
+                    422,
+                )
+        return cls(named, (lowest, highest), rated)
+
+    def refusal(self, options: dict[str, Any]) -> str | None:
+        """Why the bot declines a challenge of these options (None: it fits)."""
+        variant, players = str(options.get("variant")), options.get("players")
+        game = f"{variant}-{players}"
+        if self.games is not None and not {variant, game} & self.games:
+            return f"{game} is not among its games ({', '.join(sorted(self.games))})"
+        clock = int(options.get("move_seconds") or 0)
+        lowest, highest = self.seconds
+        if not lowest <= clock <= highest:
+            return f"a move clock of {clock} s is out of its range ({lowest} to {highest} s)"
+        if self.rated is not None and bool(options.get("rated")) != self.rated:
+            return f"it plays {'rated' if self.rated else 'unrated'} matches only"
+        return None
 
 
 @dataclass(frozen=True, slots=True)

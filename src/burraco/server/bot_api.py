@@ -5,6 +5,7 @@ challenges, its results). The rest of a bot's play is the room's own protocol.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 from typing import Any, Literal
@@ -15,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from burraco.server.account_api import finished, programs_of
 from burraco.server.accounts import by_token, user_of
-from burraco.server.bot_accounts import BotAccounts, Challenge, Challenges
+from burraco.server.bot_accounts import Accepts, BotAccounts, Challenge, Challenges
 from burraco.server.room import Room, RoomError
 from burraco.storage import Store, UserRow
 
@@ -80,7 +81,10 @@ def routes(room: Room, store: Store, bots: BotAccounts, challenges: Challenges) 
     async def revoke(
         body: Revoke, request: Request, name: str = PathParam(max_length=64)
     ) -> dict[str, Any]:
-        return {"revoked": bots.revoke(person(request), name, body.hint)}
+        owner = person(request)
+        revoked = bots.revoke(owner, name, body.hint)
+        await bots.revoked(owner, name)
+        return {"revoked": revoked}
 
     # --- a person challenges a bot ------------------------------------------------------
 
@@ -94,6 +98,15 @@ def routes(room: Room, store: Store, bots: BotAccounts, challenges: Challenges) 
         if target is None or not target.program:
             raise RoomError(
                 "no_bot", f"{name[:64]!r} is no bot account", 404, params={"name": name[:64]}
+            )
+        if body.move_seconds < 1:
+            # A table without a move clock would hold one of the bot's tables for as long
+            # as its challenger leaves it (issue 32).
+            raise RoomError(
+                "bad_message",
+                "a challenge to a bot needs a move clock: move_seconds from 1 to 3600",
+                422,
+                params={"field": "move_seconds"},
             )
         request_ = body.model_dump() | {"name": challenger.name, "chat": True}
         if request_["lines"] is None:
@@ -148,9 +161,26 @@ def routes(room: Room, store: Store, bots: BotAccounts, challenges: Challenges) 
         return {"tables": mine}
 
     @router.get("/api/bot/challenges")
-    async def pending(request: Request) -> dict[str, Any]:
+    async def pending(
+        request: Request,
+        games: str | None = Query(None, max_length=400),
+        seconds: str | None = Query(None, max_length=20),
+        rated: bool | None = None,
+    ) -> dict[str, Any]:
+        """The challenges waiting for the bot that it accepts (``games``, a clock range
+        ``seconds``, ``rated``: :class:`Accepts`); the others are declined now, so that
+        their challengers hear it at once."""
         me = bot(request)
-        return {"challenges": [c.json() for c in challenges.of_bot(me.id)]}
+        accepts = Accepts.read(games, seconds, rated)
+        fitting, declined = [], []
+        for found in challenges.of_bot(me.id):
+            if accepts.refusal(found.options) is None:
+                fitting.append(found.json())
+                continue
+            with contextlib.suppress(RoomError):  # answered meanwhile, on another process
+                challenges.take(found.id, me.id, "declined")
+                declined.append(found.id)
+        return {"challenges": fitting, "declined": declined}
 
     @router.post("/api/bot/challenges/{challenge_id}/accept")
     async def accept(

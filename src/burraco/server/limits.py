@@ -22,13 +22,13 @@ import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from limits import parse
 
 from burraco.server.capacity import from_env
 
-__all__ = ["SHARED_KINDS", "Limits", "Lockout", "Rates", "SharedRates"]
+__all__ = ["SHARED_KINDS", "SYNC_EVENTS", "Budget", "Limits", "Lockout", "Rates", "SharedRates"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,10 @@ class Limits:
     start_round: str = "10/minute"
     #: Presses of quick play's "Play" per address.
     quick_play: str = "30/minute"
+    #: Reads of a table's reviews (``GET /api/tables/{id}/reviews``) per address: the
+    #: replay page asks every 0.7 s while a review runs (14 in 10 s). A window of 10 s,
+    #: not a minute: a flood is not let through a minute's worth at once.
+    read_reviews: str = "40 per 10 seconds"
     #: Login attempts per address (a club's players may share one), and new accounts per
     #: address.
     log_in: str = "30/minute"
@@ -62,10 +66,13 @@ class Limits:
     #: Chat messages of one seat (all its sockets) or one spectator.
     chat_messages: str = "5 per 10 seconds"
     #: Messages one WebSocket may send (actions, hints, syncs, pings); past it they are
-    #: dropped, with one "too_fast" answer, until the window allows more.
+    #: dropped, with one "too_fast" answer, until the window allows more. The same figure
+    #: is the socket's budget of work at its table (:class:`Budget`): a message costs 1, a
+    #: sync more, by the events it resends.
     socket_messages: str = "60 per 10 seconds"
     #: Messages a bot account's socket may send (docs/bots.md): a program moves as fast as
-    #: the table lets it, and this only stops a loop gone wrong.
+    #: the table lets it, and this only stops a loop gone wrong. Its syncs cost it as
+    #: much more as its budget is bigger: a program replays no more of a log than a person.
     bot_messages: str = "600 per 10 seconds"
     #: Bot accounts a person may hold, live API tokens a bot may hold, and tables (waiting
     #: or playing) a bot may sit at at once.
@@ -91,6 +98,7 @@ _WHAT = {
     "pad_tournament": "paddings",
     "start_round": "rounds started",
     "quick_play": "quick-play requests",
+    "read_reviews": "reads of reviews",
     "log_in": "login attempts",
     "sign_up": "new accounts",
     "socket_messages": "messages",
@@ -169,6 +177,7 @@ SHARED_KINDS: frozenset[str] = frozenset(
         "pad_tournament",
         "start_round",
         "quick_play",
+        "read_reviews",
         "log_in",
         "sign_up",
     }
@@ -267,3 +276,75 @@ class Lockout:
     def succeeded(self, address: str, name: str) -> None:
         """The right password: the pair's count starts again."""
         self._pairs.pop((address, name), None)
+
+
+#: Events a sync resends for one unit of a socket's budget (a person's; a program's costs
+#: scale with its bigger budget): an event is a small message, the state at the end of a
+#: sync a big one, so a sync of 200 events costs a person 21 messages.
+SYNC_EVENTS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """One socket's work at its table: a token bucket of ``size`` units, ``rate`` of them
+    regained a second, each message paying its cost (issue 32: nine programs syncing a
+    long log 60 times a second each froze every table, where a message count let them).
+
+    ``scale`` is how many times a person's budget this is (a program's: 10 by default):
+    a sync costs it as many times more, so that its bigger budget buys moves, not replays.
+    A sync's cost is capped at half the bucket, so that a person reloading a long match
+    still has half a budget to play with; the cap is what a flood of them pays.
+
+    >>> budget = Budget.of(Limits().socket_messages, now=0.0)
+    >>> budget.sync_cost(0), budget.sync_cost(200), budget.sync_cost(5000)
+    (1, 21, 30)
+    >>> budget.pay(21, now=0.0).units, budget.pay(100, now=0.0) is None
+    (39.0, True)
+    >>> spent = budget.pay(30, now=0.0).pay(30, now=0.0)
+    >>> spent.pay(1, now=0.0) is None, spent.pay(1, now=1.0).units   # 6 units a second
+    (True, 5.0)
+    >>> Budget.of(Limits().bot_messages, now=0.0).sync_cost(200)   # a program's: 10 times
+    210
+    """
+
+    size: float
+    rate: float
+    units: float
+    at: float
+    scale: float = 1.0
+    #: The table's version a sync last brought this socket to (-1: no sync yet): the
+    #: events up to it were sent on this socket, and are not sent on it again.
+    synced: int = -1
+    #: Whether the last message was refused for want of units (one ``too_fast`` a burst).
+    short: bool = False
+
+    @classmethod
+    def of(cls, rate: str, now: float, person: str | None = None) -> Budget:
+        """A full budget of ``rate`` (the limits' notation), ``person`` the rate of a
+        person's socket it is compared with (the default's)."""
+        size, per = _per_second(rate)
+        _, person_per = _per_second(person or Limits().socket_messages)
+        return cls(size, per, size, now, max(1.0, per / person_per))
+
+    def sync_cost(self, events: int) -> int:
+        """The cost of a sync that resends ``events`` events and the state."""
+        cost = self.scale * (1 + -(-events // SYNC_EVENTS))
+        return int(min(cost, max(1.0, self.size // 2)))
+
+    def pay(self, cost: int, now: float) -> Budget | None:
+        """The budget after a message of ``cost``, or None if it cannot pay it yet."""
+        units = min(self.size, self.units + max(0.0, now - self.at) * self.rate)
+        if units < cost:
+            return None
+        return replace(self, units=units - cost, at=now, short=False)
+
+    def wait(self, cost: int, now: float) -> float:
+        """Seconds until a message of ``cost`` may be paid."""
+        units = min(self.size, self.units + max(0.0, now - self.at) * self.rate)
+        return max(0.0, (cost - units) / self.rate)
+
+
+def _per_second(rate: str) -> tuple[float, float]:
+    """A rate's amount and the units it regains a second."""
+    item = parse(rate)
+    return float(item.amount), item.amount / float(item.get_expiry())

@@ -2,18 +2,25 @@
 
 A name is shown to other players, so two names that look the same are the same name to
 them: "Giulia" with a Cyrillic ``і`` (U+0456), or in full-width letters, would pass for
-Giulia. The room compares names by their *skeleton* (Unicode's UTS #39 idea): the NFKC
-form (full-width and other compatibility letters become plain ones), case-folded, with
-the default-ignorable characters (zero-width spaces and joiners, variation selectors)
-dropped and each character replaced by one representative of its class in Unicode's
-confusables table (``confusables.txt``, as the ``confusable-homoglyphs`` package ships
-it). Only single characters are mapped: a look-alike made of two (``rn`` for ``m``) is
-not caught.
+Giulia. The room compares names by their *skeletons* (UTS #39): the NFKC form (full-width
+and other compatibility letters become plain ones) with the default-ignorable characters
+(zero-width spaces and joiners, variation selectors) dropped and each character replaced
+by one representative of its class in Unicode's confusables table (``confusables.txt``,
+as the ``confusable-homoglyphs`` package ships it). A name has two: that of the name as
+typed, where a capital ``I`` still looks like ``l`` and ``1`` (issue 32: "GiuIia" passed
+beside Giulia when the case was folded first, ``I`` becoming ``i``), and that of the name
+case-folded, since the same name in another case is the same name. Two names look alike
+when a skeleton of one is a skeleton of the other. Only single characters are mapped: a
+look-alike made of two (``rn`` for ``m``) is not caught.
 
 >>> skeleton("Giulia") == skeleton("G\\u0456ulia") == skeleton("Ｇｉｕｌｉａ")
 True
 >>> skeleton("Giulia") == skeleton("Giuliana")
 False
+>>> [alike("GiuIia", "Giulia"), alike("0wner1", "Owner1"), alike("OwnerI", "Owner1")]
+[True, True, True]
+>>> alike("giulia", "Giulia"), alike("Giuliana", "Giulia")
+(True, False)
 >>> invisible("\\u200b"), invisible("\\u3164"), invisible("Anna")
 (True, True, False)
 """
@@ -29,7 +36,7 @@ from typing import Final
 
 from burraco.storage import Store
 
-__all__ = ["NameIndex", "invisible", "normal", "skeleton"]
+__all__ = ["NameIndex", "alike", "invisible", "normal", "skeleton", "skeletons"]
 
 #: Characters drawn blank though Unicode calls them letters or symbols (Hangul fillers,
 #: the blank Braille pattern) or marks that show nothing alone (the Mongolian vowel
@@ -85,14 +92,28 @@ def _classes() -> dict[str, str]:
     return {c: root(c) for c in parent} | {c: root(c) for c in table if len(c) == 1}
 
 
-def skeleton(name: str) -> str:
-    """What a name looks like: equal skeletons, names a reader may take for each other."""
+def _as_typed(name: str) -> str:
+    """The UTS #39 skeleton of the name as typed (its case kept): each character's class."""
     classes = _classes()
-    folded = normal(name).casefold()
-    mapped = "".join(classes.get(c, c) for c in folded if not _ignorable(c))
+    return "".join(classes.get(c, c) for c in normal(name) if not _ignorable(c))
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like in any case: the skeleton of the case-folded name."""
+    mapped = _as_typed(normal(name).casefold())
     # A class's representative may be a capital (``O`` for ``0``): fold once more so that
     # the capital and the small letter a reader takes it for meet.
-    return "".join(classes.get(c, c) for c in normal(mapped).casefold())
+    return _as_typed(normal(mapped).casefold())
+
+
+def skeletons(name: str) -> frozenset[str]:
+    """Every skeleton of a name: as typed, and case-folded (see the module)."""
+    return frozenset({_as_typed(name), skeleton(name)})
+
+
+def alike(name: str, other: str) -> bool:
+    """Whether a reader may take one name for the other."""
+    return not skeletons(name).isdisjoint(skeletons(other))
 
 
 class NameIndex:
@@ -112,10 +133,15 @@ class NameIndex:
             for user_id, name, kind in self.store.user_names(after=self._last_id):
                 self._last_id = max(self._last_id, user_id)
                 if kind == "person":
-                    self._names.setdefault(skeleton(name), name)
+                    for key in skeletons(name):
+                        self._names.setdefault(key, name)
 
     def look_alike(self, name: str) -> str | None:
         """The registered name that ``name`` may be taken for (itself in any case or
         width included), or None."""
         self.refresh()
-        return self._names.get(skeleton(name))
+        # The folded skeleton first: the same name in another case is named as itself.
+        for key in (skeleton(name), _as_typed(name)):
+            if key in self._names:
+                return self._names[key]
+        return None

@@ -8,7 +8,6 @@ that a player only their own seat's, with the seat's token or their account's se
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -32,7 +31,11 @@ class AskReview(BaseModel):
     token: str = Field("", max_length=200)
 
 
-def routes(pool: ReviewPool, store: Store, on_owner: OnOwner) -> APIRouter:
+Limit = Callable[[Request, str], Awaitable[None]]
+
+
+def routes(pool: ReviewPool, store: Store, on_owner: OnOwner, limit: Limit) -> APIRouter:
+    """The routes; ``limit`` counts a request against its address's rate (429 past it)."""
     router = APIRouter()
 
     async def access(
@@ -50,6 +53,8 @@ def routes(pool: ReviewPool, store: Store, on_owner: OnOwner) -> APIRouter:
 
     @router.post("/api/tables/{table_id}/reviews", status_code=202)
     async def ask(table_id: str, body: AskReview, request: Request) -> dict[str, Any]:
+        # The queue first: a full one refuses before the table is read and its record built.
+        pool.admit(table_id, body.deal, body.seat, person(request))
         seen = await access(table_id, request, body.token, with_record=True)
         if body.seat >= seen["players"]:
             raise RoomError("bad_message", f"no seat {body.seat} at this table")
@@ -68,16 +73,16 @@ def routes(pool: ReviewPool, store: Store, on_owner: OnOwner) -> APIRouter:
     async def reviews(
         table_id: str, request: Request, token: str = Query("", max_length=200)
     ) -> dict[str, Any]:
+        await limit(request, "read_reviews")
         seen = await access(table_id, request, token)
 
         def visible(seat: int) -> bool:
             return bool(seen["over"]) or seen["seat"] == seat
 
-        stored = [r for r in store.reviews(table_id) if visible(r.seat)]
         return {
             "over": seen["over"],
             "seat": seen["seat"],
-            "reviews": [json.loads(r.data) for r in stored],
+            "reviews": [review for _, seat, review in pool.stored(table_id) if visible(seat)],
             "jobs": [j.json() for j in pool.jobs(table_id) if visible(j.seat)],
         }
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import os
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
@@ -156,6 +157,11 @@ def _review(job_id: int, record: str, deal: int, seat: int, seconds: float, worl
 class ReviewPool:
     """The queue of requested reviews and the processes that run them."""
 
+    #: Seconds a table's stored reviews are read from memory (another process of a
+    #: cluster may store one meanwhile: it shows this much later), and tables kept so.
+    CACHED = 2.0
+    CACHE_TABLES = 256
+
     def __init__(self, store: Store, settings: ReviewSettings | None = None) -> None:
         self.store = store
         self.settings = settings or ReviewSettings()
@@ -171,6 +177,12 @@ class ReviewPool:
         self._progress: Any = None
         self._reader: threading.Thread | None = None
         self._by_id: dict[int, Job] = {}
+        #: The clock of the cache of stored reviews (a test's own).
+        self.clock: Callable[[], float] = time.monotonic
+        #: Each table's stored reviews as last read, and when (:meth:`stored`).
+        self._stored: OrderedDict[str, tuple[float, list[tuple[int, int, dict[str, Any]]]]] = (
+            OrderedDict()
+        )
 
     # --- requests ---------------------------------------------------------------------------
 
@@ -183,6 +195,32 @@ class ReviewPool:
             return job
         if any(r.deal == deal and r.seat == seat for r in self.store.reviews(table_id)):
             return Job(0, table_id, deal, seat, person, "", DONE)
+        self._make_room(person)
+        job = Job(next(self._ids), table_id, deal, seat, person, record)
+        self._jobs[key] = job
+        self._by_id[job.id] = job
+        self._waiting.setdefault(table_id, deque()).append(job)
+        self._start()
+        assert self._wake is not None
+        self._wake.set()
+        return job
+
+    def admit(self, table_id: str, deal: int, seat: int, person: str) -> None:
+        """The refusal :meth:`submit` would give for want of room, before the caller reads
+        the table and builds its record (issue 32: a flood of requests built records the
+        full queue then refused); nothing when the review is asked for or stored already."""
+        job = self._jobs.get((table_id, deal, seat))
+        if job is not None and job.status != FAILED:
+            return
+        try:
+            self._make_room(person)
+        except RoomError:
+            if (deal, seat) not in {(d, s) for d, s, _ in self.stored(table_id)}:
+                raise
+
+    def _make_room(self, person: str) -> None:
+        """A 429 for a person with their most reviews waiting or running, a 503 for a
+        full queue."""
         s = self.settings
         mine = sum(
             1 for j in self._jobs.values() if j.person == person and j.status in (QUEUED, RUNNING)
@@ -199,14 +237,22 @@ class ReviewPool:
             raise RoomError(
                 "reviews_busy", "the reviews' queue is full: try again later", 503, retry_after=30
             )
-        job = Job(next(self._ids), table_id, deal, seat, person, record)
-        self._jobs[key] = job
-        self._by_id[job.id] = job
-        self._waiting.setdefault(table_id, deque()).append(job)
-        self._start()
-        assert self._wake is not None
-        self._wake.set()
-        return job
+
+    def stored(self, table_id: str) -> list[tuple[int, int, dict[str, Any]]]:
+        """A table's stored reviews (deal, seat, review), read from the database at most
+        once every :attr:`CACHED` seconds (issue 32: each read of a flood parsed every
+        review again), and at once after this process stores one."""
+        now = self.clock()
+        cached = self._stored.get(table_id)
+        if cached is not None and now - cached[0] < self.CACHED:
+            self._stored.move_to_end(table_id)
+            return cached[1]
+        reviews = [(r.deal, r.seat, json.loads(r.data)) for r in self.store.reviews(table_id)]
+        self._stored[table_id] = (now, reviews)
+        self._stored.move_to_end(table_id)
+        while len(self._stored) > self.CACHE_TABLES:
+            self._stored.popitem(last=False)
+        return reviews
 
     def jobs(self, table_id: str) -> list[Job]:
         """A table's reviews waiting, running or failed."""
@@ -283,6 +329,7 @@ class ReviewPool:
             )
             row = ReviewRow(job.table_id, job.deal, job.seat, data, time.time())
             await asyncio.to_thread(self.store.save_review, row)
+            self._stored.pop(job.table_id, None)
             job.status = DONE
             self._jobs.pop((job.table_id, job.deal, job.seat), None)
             self._by_id.pop(job.id, None)

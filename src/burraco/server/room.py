@@ -123,7 +123,13 @@ class Room:
             store, self.tables, self.capacity, self.listing, self.pauser, self.clocks, self.views
         )
         self.sockets_part = SeatSockets(
-            self.shared, self.capacity, self.pauser, self.views, self.chat_part, self.turns
+            self.shared,
+            self.capacity,
+            self.pauser,
+            self.views,
+            self.chat_part,
+            self.turns,
+            self.rates.limits,
         )
         self.records = Records(store)
         #: A table whose seats are given, started at once (a tournament's, quick play's).

@@ -141,6 +141,9 @@ class Watcher:
     number: int = field(default_factory=lambda: next(_IDS))
     task: asyncio.Task[None] | None = None
     pacer: Pacer | None = None
+    #: The version a sync last brought this spectator to (-1: none yet): the events up
+    #: to it are not sent to this socket again (issue 32).
+    synced: int = -1
 
     @property
     def key(self) -> str:

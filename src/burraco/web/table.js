@@ -442,6 +442,9 @@ function onError(m) {
     toast(t('table.unavailable'), 'error', 10000);
     return;
   }
+  // A sync that crossed the answer to the one before it: this window holds those events
+  // already, and the state that follows them is on its way.
+  if (m.code === 'sync_repeated') return;
   if (m.code === 'busy' && S.guide && S.coachAsked === S.version) {
     // The coach's question met a busy thinking pool (or a search still on its way for
     // this table): it asks again in a moment, without a toast.

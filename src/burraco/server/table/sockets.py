@@ -1,18 +1,24 @@
 """A seat's sockets: opening, closing, and each message a seat sends, to its part.
 
-Past the cap of sockets a seat may hold, the oldest is told why and closed.
+Past the cap of sockets a seat may hold, the oldest is told why and closed. Each socket
+pays for its messages from a budget of work (server/limits.py, :class:`Budget`): a sync
+costs by the events it resends, and a sync of what the socket was sent already is
+refused, so that no socket takes more than its share of the loop (issue 32).
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
+from bisect import bisect_right
+from dataclasses import replace
 from typing import Any
 
 from burraco.server.capacity import Capacity
+from burraco.server.limits import Budget, Limits
 from burraco.server.messages import BadMessage, read_message
 from burraco.server.table.chat import TableChat
-from burraco.server.table.errors import RoomError, error_message
+from burraco.server.table.errors import TOO_FAST, RoomError, error_message
 from burraco.server.table.live import Close, LiveTable, Send, Shared, safe_send
 from burraco.server.table.pause import Pauser, waiting_for
 from burraco.server.table.turns import Turns
@@ -36,6 +42,7 @@ class SeatSockets:
         views: Views,
         chat: TableChat,
         turns: Turns,
+        limits: Limits | None = None,
     ) -> None:
         self.shared = shared
         self.capacity = capacity
@@ -43,6 +50,10 @@ class SeatSockets:
         self.views = views
         self.chat = chat
         self.turns = turns
+        self.limits = limits or Limits()
+        #: Each open socket's budget of work, by its send (a socket's own, on the process
+        #: that holds its table, relayed or not).
+        self.budgets: dict[Send, Budget] = {}
 
     async def connect(
         self, table: LiveTable, seat: int, send: Send, close: Close | None = None
@@ -54,6 +65,7 @@ class SeatSockets:
         while len(seat_state.connections) >= max(1, self.capacity.sockets_per_seat):
             oldest = seat_state.connections.pop(0)
             closer = seat_state.closers.pop(oldest, None)
+            self.budgets.pop(oldest, None)
             self.shared.sockets -= 1
             await safe_send(
                 oldest, error_message("replaced", "this seat was opened in another window")
@@ -81,6 +93,7 @@ class SeatSockets:
             return  # replaced earlier
         seat_state.connections.remove(send)
         seat_state.closers.pop(send, None)
+        self.budgets.pop(send, None)
         self.shared.sockets -= 1
         table.seen = time.time()
         if not seat_state.connections:
@@ -97,6 +110,8 @@ class SeatSockets:
             await send(error_message("bad_message", str(error)))
             return
         kind = message["type"]
+        if not await self._pay(table, seat, send, message):
+            return
         try:
             if kind == "action":
                 text = message.get("action")
@@ -108,10 +123,21 @@ class SeatSockets:
                 since = message.get("since", 0)
                 if not isinstance(since, int):
                     raise RoomError("bad_message", "sync needs the last version seen")
-                for event in table.events:
-                    if event["version"] > since:
-                        await send({k: v for k, v in event.items() if k != "sent"})
-                await send(state(table, seat))
+                budget = self.budgets.get(send)
+                if budget is not None and _repeated(budget, since):
+                    raise RoomError(
+                        "sync_repeated",
+                        f"this connection was sent the events up to version {budget.synced} "
+                        "already: sync since that version or later",
+                        params={"version": budget.synced},
+                    )
+                for event in table.events[_first_after(table, since) :]:
+                    await send({k: v for k, v in event.items() if k != "sent"})
+                synced, said = table.version, state(table, seat)
+                budget = self.budgets.get(send)
+                if budget is not None:
+                    self.budgets[send] = replace(budget, synced=max(budget.synced, synced))
+                await send(said)
             elif kind == "next_deal":
                 await self.pauser.next_deal(table, seat)
             elif kind == "take_back":
@@ -133,6 +159,42 @@ class SeatSockets:
                 raise RoomError("bad_message", f"unknown message type {kind!r}")
         except RoomError as error:
             await send(error_message(error.code, error.message, error.params, error.rule))
+
+    async def _pay(self, table: LiveTable, seat: int, send: Send, message: dict[str, Any]) -> bool:
+        """Whether the socket's budget pays for ``message`` (a sync: by the events it
+        would resend); else the message is dropped, with one ``too_fast`` a burst."""
+        now = time.monotonic()
+        budget = self.budgets.get(send)
+        if budget is None:
+            limits = self.limits
+            rate = limits.bot_messages if table.seats[seat].program else limits.socket_messages
+            budget = Budget.of(rate, now, limits.socket_messages)
+        cost = 1
+        since = message.get("since", 0)
+        # A sync refused as repeated costs as little as any message (its answer is small).
+        if message["type"] == "sync" and isinstance(since, int) and not _repeated(budget, since):
+            cost = budget.sync_cost(len(table.events) - _first_after(table, since))
+        paid = budget.pay(cost, now)
+        if paid is not None:
+            self.budgets[send] = paid
+            return True
+        if not budget.short:
+            wait = max(1, round(budget.wait(cost, now)))
+            await send(error_message("too_fast", TOO_FAST, {"seconds": wait}))
+        self.budgets[send] = replace(budget, short=True)
+        return False
+
+
+def _first_after(table: LiveTable, since: int) -> int:
+    """The index of the log's first event after version ``since`` (the log is in order)."""
+    return bisect_right(table.events, since, key=lambda event: int(event["version"]))
+
+
+def _repeated(budget: Budget, since: int) -> bool:
+    """Whether a sync asks again for events its socket was sent: those up to the version a
+    sync brought it to. (A sync since that version is answered: the state alone, which a
+    page asks for after a stale action, at the cost of one message.)"""
+    return since < budget.synced
 
 
 def seat_position(table: LiveTable, seat: int) -> dict[str, Any]:

@@ -160,9 +160,18 @@ class Spectators:
                 since = message.get("since", 0)
                 if not isinstance(since, int):
                     raise RoomError("bad_message", "sync needs the last version seen")
+                if since < watcher.synced:
+                    # As a seat's socket (table/sockets.py): a range is sent once a socket.
+                    raise RoomError(
+                        "sync_repeated",
+                        f"this connection was sent the events up to version {watcher.synced} "
+                        "already: sync since that version or later",
+                        params={"version": watcher.synced},
+                    )
                 for event in table.events:
                     if since < event["version"] <= table.shown:
                         watcher.say({k: v for k, v in event.items() if k != "sent"})
+                watcher.synced = max(watcher.synced, table.shown)
                 watcher.say(self.watch_state(table, table.info()))
             elif kind == "chat":
                 said = self.chat.say(table, "watchers", None, watcher.name, message, watcher.key)
