@@ -176,7 +176,7 @@ function render() {
         el('span', { class: 'seat-name', text: seatName(info, s) }),
         v.dealer === s ? el('span', { class: 'chip-d', text: t('seat.dealer_short'), title: t('seat.dealer') }) : null,
         el('span', { class: 'chip-mini', text: lineName(info, v.line_of, v.line_of[s]) === seatName(info, s) ? `${size}` : `${t('table.line', { n: v.line_of[s] + 1 })} · ${size}` })),
-      cards ? fanEl(sortBySuit(cards), { size: 'sm', lang: getLang() }) : backsEl(size));
+      cards ? fanEl(sortBySuit(cards), { size: 'sm', lang: getLang() }) : backsEl(size, { size: 'sm' }));
     if (act && f.seat === s && (act.verb === 'take' || act.verb === 'draw')) box.classList.add('glow');
     boxes.push(box);
   }
@@ -312,6 +312,20 @@ function selectDecision(deal, seat, index) {
   stop();
   go(decisionFrame(deal, index));
   renderReview();
+  showSeatHand(seat);
+}
+
+/** The seat's hand in sight, the note beside it (sticky) and the controls not over it. */
+function showSeatHand(seat) {
+  document.querySelector(`.open-hand[data-seat="${seat}"]`)?.scrollIntoView({ block: 'nearest' });
+}
+
+/** The sticky notes sit above the replay's controls, whose height wraps on a phone. */
+function trackControls() {
+  const bar = $('.replay-controls');
+  const set = () => document.body.style.setProperty('--controls-h', `${bar.offsetHeight}px`);
+  new ResizeObserver(set).observe(bar);
+  set();
 }
 
 function renderReview() {
@@ -529,6 +543,7 @@ function showExercise() {
     return el('li', {}, button);
   }));
   go(decisionFrame(item.deal, item.index));
+  showSeatHand(item.seat);
 }
 
 /** Back to the board as the replay shows it, every hand open. */
@@ -574,6 +589,7 @@ function nameSpeeds() {
 function init() {
   initI18n();
   nameSpeeds();
+  trackControls();
   onLangChange(() => { nameSpeeds(); if (R.frames.length) { render(); nameDeals(); renderReview(); if (X.active && !X.answered) showExercise(); } });
   $('#first').addEventListener('click', () => { stop(); go(0); });
   $('#prev').addEventListener('click', () => { stop(); go(R.i - 1); });
