@@ -315,9 +315,12 @@ function selectDecision(deal, seat, index) {
   showSeatHand(seat);
 }
 
-/** The seat's hand in sight, the note beside it (sticky) and the controls not over it. */
+/** The seat's hand in sight and the note with it: on a laptop the board's foot at the
+ * controls (the note, sticky, beside it); on a phone the hand above the note, which
+ * stays at the board's foot. */
 function showSeatHand(seat) {
-  document.querySelector(`.open-hand[data-seat="${seat}"]`)?.scrollIntoView({ block: 'nearest' });
+  if (matchMedia('(min-width: 900px)').matches) $('.analysis-layout').scrollIntoView({ block: 'end' });
+  else document.querySelector(`.open-hand[data-seat="${seat}"]`)?.scrollIntoView({ block: 'nearest' });
 }
 
 /** The sticky notes sit above the replay's controls, whose height wraps on a phone. */
