@@ -167,7 +167,7 @@ function render() {
   const hands = v.hands || [];
   const boxes = [];
   // In an exercise the seat sees only its own hand: the others are closed.
-  const own = X.active ? X.seat : null;
+  const own = X.active && !X.done ? X.seat : null;
   for (let s = 0; s < n; s++) {
     const cards = own === null || own === s ? hands[s] : null;
     const size = hands[s] ? hands[s].length : ((v.hand_sizes || [])[s] || 0);
@@ -246,7 +246,9 @@ async function startReviews() {
   const asked = params.get('analyse');
   if (asked !== null && Number(asked) >= 0 && Number(asked) < n) $('#review-seat').value = String(Number(asked));
   // A seat chosen is a review asked for (the server says whether this reader may).
-  $('#review-seat').addEventListener('change', () => { A.selected = null; stopExercise(); renderReview(); markBetter(); askIfMissing(); });
+  $('#review-seat').addEventListener('change', () => {
+    A.selected = null; A.asked = true; stopExercise(); renderReview(); markBetter(); askIfMissing();
+  });
   $('#review-deal').addEventListener('change', () => {
     A.selected = null; stopExercise(); stop();
     go(frameAfter(Number($('#review-deal').value), 1));
@@ -255,7 +257,7 @@ async function startReviews() {
   $('#analyse').addEventListener('click', () => analyse());
   $('#exercise-start').addEventListener('click', () => startExercise());
   $('#exercise-next').addEventListener('click', () => { X.at += 1; showExercise(); });
-  $('#exercise-close').addEventListener('click', () => { stopExercise(); render(); });
+  $('#exercise-close').addEventListener('click', () => stopExercise());
   await fetchReviews();
   if (asked !== null && !reviewOf(shownDeal(), chosenSeat())) await analyse();
 }
@@ -487,7 +489,7 @@ function markBetter() {
 
 // --- learn from your mistakes ----------------------------------------------------------------
 
-const X = { active: false, seat: 0, list: [], at: 0, answered: false, right: 0 };
+const X = { active: false, done: false, seat: 0, list: [], at: 0, answered: false, right: 0 };
 
 function startExercise() {
   const review = reviewOf(shownDeal(), chosenSeat());
@@ -495,7 +497,7 @@ function startExercise() {
   X.list = review.decisions.filter((d) => d.tag === 'blunder' || d.tag === 'mistake')
     .map((d) => ({ deal: review.deal, seat: review.seat, index: d.index }));
   if (!X.list.length) return;
-  Object.assign(X, { active: true, seat: review.seat, at: 0, answered: false, right: 0 });
+  Object.assign(X, { active: true, done: false, seat: review.seat, at: 0, answered: false, right: 0 });
   A.selected = null;
   stop();
   document.body.classList.add('exercising');
@@ -503,9 +505,11 @@ function startExercise() {
 }
 
 function stopExercise() {
+  const was = X.active;
   X.active = false;
   document.body.classList.remove('exercising');
   $('#exercise').hidden = true;
+  if (was) render();
 }
 
 /** The weighed moves in a fixed order that does not give the best away. */
@@ -528,7 +532,8 @@ function showExercise() {
     $('#exercise-ask').textContent = t('exercise.done', { n: X.list.length, right: X.right });
     $('#exercise-choices').replaceChildren();
     box.dataset.state = 'done';
-    stopBoard();
+    X.done = true;
+    render();
     return;
   }
   const item = X.list[X.at];
@@ -548,9 +553,6 @@ function showExercise() {
   go(decisionFrame(item.deal, item.index));
   showSeatHand(item.seat);
 }
-
-/** Back to the board as the replay shows it, every hand open. */
-function stopBoard() { X.active = false; render(); X.active = true; }
 
 /** The choice against the review's figures: the best, or within the noise of the best. */
 function answer(d, action, name) {
