@@ -198,7 +198,7 @@ function tookPozzetto(before, f) {
 
 // --- the analysis of a deal -----------------------------------------------------------------
 
-const A = { reviews: [], jobs: [], poll: null, selected: null, deal: 0, over: true, own: null, asked: false };
+const A = { reviews: [], jobs: [], poll: null, selected: null, deal: 0, seat: 0, over: true, own: null, asked: false };
 const TAG_MARK = { blunder: '??', mistake: '?', inaccuracy: '?!' };
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -246,7 +246,11 @@ async function startReviews() {
   const asked = params.get('analyse');
   if (asked !== null && Number(asked) >= 0 && Number(asked) < n) $('#review-seat').value = String(Number(asked));
   // A seat chosen is a review asked for (the server says whether this reader may).
+  A.seat = chosenSeat();
   $('#review-seat').addEventListener('change', () => {
+    // (a change event may come with the same seat again: that asks nothing)
+    if (chosenSeat() === A.seat) return;
+    A.seat = chosenSeat();
     A.selected = null; A.asked = true; stopExercise(); renderReview(); markBetter(); askIfMissing();
   });
   $('#review-deal').addEventListener('change', () => {
