@@ -16,6 +16,7 @@ from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_accessibility import all_violations, settle
 from test_browser import shot
+from test_browser_layout import SMALL_WORDS
 from test_browser_review import REVIEWS, _finished_match, _one_deal  # noqa: F401 (a fixture)
 from waits import ms
 
@@ -108,6 +109,8 @@ def test_the_analysis_page(
         page.evaluate("() => window.scrollTo(0, 0)")
         assert _reason_in_sight(page)
         shot(page, f"analysis-top-{lang}-{width}")
+        # The note, its legend, the graph's surroundings: no word under 14 px.
+        assert not page.evaluate(SMALL_WORDS)
         settle(page)
         assert all_violations(page) == []
 
@@ -129,6 +132,7 @@ def test_the_analysis_page(
         assert page.locator(".open-hand[data-seat='0'] .card.face").count() >= 1
         assert better.is_hidden()
         shot(page, f"exercise-{lang}-{width}")
+        assert not page.evaluate(SMALL_WORDS)
         settle(page)
         assert all_violations(page) == []
         first = decisions[int(exercise.get_attribute("data-index") or 0)]
