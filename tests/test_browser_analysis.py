@@ -158,3 +158,22 @@ def test_the_analysis_page(
         page.wait_for_function(f"() => document.querySelector('#frame')?.value !== '{before}'")
         assert first_point.get_attribute("aria-pressed") == "true"
         context.close()
+
+
+def test_the_deal_is_chosen_on_the_page(browser: Any, tmp_path: Path) -> None:
+    """The deal selector: another deal chosen shows its first position and, once an analysis
+    was asked on the page, asks for that deal's review of the seat."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", reviews=REVIEWS) as server:
+        table = _finished_match(server, deals=2)
+        page = browser.new_page()
+        page.add_init_script("localStorage.setItem('burraco.lang', 'pt')")
+        page.goto(f"{server.url}/replay/{table}?analyse=0")
+        page.wait_for_selector("#review-panel[data-state=done][data-deal='1']", timeout=ms(120))
+        assert page.locator("#review-deal option").count() == 2
+        page.select_option("#review-deal", "2")
+        page.wait_for_selector("#review-panel[data-state=done][data-deal='2']", timeout=ms(120))
+        assert "Mão 2" in page.locator("#deal-info").inner_text()
+        with server.http() as http:
+            reviews = http.get(f"/api/tables/{table}/reviews").json()["reviews"]
+        assert sorted((r["deal"], r["seat"]) for r in reviews) == [(1, 0), (2, 0)]
+        page.close()
