@@ -327,7 +327,7 @@ export function moveText(action, name = '', opts = {}) {
 }
 
 /** The advised move as an imperative ("discard 9♠"), in the page's language. */
-function adviceText(action) {
+export function adviceText(action) {
   const a = parseAction(action);
   const p = actionParams(a, '', action);
   const known = ['draw', 'redraw', 'meld', 'extend', 'discard', 'pass'];

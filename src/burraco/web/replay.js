@@ -11,8 +11,14 @@
 // selecting one shows the position before it, the better move's cards raised in the
 // hand and the reason in words. ?analyse=SEAT opens the page with that seat chosen and
 // asks for the review of the deal shown (?deal=N: deal N's first position).
+//
+// Over a review: an evaluation graph (inline SVG, each point a button that jumps to its
+// decision), every decision listed with its mark inline, the better move drawn on the
+// board beside its reason, and "learn from your mistakes": the seat's blunders and
+// mistakes as exercises, the position as the seat saw it (the other hands closed), the
+// moves the review weighed to choose from, checked against its figures.
 
-import { t, getLang, initI18n, onLangChange, moveText, refusalText, formatNumber } from './i18n.js';
+import { t, getLang, initI18n, onLangChange, moveText, adviceText, refusalText, formatNumber } from './i18n.js';
 import { backEl, cardEl, fanEl, placeholderEl, sortBySuit, parseAction, normCard, cardLabel, backsEl } from './cards.js';
 import { el, $, api, toast, seatName, lineName, variantLabel, setupLabel, botName } from './common.js';
 
@@ -160,14 +166,17 @@ function render() {
   // Every hand, open.
   const hands = v.hands || [];
   const boxes = [];
+  // In an exercise the seat sees only its own hand: the others are closed.
+  const own = X.active && !X.done ? X.seat : null;
   for (let s = 0; s < n; s++) {
-    const cards = hands[s];
+    const cards = own === null || own === s ? hands[s] : null;
+    const size = hands[s] ? hands[s].length : ((v.hand_sizes || [])[s] || 0);
     const box = el('section', { class: 'open-hand' + (v.turn === s && v.phase !== 'over' ? ' on-turn' : ''), 'data-seat': s },
       el('div', { class: 'seat-head' },
         el('span', { class: 'seat-name', text: seatName(info, s) }),
         v.dealer === s ? el('span', { class: 'chip-d', text: t('seat.dealer_short'), title: t('seat.dealer') }) : null,
-        el('span', { class: 'chip-mini', text: lineName(info, v.line_of, v.line_of[s]) === seatName(info, s) ? `${cards ? cards.length : 0}` : `${t('table.line', { n: v.line_of[s] + 1 })} · ${cards ? cards.length : 0}` })),
-      cards ? fanEl(sortBySuit(cards), { size: 'sm', lang: getLang() }) : backsEl((v.hand_sizes || [])[s] || 0));
+        el('span', { class: 'chip-mini', text: lineName(info, v.line_of, v.line_of[s]) === seatName(info, s) ? `${size}` : `${t('table.line', { n: v.line_of[s] + 1 })} · ${size}` })),
+      cards ? fanEl(sortBySuit(cards), { size: 'sm', lang: getLang() }) : backsEl(size, { size: 'sm' }));
     if (act && f.seat === s && (act.verb === 'take' || act.verb === 'draw')) box.classList.add('glow');
     boxes.push(box);
   }
@@ -189,14 +198,19 @@ function tookPozzetto(before, f) {
 
 // --- the analysis of a deal -----------------------------------------------------------------
 
-const A = { reviews: [], jobs: [], poll: null, selected: null, deal: 0 };
+const A = { reviews: [], jobs: [], poll: null, selected: null, deal: 0, seat: 0, over: true, own: null, asked: false };
 const TAG_MARK = { blunder: '??', mistake: '?', inaccuracy: '?!' };
+const SVG = 'http://www.w3.org/2000/svg';
 
 function reviewsUrl() { return `/api/tables/${encodeURIComponent(R.id)}/reviews`; }
 function shownDeal() { const f = R.frames[R.i]; return f ? (f.view.deal || 1) : 1; }
 function chosenSeat() { return Number($('#review-seat').value || 0); }
 function reviewOf(deal, seat) { return A.reviews.find((r) => r.deal === deal && r.seat === seat) || null; }
 function jobOf(deal, seat) { return A.jobs.find((j) => j.deal === deal && j.seat === seat) || null; }
+/** The deals of the match, from its frames. */
+function dealsShown() { return [...new Set(R.frames.map((f) => f.view.deal || 1))].sort((a, b) => a - b); }
+/** MP in the page's language: "-35,5" in Italian and Portuguese. */
+function mp(x, digits = 1) { return formatNumber(Math.round(x * 10 ** digits) / 10 ** digits, { digits }); }
 
 /** The frame after action ``index`` (from 1) of ``deal``; -1 when there is none. */
 function frameAfter(deal, index) {
@@ -212,18 +226,58 @@ function frameAfter(deal, index) {
 /** The position the seat decided in: after the deal's previous action (the first: after it). */
 function decisionFrame(deal, index) { return frameAfter(deal, Math.max(1, index - 1)); }
 
+/** What the seat could expect after the move it played: the played candidate's mean. */
+function playedMean(d) {
+  const c = (d.candidates || []).find((x) => x.action === d.played);
+  return c ? c.mean : null;
+}
+function bestMean(d) {
+  const c = (d.candidates || []).find((x) => x.action === d.best);
+  return c ? c.mean : null;
+}
+
 async function startReviews() {
   const panel = $('#review-panel');
   if (DEMO || !R.id) { panel.hidden = true; return; }
   const n = R.info.players || (R.info.seats || []).length || 2;
   const seats = Array.from({ length: n }, (_, s) => el('option', { value: s, text: seatName(R.info, s) }));
   $('#review-seat').replaceChildren(...seats);
+  nameDeals();
   const asked = params.get('analyse');
   if (asked !== null && Number(asked) >= 0 && Number(asked) < n) $('#review-seat').value = String(Number(asked));
-  $('#review-seat').addEventListener('change', () => { A.selected = null; renderReview(); markBetter(); });
+  // A seat chosen is a review asked for (the server says whether this reader may).
+  A.seat = chosenSeat();
+  $('#review-seat').addEventListener('change', () => {
+    // (a change event may come with the same seat again: that asks nothing)
+    if (chosenSeat() === A.seat) return;
+    A.seat = chosenSeat();
+    A.selected = null; A.asked = true; stopExercise(); renderReview(); markBetter(); askIfMissing();
+  });
+  $('#review-deal').addEventListener('change', () => {
+    A.selected = null; stopExercise(); stop();
+    go(frameAfter(Number($('#review-deal').value), 1));
+    askIfMissing();
+  });
   $('#analyse').addEventListener('click', () => analyse());
+  $('#exercise-start').addEventListener('click', () => startExercise());
+  $('#exercise-next').addEventListener('click', () => { X.at += 1; showExercise(); });
+  $('#exercise-close').addEventListener('click', () => stopExercise());
   await fetchReviews();
   if (asked !== null && !reviewOf(shownDeal(), chosenSeat())) await analyse();
+}
+
+function nameDeals() {
+  const keep = $('#review-deal').value;
+  $('#review-deal').replaceChildren(...dealsShown().map((k) => el('option', { value: k, text: t('table.deal', { n: k }) })));
+  $('#review-deal').value = keep || String(shownDeal());
+}
+
+/** Once an analysis was asked on this page, choosing another seat or deal asks for its. */
+async function askIfMissing() {
+  const deal = shownDeal();
+  const seat = chosenSeat();
+  if (!A.asked || reviewOf(deal, seat) || jobOf(deal, seat)) return;
+  await analyse();
 }
 
 async function fetchReviews() {
@@ -233,10 +287,14 @@ async function fetchReviews() {
     const data = await api('GET', reviewsUrl());
     A.reviews = data.reviews || [];
     A.jobs = data.jobs || [];
+    A.over = data.over !== false;
+    A.own = data.seat ?? null;
   } catch (e) {
     $('#review-status').textContent = t('review.failed', { detail: refusalText(e) });
     return;
   }
+  // Before the match is over a player may analyse only their own seat (the server's rule).
+  for (const option of $('#review-seat').options) option.disabled = !A.over && Number(option.value) !== A.own;
   renderReview();
   if (A.jobs.some((j) => j.status === 'queued' || j.status === 'running')) {
     A.poll = setTimeout(() => { fetchReviews(); }, 700);
@@ -244,6 +302,7 @@ async function fetchReviews() {
 }
 
 async function analyse() {
+  A.asked = true;
   try {
     await api('POST', reviewsUrl(), { deal: shownDeal(), seat: chosenSeat() });
   } catch (e) {
@@ -253,10 +312,36 @@ async function analyse() {
   await fetchReviews();
 }
 
+/** Select decision ``index`` of the review shown: its position on the board, its note. */
+function selectDecision(deal, seat, index) {
+  A.selected = { deal, seat, index };
+  stop();
+  go(decisionFrame(deal, index));
+  renderReview();
+  showSeatHand(seat);
+}
+
+/** The seat's hand in sight and the note with it: on a laptop the board's foot at the
+ * controls (the note, sticky, beside it); on a phone the hand above the note, which
+ * stays at the board's foot. */
+function showSeatHand(seat) {
+  if (matchMedia('(min-width: 900px)').matches) $('.analysis-layout').scrollIntoView({ block: 'end' });
+  else document.querySelector(`.open-hand[data-seat="${seat}"]`)?.scrollIntoView({ block: 'nearest' });
+}
+
+/** The sticky notes sit above the replay's controls, whose height wraps on a phone. */
+function trackControls() {
+  const bar = $('.replay-controls');
+  const set = () => document.body.style.setProperty('--controls-h', `${bar.offsetHeight}px`);
+  new ResizeObserver(set).observe(bar);
+  set();
+}
+
 function renderReview() {
   const deal = shownDeal();
   const seat = chosenSeat();
   A.deal = deal;
+  if ($('#review-deal').value !== String(deal)) $('#review-deal').value = String(deal);
   const review = reviewOf(deal, seat);
   const job = jobOf(deal, seat);
   const bar = $('#review-progress');
@@ -271,62 +356,132 @@ function renderReview() {
   else status.textContent = review ? '' : t('review.none', { name, deal });
   const panel = $('#review-panel');
   panel.dataset.state = review ? 'done' : (job ? job.status : 'none');
+  panel.dataset.seat = String(seat);
+  panel.dataset.deal = String(deal);
+  const exercises = review ? review.decisions.filter((d) => d.tag === 'blunder' || d.tag === 'mistake') : [];
+  $('#exercise-start').hidden = !review;
+  $('#exercise-start').disabled = !exercises.length;
+  $('#exercise-start').title = exercises.length ? '' : t('exercise.none', { name, deal });
   if (!review) {
     $('#review-summary').textContent = '';
     $('#review-moves').replaceChildren();
+    $('#review-graph').hidden = true;
+    $('#review-graph').replaceChildren();
     return;
   }
   const count = (tag) => review.decisions.filter((d) => d.tag === tag).length;
   $('#review-summary').textContent = t('review.summary', {
-    name, deal, cost: Math.round(review.cost), accuracy: formatNumber(review.accuracy, { digits: 1, fixed: true }),
+    name, deal, cost: formatNumber(Math.round(review.cost), { digits: 0 }), accuracy: formatNumber(review.accuracy, { digits: 1, fixed: true }),
     blunders: count('blunder'), mistakes: count('mistake'), inaccuracies: count('inaccuracy'),
   });
-  const costly = review.decisions.filter((d) => d.best !== d.played);
+  const isSelected = (d) => Boolean(A.selected && A.selected.deal === deal && A.selected.seat === seat && A.selected.index === d.index);
+  renderGraph(review, name, isSelected);
+  // Every decision, its mark inline (?!, ?, ??) as a chess move list has them.
   $('#review-moves').setAttribute('aria-label', t('review.moves', { name, deal }));
-  $('#review-moves').replaceChildren(...costly.map((d) => {
+  $('#review-moves').replaceChildren(...review.decisions.map((d) => {
     const label = `${d.index}. ${moveText(d.played, name)}${d.tag ? ` ${TAG_MARK[d.tag]}` : ''}`;
-    const pressed = A.selected && A.selected.deal === deal && A.selected.seat === seat && A.selected.index === d.index;
     const button = el('button', {
       type: 'button', class: 'link', text: label, 'data-index': d.index, 'data-tag': d.tag || '',
-      'aria-pressed': pressed ? 'true' : 'false',
+      'data-costly': d.best !== d.played ? 'true' : 'false',
+      'aria-pressed': isSelected(d) ? 'true' : 'false',
       title: d.tag ? t(`review.tag.${d.tag}`) : '',
     });
-    button.addEventListener('click', () => {
-      A.selected = { deal, seat, index: d.index };
-      stop();
-      go(decisionFrame(deal, d.index));
-      renderReview();
-    });
+    button.addEventListener('click', () => selectDecision(deal, seat, d.index));
     return el('li', {}, button);
   }));
 }
 
-/** Under a selected decision's position: the better move in words, its cards raised. */
+/** The evaluation graph: the seat's expected MP after each weighed decision, one point a
+ * button (a title and a description name the graph; each point's label its move). */
+function renderGraph(review, name, isSelected) {
+  const fig = $('#review-graph');
+  const points = review.decisions.map((d) => ({ d, y: playedMean(d) })).filter((p) => p.y !== null);
+  if (points.length < 1) { fig.hidden = true; fig.replaceChildren(); return; }
+  const W = 600; const H = 140; const PAD = 10;
+  const ys = points.map((p) => p.y).concat([0]);
+  const lo = Math.min(...ys); const hi = Math.max(...ys);
+  const span = hi - lo || 1;
+  const x = (k) => PAD + (points.length === 1 ? (W - 2 * PAD) / 2 : (k * (W - 2 * PAD)) / (points.length - 1));
+  const y = (v) => PAD + ((hi - v) * (H - 2 * PAD)) / span;
+  const svg = document.createElementNS(SVG, 'svg');
+  const id = `graph-${review.deal}-${review.seat}`;
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('class', 'eval-graph');
+  svg.setAttribute('role', 'group');
+  svg.setAttribute('aria-labelledby', `${id}-title`);
+  svg.setAttribute('aria-describedby', `${id}-desc`);
+  const node = (tag, attrs, text) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  svg.append(
+    node('title', { id: `${id}-title` }, t('review.graph', { name, deal: review.deal })),
+    node('desc', { id: `${id}-desc` }, t('review.graph_desc')),
+    node('line', { class: 'zero', x1: 0, x2: W, y1: y(0), y2: y(0) }),
+    node('polyline', { class: 'trend', points: points.map((p, k) => `${x(k)},${y(p.y)}`).join(' ') }));
+  points.forEach((p, k) => {
+    const d = p.d;
+    const label = t('review.point', {
+      n: d.index, move: moveText(d.played, name), mark: d.tag ? ` ${TAG_MARK[d.tag]}` : '', value: mp(p.y),
+    });
+    const dot = node('circle', {
+      class: `point ${d.tag || ''}`, cx: x(k), cy: y(p.y), r: d.tag ? 7 : 5,
+      tabindex: 0, role: 'button', 'aria-label': label, 'data-index': d.index, 'data-tag': d.tag || '',
+      'aria-pressed': isSelected(d) ? 'true' : 'false',
+    });
+    dot.append(node('title', {}, label));
+    const pick = () => selectDecision(review.deal, review.seat, d.index);
+    dot.addEventListener('click', pick);
+    dot.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } });
+    svg.append(dot);
+  });
+  fig.replaceChildren(svg);
+  fig.hidden = false;
+}
+
+/** Beside a selected decision's position: the better move in words and drawn on the board
+ * (its cards raised in the hand, the stock, the pile or the meld outlined), and why. */
 function markBetter() {
   const box = $('#review-better');
   if (!box) return;
   if (A.deal !== shownDeal() && R.id && !DEMO) renderReview();
-  const sel = A.selected;
+  const side = $('#review-side');
+  side.hidden = !X.active && !(A.selected && reviewOf(A.selected.deal, A.selected.seat));
+  const legend = $('#review-legend');
+  const sel = X.active ? (X.answered ? X.list[X.at] : null) : A.selected;
   const review = sel ? reviewOf(sel.deal, sel.seat) : null;
   const d = review ? review.decisions.find((x) => x.index === sel.index) : null;
-  if (!d || R.i !== decisionFrame(sel.deal, sel.index)) { box.hidden = true; box.replaceChildren(); return; }
-  const name = seatName(R.info, sel.seat);
+  if (!d || R.i !== decisionFrame(sel.deal, sel.index)) {
+    box.hidden = true; box.replaceChildren(); legend.hidden = true;
+    if (!X.active && A.selected) side.hidden = true;
+    return;
+  }
   const reason = {
     close: () => t('review.reason.close'),
     pozzetto: () => t('review.reason.pozzetto'),
-    pile: () => t('review.reason.pile', { after: Math.round(d.pile_taken[0] * 100), best: Math.round(d.pile_taken[1] * 100) }),
+    pile: () => t('review.reason.pile', { after: formatNumber(Math.round(d.pile_taken[0] * 100), { digits: 0 }), best: formatNumber(Math.round(d.pile_taken[1] * 100), { digits: 0 }) }),
   }[d.reason] || (() => t('review.reason.points', { worlds: d.worlds }));
   box.replaceChildren(
     el('strong', { text: d.tag ? `${t(`review.tag.${d.tag}`)}: ` : '' }),
-    el('span', { class: 'better-move', text: t('review.better', { best: moveText(d.best, name), played: moveText(d.played, name) }) }),
+    el('span', { class: 'better-move', text: t('review.better', { best: adviceText(d.best), played: adviceText(d.played) }) }),
     ' ', el('span', { class: 'reason', text: reason() }),
-    ' ', el('span', { class: 'cost', text: t('review.cost', { cost: Math.round(d.cost), noise: Math.round(d.margin ?? 1.96 * d.error) }) }));
+    ' ', el('span', { class: 'cost', text: t('review.cost', { cost: mp(d.cost, 0), noise: mp(d.margin ?? 1.96 * d.error, 0) }) }));
   box.dataset.best = d.best;
   box.hidden = false;
-  // The better move's cards, raised in the seat's hand (a draw or a take: the stock or the pile).
+  legend.hidden = false;
+  // The better move on the board: a draw lights the stock, a take the pile, an extension
+  // its meld; its cards (a lay-down's, a discard's, an extension's) raised in the hand.
   const best = parseAction(d.best);
-  if (best.verb === 'draw') $('#stock').classList.add('glow');
-  if (best.verb === 'take') $('#pile').classList.add('glow');
+  const line = R.frames[R.i].view.line_of[sel.seat];
+  if (best.verb === 'draw') $('#stock').classList.add('glow', 'better');
+  if (best.verb === 'take') $('#pile').classList.add('glow', 'better');
+  if (best.verb === 'discard') $('#pile').classList.add('better');
+  if (best.verb === 'extend') {
+    const meld = document.querySelector(`#replay-lines .meld[data-line="${line}"][data-meld="${best.meld}"]`);
+    if (meld) meld.classList.add('better');
+  }
   const hand = ((R.frames[R.i].view.hands || [])[sel.seat]) || [];
   const faces = [...document.querySelectorAll(`.open-hand[data-seat="${sel.seat}"] .fan > .card`)];
   const wanted = best.cards.slice();
@@ -334,6 +489,101 @@ function markBetter() {
     const at = wanted.indexOf(normCard(card));
     if (at >= 0 && faces[i]) { faces[i].classList.add('better'); wanted.splice(at, 1); }
   });
+}
+
+// --- learn from your mistakes ----------------------------------------------------------------
+
+const X = { active: false, done: false, seat: 0, list: [], at: 0, answered: false, right: 0 };
+
+function startExercise() {
+  const review = reviewOf(shownDeal(), chosenSeat());
+  if (!review) return;
+  X.list = review.decisions.filter((d) => d.tag === 'blunder' || d.tag === 'mistake')
+    .map((d) => ({ deal: review.deal, seat: review.seat, index: d.index }));
+  if (!X.list.length) return;
+  Object.assign(X, { active: true, done: false, seat: review.seat, at: 0, answered: false, right: 0 });
+  A.selected = null;
+  stop();
+  document.body.classList.add('exercising');
+  showExercise();
+}
+
+function stopExercise() {
+  const was = X.active;
+  X.active = false;
+  document.body.classList.remove('exercising');
+  $('#exercise').hidden = true;
+  if (was) render();
+}
+
+/** The weighed moves in a fixed order that does not give the best away. */
+function choicesOf(d) {
+  const moves = (d.candidates || []).map((c) => c.action);
+  for (const a of [d.played, d.best]) if (!moves.includes(a)) moves.push(a);
+  return [...new Set(moves)].sort();
+}
+
+function showExercise() {
+  const box = $('#exercise');
+  box.hidden = false;
+  X.answered = false;
+  const verdict = $('#exercise-verdict');
+  verdict.textContent = '';
+  verdict.dataset.verdict = '';
+  $('#exercise-next').hidden = true;
+  if (X.at >= X.list.length) {
+    $('#exercise-progress').textContent = '';
+    $('#exercise-ask').textContent = t('exercise.done', { n: X.list.length, right: X.right });
+    $('#exercise-choices').replaceChildren();
+    box.dataset.state = 'done';
+    X.done = true;
+    render();
+    return;
+  }
+  const item = X.list[X.at];
+  const review = reviewOf(item.deal, item.seat);
+  const d = review.decisions.find((x) => x.index === item.index);
+  const name = seatName(R.info, item.seat);
+  box.dataset.state = 'ask';
+  box.dataset.index = String(item.index);
+  $('#exercise-progress').textContent = t('exercise.progress', { i: X.at + 1, n: X.list.length });
+  $('#exercise-ask').textContent = t('exercise.ask', { name });
+  $('#exercise-choices').setAttribute('aria-label', t('exercise.choices'));
+  $('#exercise-choices').replaceChildren(...choicesOf(d).map((action) => {
+    const button = el('button', { type: 'button', class: 'choice', text: adviceText(action), 'data-action': action });
+    button.addEventListener('click', () => answer(d, action, name));
+    return el('li', {}, button);
+  }));
+  go(decisionFrame(item.deal, item.index));
+  showSeatHand(item.seat);
+}
+
+/** The choice against the review's figures: the best, or within the noise of the best. */
+function answer(d, action, name) {
+  if (X.answered) return;
+  X.answered = true;
+  const means = new Map((d.candidates || []).map((c) => [c.action, c.mean]));
+  const best = bestMean(d);
+  const mine = means.has(action) ? means.get(action) : (action === d.played && best !== null ? best - d.cost : null);
+  const gap = best !== null && mine !== null ? Math.max(0, best - mine) : (action === d.best ? 0 : d.cost);
+  // The noise: the half-width of the cost's 95% interval at this decision.
+  const noise = d.margin ?? 1.96 * d.error;
+  const right = action === d.best || gap <= noise;
+  if (right) X.right += 1;
+  const verdict = $('#exercise-verdict');
+  verdict.dataset.verdict = right ? 'right' : 'wrong';
+  const value = mp(best ?? 0);
+  verdict.textContent = action === d.best ? t('exercise.best', { move: adviceText(action), value })
+    : right ? t('exercise.right', { move: adviceText(action), gap: mp(gap), noise: mp(noise) })
+      : t('exercise.wrong', { move: adviceText(action), gap: mp(gap), noise: mp(noise), best: adviceText(d.best), value });
+  for (const b of document.querySelectorAll('#exercise-choices button')) {
+    b.disabled = true;
+    if (b.dataset.action === action) b.dataset.chosen = right ? 'right' : 'wrong';
+    if (b.dataset.action === d.best) b.dataset.best = 'true';
+  }
+  $('#exercise-next').hidden = false;
+  // The answer given, the better move is drawn on the board with its reason.
+  render();
 }
 
 function same(a, b) {
@@ -348,7 +598,8 @@ function nameSpeeds() {
 function init() {
   initI18n();
   nameSpeeds();
-  onLangChange(() => { nameSpeeds(); if (R.frames.length) { render(); renderReview(); } });
+  trackControls();
+  onLangChange(() => { nameSpeeds(); if (R.frames.length) { render(); nameDeals(); renderReview(); if (X.active && !X.answered) showExercise(); } });
   $('#first').addEventListener('click', () => { stop(); go(0); });
   $('#prev').addEventListener('click', () => { stop(); go(R.i - 1); });
   $('#next').addEventListener('click', () => { stop(); go(R.i + 1); });
