@@ -363,8 +363,13 @@ def test_the_scan_uses_a_current_axe() -> None:
     assert (major, minor) >= (4, 14), axe.version()
 
 
-@pytest.mark.parametrize("lang", list(LOCALES))
-@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+# Each page in each language and at each size, without the whole product: English at both
+# sizes, Italian on a phone, Portuguese on a desktop. A name that does not hold its text
+# (label-content-name-mismatch) is a matter of the words, the layout's rules of the size.
+SCANS = [("desktop", "en"), ("phone", "en"), ("phone", "it"), ("desktop", "pt")]
+
+
+@pytest.mark.parametrize(("viewport", "lang"), SCANS)
 @pytest.mark.parametrize("name", list(PAGES))
 def test_no_accessibility_violations(
     browser: Any,
