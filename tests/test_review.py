@@ -244,7 +244,7 @@ def test_the_review_weighs_a_wide_list_whatever_the_experts_pruning() -> None:
     pruned = ExpertBot(discards=2, lays=1).candidates(view, legal)
     assert len(pruned) < len(wide)
     played = next(a for a in legal if a.kind == DISCARD and a not in wide)
-    decision = review_position(deal, played, worlds=2, seed=1)
+    decision = review_position(deal, played, worlds=4, seed=1)
     assert {c.action for c in decision.candidates} == {str(a) for a in [played, *wide]}
 
 
