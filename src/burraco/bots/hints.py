@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import zlib
 from dataclasses import dataclass, field
 
 from burraco.actions import DISCARD, DRAW, EXTEND, MELD, TAKE, Action
@@ -97,7 +96,7 @@ def suggest(
     """The review's best action for the seat of ``view`` (which must be on turn), with a
     reason: :func:`~burraco.bots.review.weigh` within ``seconds`` and/or ``worlds``
     sampled deals (the table's budget)."""
-    from burraco.bots.review import split_cost, weigh
+    from burraco.bots.review import sampler, split_cost, weigh
 
     if not view.to_play:
         raise ValueError(f"seat {view.seat} is not on turn")
@@ -106,10 +105,11 @@ def suggest(
     if len(legal) == 1:
         why, params = why_of(view, legal[0])
         return Hint(legal[0], why, params)
-    # The seed and the public position fix the sampled deals: same view, same hint.
-    key = f"hint|{seed}|{view.seat}|{len(view.history)}|{view.hand}".encode()
-    rng = random.Random(zlib.crc32(key))
-    weighing = weigh(view, legal, None, rng, seconds=seconds, worlds=worlds, horizon=horizon)
+    # The seed and the public position fix the sampled deals: the review of this decision
+    # with the same seed samples the same ones.
+    weighing = weigh(
+        view, legal, None, sampler(view, seed), seconds=seconds, worlds=worlds, horizon=horizon
+    )
     options = weighing.options
     if not weighing.outcomes:
         why, params = why_of(view, options[0])

@@ -11,15 +11,21 @@ record; each candidate is played on in every sampled deal with the expert's play
 expert scores a line (:meth:`ExpertBot.leaf`): the seat's line's total minus the best other
 line's, in MP, the cards still in hand left out at the horizon.
 
-Every candidate meets the same sampled deals, so the cost of the action played (the best
-candidate's mean minus its own) comes with a standard error from the differences, deal by
-deal. A decision is tagged only when the low end of that cost's 95% interval passes a
-threshold (:data:`THRESHOLDS`): noise alone tags nothing. ``docs/review.md`` has the
+Every candidate meets the same sampled deals (common random numbers). The cost of the
+action played is measured on a split sample (:func:`split_cost`): the best candidate is
+chosen on one half of the sampled deals and its difference with the action played measured
+on the other half, both ways, averaged; so the cost is unbiased (the best of several noisy
+means would lean it upward) and its standard error comes from the differences, deal by
+deal. Sampled deals are added until that interval is narrow (:data:`TARGET_MARGIN`) or the
+budget is spent (:func:`weigh`, the one judge the hint asks too). A decision is tagged only
+when the low end of its cost's 95% interval passes a threshold (:data:`THRESHOLDS`): noise
+alone tags nothing. A deal's total is the signed sum of the costs with its own interval. ``docs/review.md`` has the
 thresholds, the accuracy figure and what limits the estimate.
 
-The sampler is seeded by the seed, the deal's number and the decision's number (all
-public), so a review is reproducible given a seed and a budget of sampled deals; a
-budget of time depends on the machine's speed.
+The sampler is seeded by the seed and the seat's public position (:func:`sampler`: the
+hint asked at a decision samples the deals its review samples), so a review is
+reproducible given a seed and a budget of sampled deals; a budget of time depends on the
+machine's speed.
 
 >>> from burraco import variant
 >>> from burraco.bots.greedy import GreedyBot
@@ -452,6 +458,14 @@ class Weighing:
         return max(range(len(self.options)), key=lambda k: (means[k], k == 0))
 
 
+def sampler(view: DealView, seed: int) -> random.Random:
+    """The random source of a decision's sampled deals, from the seed and the seat's
+    public position only: the review of a decision and the hint asked at it, with the same
+    seed, sample the same deals."""
+    key = f"judge|{seed}|{view.seat}|{view.turns}|{len(view.history)}|{view.hand}"
+    return random.Random(zlib.crc32(key.encode()))
+
+
 def weigh(
     view: DealView,
     legal: Sequence[Action],
@@ -468,8 +482,9 @@ def weigh(
     in the same sampled deals with the expert's playouts and valued by its leaf.
 
     Sampled deals are added two at a time (one to each half of the split) until the
-    cross-fitted cost of the first candidate has a 95% interval no wider than ``width``,
-    or ``worlds`` are sampled, or the time is spent (``seconds``; a closed pile's playouts
+    cross-fitted cost of every candidate has a 95% interval no wider than ``width`` (a
+    rule that does not depend on which candidate was played: the review of a decision and
+    its hint stop at the same sampled deal), or ``worlds`` are sampled, or the time is spent (``seconds``; a closed pile's playouts
     go to the deal's end and get :data:`CLOSED_PILE_TIME` times as long). A decision
     stopped by its budget before the width is ``rough``.
     """
@@ -500,8 +515,7 @@ def weigh(
         while len(outcomes) < cap:
             n = len(outcomes)
             if n >= least and n % 2 == 0:
-                values = [[o.value for o in w] for w in outcomes]
-                if split_cost(values, 0).margin <= width:
+                if _widest(outcomes, len(options)) <= width:
                     break
                 if limit is not None:
                     now = time.perf_counter()
@@ -511,12 +525,17 @@ def weigh(
             world = Deal.resample(view, rng)
             outcomes.append(tuple(playout(world, a, seat, thrown) for a in options))
         else:
-            values = [[o.value for o in w] for w in outcomes]
-            rough = split_cost(values, 0).margin > width
+            rough = _widest(outcomes, len(options)) > width
     finally:
         if collecting:
             gc.enable()
     return Weighing(tuple(options), tuple(outcomes), rough)
+
+
+def _widest(outcomes: Sequence[Sequence[_Outcome]], candidates: int) -> float:
+    """The widest half-interval of the candidates' split costs."""
+    values = [[o.value for o in w] for w in outcomes]
+    return max(split_cost(values, k).margin for k in range(candidates))
 
 
 def _decision(index: int, view: DealView, played: Action, weighing: Weighing) -> Decision:
@@ -628,7 +647,7 @@ def _review_view(
     """Weigh one decision from the seat's view and the legal actions (which the seat on
     turn knows: they follow from its hand and the table)."""
     _check_budget(seconds, worlds)
-    rng = random.Random(zlib.crc32(f"review|{seed}|{deal_number}|{index}".encode()))
+    rng = sampler(view, seed)
     if len(legal) < 2:
         return _decision(index, view, played, Weighing((played,), (), False))
     weighing = weigh(view, legal, played, rng, seconds=seconds, worlds=worlds, horizon=horizon)

@@ -1,0 +1,133 @@
+"""The review's figures are honest (issue 33 §1-2): play whose cost is known, reviewed.
+
+(a) the expert's own deals, reviewed at its own budget, cost next to nothing; (b) a seat
+that follows the room's hint on every decision loses nothing beyond noise and is almost
+never tagged; (c) the greedy player's deals cost clearly more than nothing. (d), planted
+blunders staying tagged, is tests/test_review.py's. These run a few seeded deals; the 30
+deals of each are ``bench/review_calibration.py`` (docs/review.md) and the ``slow`` test.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+import pytest
+from benches import load_bench
+
+from burraco import Deal, variant
+from burraco.bots.greedy import GreedyBot
+from burraco.bots.hints import WHY, suggest
+from burraco.bots.review import DealReview, review_position, split_cost
+
+BENCH = load_bench("review_calibration")
+#: The review's budget in these tests (sampled deals a decision, for play and review).
+WORLDS = 24
+#: The bound on the mean cost of a weighed decision of play the review agrees with (MP):
+#: the old review's best-of-noisy-means gave the expert 6 to 11 MP a decision.
+NEAR_ZERO = 3.0
+
+
+@cache
+def _reviews(kind: str, seeds: tuple[int, ...]) -> tuple[DealReview, ...]:
+    return tuple(BENCH.reviewed(kind, seed, WORLDS) for seed in seeds)
+
+
+def _summed(reviews: tuple[DealReview, ...]) -> tuple[float, float]:
+    """The deals' summed total and the half-width of its 95% interval (variances add)."""
+    total = sum(r.cost for r in reviews)
+    return total, 1.96 * math.sqrt(sum(r.error**2 for r in reviews))
+
+
+def test_a_cost_is_measured_on_deals_it_was_not_chosen_on() -> None:
+    # Three candidates of equal worth and noise: the best of the means beats the one played
+    # by about the noise (the winner's curse), the split measure by nothing on average.
+    import random
+
+    rng = random.Random(1)
+    naive, split = [], []
+    for _ in range(300):
+        values = [[rng.gauss(0, 50) for _ in range(3)] for _ in range(16)]
+        means = [sum(w[k] for w in values) / 16 for k in range(3)]
+        naive.append(max(means) - means[0])
+        split.append(split_cost(values, 0).cost)
+    assert sum(naive) / len(naive) > 10
+    assert abs(sum(split) / len(split)) < 3
+
+
+def test_a_the_experts_own_deals_cost_next_to_nothing() -> None:
+    reviews = _reviews("expert", (1, 2))
+    costs = [d.cost for r in reviews for d in r.decisions if d.weighed]
+    assert len(costs) > 60
+    assert abs(sum(costs) / len(costs)) < NEAR_ZERO, sum(costs) / len(costs)
+    total, margin = _summed(reviews)
+    assert total - margin <= 0, (total, margin)
+    assert not any(d.tag in ("blunder", "mistake") for r in reviews for d in r.decisions)
+
+
+def test_b_a_seat_that_follows_every_hint_loses_nothing_beyond_noise() -> None:
+    reviews = _reviews("hint", (1, 2))
+    weighed = [d for r in reviews for d in r.decisions if d.weighed]
+    assert len(weighed) > 30
+    total, margin = _summed(reviews)
+    assert total - margin <= 0, (total, margin)
+    tagged = [d for d in weighed if d.tag]
+    assert len(tagged) < 0.05 * len(weighed), [(d.played, d.best, d.cost) for d in tagged]
+
+
+def test_c_the_greedy_players_deals_cost_clearly_more_than_nothing() -> None:
+    reviews = _reviews("greedy", (1, 2))
+    total, margin = _summed(reviews)
+    assert total - margin > 0, (total, margin)
+
+
+def test_the_hint_is_the_reviews_best_in_the_same_words() -> None:
+    """At a decision, the hint (with the review's budget and seed) suggests what the review
+    of the same decision calls best, for the same reason, and a review of the hint's own
+    action tags nothing."""
+    deal = Deal.new(variant("italian"), 3, dealer=0)
+    greedy = GreedyBot()
+    checked = 0
+    while checked < 4 and not deal.is_over:
+        view, legal = deal.view(deal.turn), deal.legal_actions()
+        if len(legal) > 1:
+            hint = suggest(view, seconds=None, worlds=WORLDS, seed=7)
+            # Another of the hint's candidates: the same list, so the same sampled deals.
+            other = next(a for a in hint.values if a != hint.action)
+            decision = review_position(deal, other, worlds=WORLDS, seed=7, seconds=None)
+            if decision.best != decision.played:
+                assert decision.best == str(hint.action)
+                assert (decision.why, decision.why_params) == (
+                    hint.why,
+                    {k: v for k, v in hint.params.items() if k != "margin"},
+                )
+                assert WHY[hint.why].format(**hint.params) in hint.reason
+            own = review_position(deal, hint.action, worlds=WORLDS, seed=7, seconds=None)
+            assert own.tag is None
+            checked += 1
+        deal.apply(greedy.choose(view, legal))
+    assert checked == 4
+
+
+def test_a_hint_cut_short_by_its_time_says_it_is_quick() -> None:
+    deal = Deal.new(variant("italian"), 3, dealer=0)
+    greedy = GreedyBot()
+    while deal.phase != "play" or len(deal.legal_actions()) < 4:
+        deal.apply(greedy.choose(deal.view(deal.turn), deal.legal_actions()))
+    hint = suggest(deal.view(deal.turn), seconds=0.001)
+    assert hint.quick and "a quick look" in hint.reason
+    full = suggest(deal.view(deal.turn), seconds=None, worlds=WORLDS)
+    assert "a quick look" not in full.reason or full.quick
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["expert", "hint", "greedy"])
+def test_the_calibration_over_thirty_deals(kind: str) -> None:
+    figures = BENCH.figures(_reviews(kind, tuple(range(1, 31))))
+    if kind == "greedy":
+        assert figures.total - 1.96 * figures.total_error > 0
+    else:
+        assert abs(figures.per_decision) < NEAR_ZERO
+        assert abs(figures.total) < 1.96 * figures.total_error + 30
+    if kind == "hint":
+        assert figures.tagged < 0.05
