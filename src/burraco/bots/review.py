@@ -533,9 +533,31 @@ def weigh(
 
 
 def _widest(outcomes: Sequence[Sequence[_Outcome]], candidates: int) -> float:
-    """The widest half-interval of the candidates' split costs."""
+    """The widest half-interval of the candidates' split costs (each half's best is chosen
+    once: asked after every second sampled deal, this must stay cheap beside a playout).
+
+    >>> o = [[_Outcome(v, False, False, False) for v in w] for w in ([0, 9], [0, 11]) * 2]
+    >>> _widest(o, 2) == max(split_cost([[0, 9], [0, 11]] * 2, k).margin for k in (0, 1))
+    True
+    """
     values = [[o.value for o in w] for w in outcomes]
-    return max(split_cost(values, k).margin for k in range(candidates))
+    halves = (values[0::2], values[1::2])
+    chosen = []
+    for half in halves:
+        means = [sum(w[j] for w in half) for j in range(candidates)]
+        chosen.append(max(range(candidates), key=lambda j: means[j]))
+    widest = 0.0
+    for k in range(candidates):
+        variance = 0.0
+        for best, measure in zip(chosen, halves[::-1], strict=True):
+            if best == k:
+                continue
+            diffs = [w[best] - w[k] for w in measure]
+            n = len(diffs)
+            mean = sum(diffs) / n
+            variance += sum((x - mean) ** 2 for x in diffs) / (n - 1) / n if n > 1 else 0.0
+        widest = max(widest, quantile95(len(halves[1])) * math.sqrt(variance) / 2)
+    return widest
 
 
 def _decision(index: int, view: DealView, played: Action, weighing: Weighing) -> Decision:
