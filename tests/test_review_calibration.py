@@ -82,31 +82,27 @@ def test_c_the_greedy_players_deals_cost_clearly_more_than_nothing() -> None:
 
 
 def test_the_hint_is_the_reviews_best_in_the_same_words() -> None:
-    """At a decision, the hint (with the review's budget and seed) suggests what the review
-    of the same decision calls best, for the same reason, and a review of the hint's own
-    action tags nothing."""
+    """At a decision, the hint (with the review's budget) weighs the review's candidates,
+    its action is the review's best or within noise of it, never tagged, and the two say the
+    better action in the same words."""
     deal = Deal.new(variant("italian"), 3, dealer=0)
     greedy = GreedyBot()
-    checked = 0
+    checked = agreed = 0
     while checked < 4 and not deal.is_over:
         view, legal = deal.view(deal.turn), deal.legal_actions()
         hint = suggest(view, seconds=None, worlds=WORLDS, seed=7)
         if len(hint.values) > 1:
-            # Another of the hint's candidates: the same list, so the same sampled deals.
-            other = next(a for a in hint.values if a != hint.action)
-            decision = review_position(deal, other, worlds=WORLDS, seed=7, seconds=None)
-            if decision.best != decision.played:
-                assert decision.best == str(hint.action)
-                assert (decision.why, decision.why_params) == (
-                    hint.why,
-                    {k: v for k, v in hint.params.items() if k != "margin"},
-                )
-                assert WHY[hint.why].format(**hint.params) in hint.reason
             own = review_position(deal, hint.action, worlds=WORLDS, seed=7, seconds=None)
-            assert own.tag is None
+            assert {c.action for c in own.candidates} == {str(a) for a in hint.values}
+            assert own.tag is None and not own.beyond_noise, own
+            if own.best == str(hint.action):
+                agreed += 1
+                margin = {k: v for k, v in hint.params.items() if k != "margin"}
+                assert (own.why, own.why_params) == (hint.why, margin)
+                assert WHY[hint.why].format(**hint.params) in hint.reason
             checked += 1
         deal.apply(greedy.choose(view, legal))
-    assert checked == 4
+    assert checked == 4 and agreed >= 2
 
 
 def test_a_hint_cut_short_by_its_time_says_it_is_quick() -> None:

@@ -105,11 +105,10 @@ def suggest(
     if len(legal) == 1:
         why, params = why_of(view, legal[0])
         return Hint(legal[0], why, params)
-    # The seed and the public position fix the sampled deals: the review of this decision
-    # with the same seed samples the same ones.
-    weighing = weigh(
-        view, legal, None, sampler(view, seed), seconds=seconds, worlds=worlds, horizon=horizon
-    )
+    # The seed and the public position fix the sampled deals: same view, same hint. The
+    # review of this decision samples others (see sampler).
+    rng = sampler(view, seed, "hint")
+    weighing = weigh(view, legal, None, rng, seconds=seconds, worlds=worlds, horizon=horizon)
     options = weighing.options
     if not weighing.outcomes:
         why, params = why_of(view, options[0])

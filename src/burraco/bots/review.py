@@ -19,13 +19,12 @@ means would lean it upward) and its standard error comes from the differences, d
 deal. Sampled deals are added until that interval is narrow (:data:`TARGET_MARGIN`) or the
 budget is spent (:func:`weigh`, the one judge the hint asks too). A decision is tagged only
 when the low end of its cost's 95% interval passes a threshold (:data:`THRESHOLDS`): noise
-alone tags nothing. A deal's total is the signed sum of the costs with its own interval. ``docs/review.md`` has the
-thresholds, the accuracy figure and what limits the estimate.
+alone tags nothing. A deal's total is the signed sum of the costs with its own interval.
+``docs/review.md`` has the thresholds, the accuracy figure and what limits the estimate.
 
-The sampler is seeded by the seed and the seat's public position (:func:`sampler`: the
-hint asked at a decision samples the deals its review samples), so a review is
-reproducible given a seed and a budget of sampled deals; a budget of time depends on the
-machine's speed.
+The sampler is seeded by the seed and the seat's public position (:func:`sampler`), so a
+review is reproducible given a seed and a budget of sampled deals; a budget of time
+depends on the machine's speed.
 
 >>> from burraco import variant
 >>> from burraco.bots.greedy import GreedyBot
@@ -458,11 +457,13 @@ class Weighing:
         return max(range(len(self.options)), key=lambda k: (means[k], k == 0))
 
 
-def sampler(view: DealView, seed: int) -> random.Random:
-    """The random source of a decision's sampled deals, from the seed and the seat's
-    public position only: the review of a decision and the hint asked at it, with the same
-    seed, sample the same deals."""
-    key = f"judge|{seed}|{view.seat}|{view.turns}|{len(view.history)}|{view.hand}"
+def sampler(view: DealView, seed: int, purpose: str = "review") -> random.Random:
+    """The random source of a decision's sampled deals, from the seed, the seat's public
+    position and the purpose (``"review"`` or ``"hint"``). The hint and the review of its
+    decision sample different deals on purpose: an action chosen as the best of the very
+    deals that measure it looks better there than it is, and the review would credit a
+    hint's follower with points it did not win (-9 MP a decision, measured)."""
+    key = f"{purpose}|{seed}|{view.seat}|{view.turns}|{len(view.history)}|{view.hand}"
     return random.Random(zlib.crc32(key.encode()))
 
 
@@ -483,10 +484,10 @@ def weigh(
 
     Sampled deals are added two at a time (one to each half of the split) until the
     cross-fitted cost of every candidate has a 95% interval no wider than ``width`` (a
-    rule that does not depend on which candidate was played: the review of a decision and
-    its hint stop at the same sampled deal), or ``worlds`` are sampled, or the time is spent (``seconds``; a closed pile's playouts
-    go to the deal's end and get :data:`CLOSED_PILE_TIME` times as long). A decision
-    stopped by its budget before the width is ``rough``.
+    rule that does not depend on which candidate was played), or ``worlds`` are sampled,
+    or the time is spent (``seconds``; a closed pile's playouts go to the deal's end and
+    get :data:`CLOSED_PILE_TIME` times as long). A decision stopped by its budget before
+    the width is ``rough``.
     """
     expert = reviewer(horizon)
     options: list[Action] = [] if played is None else [played]
