@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 import pytest
 from benches import load_bench
@@ -125,3 +127,32 @@ def test_the_calibration_over_thirty_deals(kind: str) -> None:
         assert abs(figures.total) < 1.96 * figures.total_error + 30
     if kind == "hint":
         assert figures.tagged < 0.05
+
+
+def test_the_page_says_a_quick_hint_in_every_language(browser: Any, tmp_path: Path) -> None:
+    from roomserver import RoomServer
+
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        page = browser.new_page()
+        page.goto(f"{server.url}/")
+        said = page.evaluate(
+            """async () => {
+              const m = await import('/static/i18n.js');
+              const out = {};
+              for (const l of m.LANGS) {
+                await m.setLang(l);
+                out[l] = [m.hintText('draw', '', 'draw_little', { margin: 5, quick: 12 }),
+                          m.hintText('draw', '', 'draw_little', { margin: 5 })];
+              }
+              return out;
+            }"""
+        )
+        page.close()
+    words = {
+        "en": "a quick look: 12",
+        "it": "uno sguardo rapido: 12",
+        "pt": "uma olhada rápida: 12",
+    }
+    for lang, (quick, full) in said.items():
+        assert words[lang] in quick and quick.startswith(full), (lang, quick, full)
+        assert words[lang] not in full
