@@ -28,6 +28,10 @@ WORLDS = 24
 #: The bound on the mean cost of a weighed decision of play the review agrees with (MP):
 #: the old review's best-of-noisy-means gave the expert 6 to 11 MP a decision.
 NEAR_ZERO = 3.0
+#: How far below zero a cost may lean for play as good as the review's (MP a decision):
+#: the split sample chooses its reference on half the sampled deals, a weaker choice than
+#: one made on all of them, so it errs on the kind side.
+KIND_SIDE = 6.0
 
 
 @cache
@@ -123,8 +127,10 @@ def test_the_calibration_over_thirty_deals(kind: str) -> None:
     if kind == "greedy":
         assert figures.total - 1.96 * figures.total_error > 0
     else:
-        assert abs(figures.per_decision) < NEAR_ZERO
-        assert abs(figures.total) < 1.96 * figures.total_error + 30
+        # No loss invented; a follower of the hint may come out a little ahead, as the
+        # review's reference choice rests on half the sampled deals, the hint's on all.
+        assert -KIND_SIDE < figures.per_decision < NEAR_ZERO, figures
+        assert figures.total - 1.96 * figures.total_error <= 0, figures
     if kind == "hint":
         assert figures.tagged < 0.05
 
