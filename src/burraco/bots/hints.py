@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from burraco.actions import DISCARD, DRAW, EXTEND, MELD, TAKE, Action
 from burraco.bots.greedy import pile_worth
+from burraco.bots.review import sampler, split_cost, weigh
 from burraco.cards import CARDS
 from burraco.deal import Deal
 from burraco.melds import Meld, extended, grade_of, is_wild, meld_or_refusal, read_meld
@@ -96,8 +97,6 @@ def suggest(
     """The review's best action for the seat of ``view`` (which must be on turn), with a
     reason: :func:`~burraco.bots.review.weigh` within ``seconds`` and/or ``worlds``
     sampled deals (the table's budget)."""
-    from burraco.bots.review import sampler, split_cost, weigh
-
     if not view.to_play:
         raise ValueError(f"seat {view.seat} is not on turn")
     # The legal actions depend only on the seat's own cards and the public table.
