@@ -18,9 +18,16 @@ import pytest
 from benches import load_bench
 
 from burraco import Deal, variant
+from burraco.actions import DISCARD
 from burraco.bots.greedy import GreedyBot
 from burraco.bots.hints import WHY, suggest
-from burraco.bots.review import DealReview, review_position, split_cost
+from burraco.bots.review import (
+    TARGET_MARGIN,
+    DealReview,
+    explain,
+    review_position,
+    split_cost,
+)
 
 BENCH = load_bench("review_calibration")
 #: The review's budget in these tests (sampled deals a decision, for play and review).
@@ -162,3 +169,19 @@ def test_the_page_says_a_quick_hint_in_every_language(browser: Any, tmp_path: Pa
     for lang, (quick, full) in said.items():
         assert words[lang] in quick and quick.startswith(full), (lang, quick, full)
         assert words[lang] not in full
+
+
+def test_a_closed_pile_decision_short_of_its_width_says_it_is_rough() -> None:
+    """A closed pile's playouts go to the deal's end: at a small time its interval stays
+    wider than the target, and the figure says it is rough; a decision of one clear answer
+    is not."""
+    deal = Deal.new(variant("buraco-fechado"), 4, dealer=0)
+    greedy = GreedyBot()
+    while deal.turns < 8 or deal.phase != "play" or deal.sizes[deal.turn] < 6:
+        deal.apply(greedy.choose(deal.view(deal.turn), deal.legal_actions()))
+    played = next(a for a in deal.legal_actions() if a.kind == DISCARD)
+    decision = review_position(deal, played, seconds=0.05)
+    assert decision.rough and decision.margin > TARGET_MARGIN, decision
+    assert "rough" in explain(decision)
+    review = DealReview(1, 0, "buraco-fechado", 2, (decision,), 0, 0, 100, 0, 0.05, None, 6)
+    assert DealReview.from_json(review.to_json()).decisions[0].rough

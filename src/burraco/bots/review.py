@@ -855,9 +855,9 @@ def explain(decision: Decision) -> str:
     """
     from burraco.bots.hints import WHY
 
-    if decision.best == decision.played:
-        return f"{decision.played} was the best action found."
     rough = " (rough: its budget ran out early)" if decision.rough else ""
+    if decision.best == decision.played:
+        return f"{decision.played} was the best action found{rough}."
     if not decision.beyond_noise:
         return (
             f"{decision.best} scored higher over {decision.worlds} sampled deals, within noise:"
