@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from roomserver import Player, RoomServer, create_table, start_table
+from typer.testing import CliRunner
 from waits import seconds
 
 from burraco.bots.review import DealReview
+from burraco.cli import app
 from burraco.server.limits import Limits
 from burraco.server.reviews import ReviewPool, ReviewSettings
 from burraco.server.table.errors import RoomError
@@ -45,7 +49,7 @@ def _wait_stored(http: httpx.Client, table: str, count: int, token: str = "") ->
     raise AssertionError(f"no {count} reviews stored in time")
 
 
-def test_who_may_ask_for_a_review_and_who_may_read_it(db: str) -> None:
+def test_who_may_ask_for_a_review_and_who_may_read_it(db: str, tmp_path: Path) -> None:
     rng = random.Random(4)
     with RoomServer(db, reviews=QUICK) as server:
         table = create_table(server, deals=2, move_seconds=0)
@@ -97,6 +101,19 @@ def test_who_may_ask_for_a_review_and_who_may_read_it(db: str) -> None:
             assert anyone.status_code == 202, anyone.text
             everyone = _wait_stored(http, tid, 2)
             assert sorted(r["seat"] for r in everyone["reviews"]) == [0, 1]
+            record = http.get(f"/api/tables/{tid}/record").text
+        # The command on the same record, budget and seed gives the room's very figures.
+        path = tmp_path / "game.txt"
+        path.write_text(record)
+        command = ["review", str(path), "--seat", "1", "--deal", "1", "--worlds", "4", "--json"]
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 0, result.output
+        ours = json.loads(result.stdout[result.stdout.index("[") :])[0]
+        room = next(r for r in everyone["reviews"] if r["seat"] == 1)
+        for review in (ours, room):
+            review.pop("elapsed")
+            review.pop("seconds")
+        assert ours == room
         # Stored in the database, the room's own table of reviews.
         stored = Store(db).reviews(tid)
         assert [(r.deal, r.seat) for r in stored] == [(1, 0), (1, 1)]

@@ -752,8 +752,9 @@ def review_command(
         raise refusal(console, f"deal {deal} is not finished: only a finished deal is reviewed")
     if seconds is None and worlds is None:
         seconds = 0.5
-    if (seconds is not None and seconds <= 0) or (worlds is not None and worlds < 2):
-        raise refusal(console, "--seconds must be positive and --worlds at least 2")
+    if (seconds is not None and seconds <= 0) or (worlds is not None and worlds < 4):
+        # Two sampled deals to choose the best action on, two to measure its cost on.
+        raise refusal(console, "--seconds must be positive and --worlds at least 4")
     deals = [deal] if deal is not None else [n for n, d in enumerate(record.deals, 1) if d.is_over]
     seats = [seat] if seat is not None else list(range(record.players))
     names = list(record.names) or [f"Seat {s}" for s in range(record.players)]
@@ -779,14 +780,22 @@ def review_command(
         sys.stdout.write(json.dumps([r.to_dict() for r in reviews], indent=1) + "\n")
         return
     for r in reviews:
+        # The total is a sum of unbiased costs with its own interval: said as a loss only
+        # when that interval lies above zero.
+        lost = (
+            f"{r.cost:.0f} MP lost (± {r.margin:.0f})"
+            if r.cost - r.margin > 0
+            else f"nothing lost beyond noise ({r.cost:+.0f} MP ± {r.margin:.0f})"
+        )
         table = Table(
             title=f"Deal {r.deal} · {names[r.seat]} (seat {r.seat}): "
-            f"{r.cost:.0f} MP lost (± {1.96 * r.error:.0f}), accuracy {r.accuracy:.1f}%"
+            f"{lost}, accuracy {r.accuracy:.1f}%"
         )
         for column in ("#", "played", "best found", "cost MP", "95% interval", "tag"):
             table.add_column(column, justify="right" if column in ("#", "cost MP") else "left")
         for d in r.decisions:
-            if d.best == d.played:
+            # Only the decisions that lost something for sure: the rest is noise.
+            if not d.beyond_noise:
                 continue
             table.add_row(
                 str(d.index),
@@ -802,7 +811,11 @@ def review_command(
         console.print(table)
         weighed = sum(1 for d in r.decisions if d.weighed)
         tags = ", ".join(f"{t}: {len(r.tagged(t))}" for t in ("blunder", "mistake", "inaccuracy"))
-        console.print(f"{len(r.decisions)} decisions, {weighed} weighed; {tags}")
+        rough = f"; {r.rough} rough (budget short of the interval's width)" if r.rough else ""
+        console.print(
+            f"{len(r.decisions)} decisions, {weighed} weighed, {r.beyond} beyond noise; "
+            f"{tags}{rough}"
+        )
         for d in r.decisions:
             if d.tag in ("blunder", "mistake"):
                 console.print(Text(f"  {d.index}. {explain(d)}"), soft_wrap=True)

@@ -1,4 +1,13 @@
-"""Hints: the expert's choice with a short reason, for the web room's hint button.
+"""Hints: the review's judge asked before the move, with a short reason, for the web
+room's hint button.
+
+A hint and a review are the same search (:func:`burraco.bots.review.weigh`: the expert's
+wide list of candidates, its playouts and its leaf, sampled deals added until the interval
+is narrow or the budget is spent), and both say why in the same words (:data:`WHY`,
+:func:`why_of`). The action a hint suggests is the one a review of the same sample would
+call best; its margin over the next best is measured on sampled deals it was not chosen
+on (:func:`~burraco.bots.review.split_cost`), not the best of noisy means. A hint whose
+time ran out before the review's width is ``quick``: it says so.
 
 >>> from burraco import Deal, variant
 >>> deal = Deal.new(variant("italian"), seed=7)
@@ -14,14 +23,14 @@ import random
 from dataclasses import dataclass, field
 
 from burraco.actions import DISCARD, DRAW, EXTEND, MELD, TAKE, Action
-from burraco.bots.expert import ExpertBot
 from burraco.bots.greedy import pile_worth
+from burraco.bots.review import sampler, split_cost, weigh
 from burraco.cards import CARDS
 from burraco.deal import Deal
 from burraco.melds import Meld, extended, grade_of, is_wild, meld_or_refusal, read_meld
 from burraco.view import DealView
 
-__all__ = ["Hint", "suggest"]
+__all__ = ["Hint", "suggest", "why_of"]
 
 
 #: Why a hint suggests its action: a code, and its English text with ``{param}`` places
@@ -45,6 +54,8 @@ WHY: dict[str, str] = {
 }
 #: How much better the suggested action scored than the next best.
 MARGIN = " (about {margin:+d} points over the next best)"
+#: Said of a hint whose time ran out before the review's interval width.
+QUICK = " (a quick look: {worlds} sampled deals)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +71,10 @@ class Hint:
     why: str
     params: dict[str, str | int] = field(default_factory=dict)
     values: dict[Action, float] = field(default_factory=dict)
+    #: The search stopped on its time before the review's interval width: a quick look.
+    quick: bool = False
+    #: The sampled deals it weighed.
+    worlds: int = 0
 
     @property
     def reason(self) -> str:
@@ -67,23 +82,52 @@ class Hint:
         text = WHY[self.why].format(**self.params)
         if "margin" in self.params:
             text += MARGIN.format(margin=self.params["margin"])
+        if self.quick:
+            text += QUICK.format(worlds=self.worlds)
         return text
 
 
-def suggest(view: DealView, seconds: float = 0.5, seed: int = 0) -> Hint:
-    """The expert's action for the seat of ``view`` (which must be on turn), with a reason."""
+def suggest(
+    view: DealView,
+    seconds: float | None = 0.5,
+    seed: int = 0,
+    worlds: int | None = None,
+    horizon: int | None = 6,
+) -> Hint:
+    """The review's best action for the seat of ``view`` (which must be on turn), with a
+    reason: :func:`~burraco.bots.review.weigh` within ``seconds`` and/or ``worlds``
+    sampled deals (the table's budget)."""
     if not view.to_play:
         raise ValueError(f"seat {view.seat} is not on turn")
     # The legal actions depend only on the seat's own cards and the public table.
     legal = Deal.resample(view, random.Random(seed)).legal_actions()
-    expert = ExpertBot(seconds=seconds, seed=seed)
-    action = expert.choose(view, legal)
-    values = dict(expert.last_values)
-    why, params = _why(view, action)
-    if len(values) > 1 and action in values:
-        rest = [x for a, x in values.items() if a != action]
-        params["margin"] = round(values[action] - max(rest))
-    return Hint(action, why, params, values)
+    if len(legal) == 1:
+        why, params = why_of(view, legal[0])
+        return Hint(legal[0], why, params)
+    # The seed and the public position fix the sampled deals: same view, same hint. The
+    # review of this decision samples others (see sampler).
+    rng = sampler(view, seed, "hint")
+    weighing = weigh(view, legal, None, rng, seconds=seconds, worlds=worlds, horizon=horizon)
+    options = weighing.options
+    if not weighing.outcomes:
+        why, params = why_of(view, options[0])
+        return Hint(options[0], why, params)
+    best = weighing.best()
+    means = weighing.means()
+    values = dict(zip(options, means, strict=True))
+    why, params = why_of(view, options[best])
+    # The margin over the next best, measured as a review measures a cost: the runner-up
+    # against the best chosen on other sampled deals (unbiased, so it can agree with
+    # the review that follows).
+    runner = max((k for k in range(len(options)) if k != best), key=lambda k: means[k])
+    params["margin"] = round(split_cost(weighing.values(), runner).cost)
+    return Hint(options[best], why, params, values, weighing.rough, len(weighing.outcomes))
+
+
+def why_of(view: DealView, action: Action) -> tuple[str, dict[str, str | int]]:
+    """Why ``action`` is good, in words the hint and the review share: a code of
+    :data:`WHY` and its parameters."""
+    return _why(view, action)
 
 
 def _why(view: DealView, action: Action) -> tuple[str, dict[str, str | int]]:

@@ -11,15 +11,20 @@ record; each candidate is played on in every sampled deal with the expert's play
 expert scores a line (:meth:`ExpertBot.leaf`): the seat's line's total minus the best other
 line's, in MP, the cards still in hand left out at the horizon.
 
-Every candidate meets the same sampled deals, so the cost of the action played (the best
-candidate's mean minus its own) comes with a standard error from the differences, deal by
-deal. A decision is tagged only when the low end of that cost's 95% interval passes a
-threshold (:data:`THRESHOLDS`): noise alone tags nothing. ``docs/review.md`` has the
-thresholds, the accuracy figure and what limits the estimate.
+Every candidate meets the same sampled deals (common random numbers). The cost of the
+action played is measured on a split sample (:func:`split_cost`): the best candidate is
+chosen on one half of the sampled deals and its difference with the action played measured
+on the other half, both ways, averaged; so the cost is unbiased (the best of several noisy
+means would lean it upward) and its standard error comes from the differences, deal by
+deal. Sampled deals are added until that interval is narrow (:data:`TARGET_MARGIN`) or the
+budget is spent (:func:`weigh`, the one judge the hint asks too). A decision is tagged only
+when the low end of its cost's 95% interval passes a threshold (:data:`THRESHOLDS`): noise
+alone tags nothing. A deal's total is the signed sum of the costs with its own interval.
+``docs/review.md`` has the thresholds, the accuracy figure and what limits the estimate.
 
-The sampler is seeded by the seed, the deal's number and the decision's number (all
-public), so a review is reproducible given a seed and a budget of sampled deals; a
-budget of time depends on the machine's speed.
+The sampler is seeded by the seed and the seat's public position (:func:`sampler`), so a
+review is reproducible given a seed and a budget of sampled deals; a budget of time
+depends on the machine's speed.
 
 >>> from burraco import variant
 >>> from burraco.bots.greedy import GreedyBot
@@ -113,9 +118,20 @@ _T95: Final = (
 )
 #: The cost (MP) at which a decision's accuracy falls to 1/e (see :func:`accuracy_of`).
 ACCURACY_SCALE: Final = 100.0
-#: The fewest sampled deals a weighed decision gets, whatever its time: a standard
-#: error needs a few.
-MIN_WORLDS: Final = 4
+#: The fewest sampled deals a weighed decision gets, whatever its time: each half of the
+#: split sample needs a few for a standard error.
+MIN_WORLDS: Final = 8
+#: The fewest sampled deals a budget may name: two in each half.
+LEAST_WORLDS: Final = 4
+#: The half-width (MP) of the cost's 95% interval a decision samples for: a decision
+#: stops when it is reached (or at its cap of sampled deals or of time). Narrower than
+#: the least tag, so an inaccuracy can be told from noise.
+TARGET_MARGIN: Final = 20.0
+#: The most sampled deals a decision takes when the budget names only a time.
+MAX_WORLDS: Final = 256
+#: A closed pile's playouts go to the deal's end, several times the cost of an open
+#: pile's six turns: its decisions get this many times the time, for the same width.
+CLOSED_PILE_TIME: Final = 4.0
 
 #: Why the better action is better, as the sampled deals show it (docs/review.md):
 #: it ends the deal by closing; it takes a pozzetto the action played leaves; the action
@@ -164,6 +180,20 @@ class Decision:
     candidates: tuple[Candidate, ...] = ()
     #: Half the width of the cost's 95% interval (Student's t for the sampled deals).
     margin: float = 0.0
+    #: The budget ran out before the interval was as narrow as :data:`TARGET_MARGIN`: a
+    #: rough figure.
+    rough: bool = False
+    #: Why the best action is good, in the hint's words (a code of
+    #: :data:`burraco.bots.hints.WHY` and its parameters): the hint and the review say it
+    #: alike.
+    why: str = ""
+    why_params: dict[str, str | int] = field(default_factory=dict)
+
+    @property
+    def beyond_noise(self) -> bool:
+        """Whether the cost's 95% interval lies above zero: the action played lost
+        something for sure, not only in the sample's noise."""
+        return self.weighed and self.low > 0
 
     @property
     def low(self) -> float:
@@ -189,10 +219,12 @@ class DealReview:
     variant: str
     players: int
     decisions: tuple[Decision, ...]
-    #: The summed cost (MP) of the seat's decisions, and its standard error.
+    #: The summed cost (MP) of the seat's decisions (each unbiased, signed: a sum of
+    #: noise is near zero), and its standard error (the decisions' variances add).
     cost: float
     error: float
-    #: 0-100: the mean of exp(-cost / ACCURACY_SCALE) over the weighed decisions.
+    #: 0-100: the mean of exp(-cost / ACCURACY_SCALE) over the weighed decisions, a cost
+    #: within its noise counting as none.
     accuracy: float
     seed: int
     seconds: float | None
@@ -200,6 +232,11 @@ class DealReview:
     horizon: int | None
     #: How long the review took (seconds).
     elapsed: float = field(default=0.0, compare=False)
+    #: Half the width of the summed cost's 95% interval (1.96 standard errors).
+    margin: float = 0.0
+    #: The decisions whose cost is beyond noise, and those whose figure is rough.
+    beyond: int = 0
+    rough: int = 0
 
     def tagged(self, tag: str) -> tuple[Decision, ...]:
         return tuple(d for d in self.decisions if d.tag == tag)
@@ -219,6 +256,7 @@ class DealReview:
                         **d,
                         "pile_taken": tuple(d.get("pile_taken", (0.0, 0.0))),
                         "candidates": tuple(Candidate(**c) for c in d.get("candidates", ())),
+                        "why_params": dict(d.get("why_params", {})),
                     }
                 )
                 for d in data["decisions"]
@@ -268,18 +306,25 @@ def tag_of(cost: float, error: float, worlds: int | None = None) -> str | None:
 
 
 def accuracy_of(decisions: Sequence[Decision]) -> float:
-    """0-100: the mean over the weighed decisions of 100·exp(-cost / 100 MP); a decision
-    played as the best found scores 100, one that costs a plain burraco's 100 MP scores 37.
+    """0-100: the mean over the weighed decisions of 100·exp(-cost / 100 MP), a cost within
+    its noise (its 95% interval reaching zero) counting as none; a decision played as the
+    best found scores 100, one that costs a plain burraco's 100 MP beyond noise scores 37.
     100 when nothing was weighed.
 
-    >>> round(accuracy_of([Decision(1, 0, "play", "a", "a", 0.0, 0.0, 8, None, "points"),
-    ...                    Decision(2, 0, "play", "b", "a", 100.0, 5.0, 8, None, "points")]), 1)
-    68.4
+    >>> def d(cost, margin):
+    ...     return Decision(1, 0, "play", "b", "a", cost, margin / 2, 8, None, "points",
+    ...                     margin=margin)
+    >>> round(accuracy_of([d(0.0, 0.0), d(100.0, 10.0)]), 1), accuracy_of([d(30.0, 40.0)])
+    (68.4, 100.0)
     """
     weighed = [d for d in decisions if d.weighed]
     if not weighed:
         return 100.0
-    return 100.0 * sum(math.exp(-max(0.0, d.cost) / ACCURACY_SCALE) for d in weighed) / len(weighed)
+    return (
+        100.0
+        * sum(math.exp(-d.cost / ACCURACY_SCALE) if d.beyond_noise else 1.0 for d in weighed)
+        / len(weighed)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,62 +384,189 @@ class _Playout:
         return _Outcome(float(self.expert.leaf(deal, seat)), closed, pozzetto, pile_taken)
 
 
-def _weigh(
+@dataclass(frozen=True, slots=True)
+class Split:
+    """An unbiased cost from a split sample (cross-fitting): the best candidate chosen on
+    the even sampled deals is measured against ``played`` on the odd ones, the best of the
+    odd ones on the even ones, and the two measures averaged. A candidate is never both
+    chosen and measured on the same sampled deals, so the luck that made it look best
+    does not count in its cost (the winner's curse)."""
+
+    #: The mean difference, MP (the chosen candidate's outcome minus the played one's).
+    cost: float
+    #: Its standard error (the halves' variances of the mean, averaged: they are
+    #: independent given the choices).
+    error: float
+    #: The sampled deals of the smaller half (Student's t for the interval).
+    worlds: int
+
+    @property
+    def margin(self) -> float:
+        return quantile95(self.worlds) * self.error
+
+
+def split_cost(values: Sequence[Sequence[float]], played: int) -> Split:
+    """The cross-fitted cost of candidate ``played`` from ``values[world][candidate]``.
+
+    >>> split_cost([[0, 10], [0, 12], [0, 8], [0, 10]], 0)
+    Split(cost=10.0, error=0.7071067811865476, worlds=2)
+    >>> split_cost([[5, 0, 0], [0, 5, 0], [5, 0, 0], [0, 5, 0]], 2).cost   # noise alone
+    0.0
+    """
+    halves = (values[0::2], values[1::2])
+    costs: list[float] = []
+    variances: list[float] = []
+    for choose, measure in (halves, halves[::-1]):
+        k = len(choose[0])
+        means = [sum(w[j] for w in choose) for j in range(k)]
+        # A tie keeps the action played: nothing to tell them apart.
+        best = max(range(k), key=lambda j: (means[j], j == played))
+        diffs = [w[best] - w[played] for w in measure]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        costs.append(mean)
+        variances.append(sum((x - mean) ** 2 for x in diffs) / (n - 1) / n if n > 1 else 0.0)
+    return Split(
+        (costs[0] + costs[1]) / 2,
+        math.sqrt(variances[0] + variances[1]) / 2,
+        min(len(halves[0]), len(halves[1])),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Weighing:
+    """The candidates of a decision (the one measured first) and their outcomes on each
+    sampled deal, as the review and the hint weigh them (:func:`weigh`)."""
+
+    options: tuple[Action, ...]
+    outcomes: tuple[tuple[_Outcome, ...], ...]
+    #: The budget ran out before the measured candidate's interval reached the target.
+    rough: bool
+
+    def values(self) -> list[list[float]]:
+        return [[o.value for o in world] for world in self.outcomes]
+
+    def means(self) -> list[float]:
+        n = len(self.outcomes)
+        return [sum(w[k].value for w in self.outcomes) / n for k in range(len(self.options))]
+
+    def best(self) -> int:
+        """The candidate of the best mean over every sampled deal (a tie keeps the first,
+        the action played)."""
+        means = self.means()
+        return max(range(len(self.options)), key=lambda k: (means[k], k == 0))
+
+
+def sampler(view: DealView, seed: int, purpose: str = "review") -> random.Random:
+    """The random source of a decision's sampled deals, from the seed, the seat's public
+    position and the purpose (``"review"`` or ``"hint"``). The hint and the review of its
+    decision sample different deals on purpose: an action chosen as the best of the very
+    deals that measure it looks better there than it is, and the review would credit a
+    hint's follower with points it did not win (-9 MP a decision, measured)."""
+    key = f"{purpose}|{seed}|{view.seat}|{view.turns}|{len(view.history)}|{view.hand}"
+    return random.Random(zlib.crc32(key.encode()))
+
+
+def weigh(
     view: DealView,
     legal: Sequence[Action],
-    played: Action,
+    played: Action | None,
     rng: random.Random,
     *,
     seconds: float | None,
     worlds: int | None,
-    playout: _Playout,
-    expert: ExpertBot,
-) -> tuple[list[Action], list[list[_Outcome]]]:
-    """The candidates (the played action first) and their outcomes, world by world."""
-    options = [played]
+    horizon: int | None = 6,
+    width: float = TARGET_MARGIN,
+) -> Weighing:
+    """The one judge of a decision, for the review and the hint alike: the expert's wide
+    list of candidates (``played`` first, else the greedy player's choice), each played on
+    in the same sampled deals with the expert's playouts and valued by its leaf.
+
+    Sampled deals are added two at a time (one to each half of the split) until the
+    cross-fitted cost of every candidate has a 95% interval no wider than ``width`` (a
+    rule that does not depend on which candidate was played), or ``worlds`` are sampled,
+    or the time is spent (``seconds``; a closed pile's playouts go to the deal's end and
+    get :data:`CLOSED_PILE_TIME` times as long). A decision stopped by its budget before
+    the width is ``rough``.
+    """
+    expert = reviewer(horizon)
+    options: list[Action] = [] if played is None else [played]
     for a in expert.candidates(view, legal):
         if a not in options:
             options.append(a)
     if len(options) == 1:
-        return options, []
+        return Weighing(tuple(options), (), False)
+    assert view.rules is not None
+    playout = _Playout(expert)
     seat = view.seat
     thrown = discarded_by(view)
-    outcomes: list[list[_Outcome]] = []
+    cap = worlds if worlds is not None else MAX_WORLDS
+    limit = None
+    if seconds is not None:
+        limit = seconds * (1.0 if view.rules.pile_open else CLOSED_PILE_TIME)
+    least = min(MIN_WORLDS, cap)
+    outcomes: list[tuple[_Outcome, ...]] = []
+    rough = False
     start = time.perf_counter()
-    while True:
-        n = len(outcomes)
-        if worlds is not None and n >= worlds:
-            break
-        if seconds is not None and n >= MIN_WORLDS:
-            now = time.perf_counter()
-            if now + (now - start) / n > start + seconds:
-                break
-        world = Deal.resample(view, rng)
-        outcomes.append([playout(world, a, seat, thrown) for a in options])
-    return options, outcomes
+    # As in the expert's search: the playouts make no cycles, the cyclic collector waits
+    # until the decision is weighed.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        while len(outcomes) < cap:
+            n = len(outcomes)
+            if n >= least and n % 2 == 0:
+                if _widest(outcomes, len(options)) <= width:
+                    break
+                if limit is not None:
+                    now = time.perf_counter()
+                    if now + 2 * (now - start) / n > start + limit:
+                        rough = True
+                        break
+            world = Deal.resample(view, rng)
+            outcomes.append(tuple(playout(world, a, seat, thrown) for a in options))
+        else:
+            rough = _widest(outcomes, len(options)) > width
+    finally:
+        if collecting:
+            gc.enable()
+    return Weighing(tuple(options), tuple(outcomes), rough)
 
 
-def _decision(
-    index: int,
-    view: DealView,
-    played: Action,
-    options: list[Action],
-    outcomes: list[list[_Outcome]],
-) -> Decision:
+def _widest(outcomes: Sequence[Sequence[_Outcome]], candidates: int) -> float:
+    """The widest half-interval of the candidates' split costs (each half's best is chosen
+    once: asked after every second sampled deal, this must stay cheap beside a playout).
+
+    >>> o = [[_Outcome(v, False, False, False) for v in w] for w in ([0, 9], [0, 11]) * 2]
+    >>> _widest(o, 2) == max(split_cost([[0, 9], [0, 11]] * 2, k).margin for k in (0, 1))
+    True
+    """
+    values = [[o.value for o in w] for w in outcomes]
+    halves = (values[0::2], values[1::2])
+    chosen = []
+    for half in halves:
+        means = [sum(w[j] for w in half) for j in range(candidates)]
+        chosen.append(max(range(candidates), key=lambda j: means[j]))
+    widest = 0.0
+    for k in range(candidates):
+        variance = 0.0
+        for best, measure in zip(chosen, halves[::-1], strict=True):
+            if best == k:
+                continue
+            diffs = [w[best] - w[k] for w in measure]
+            n = len(diffs)
+            mean = sum(diffs) / n
+            variance += sum((x - mean) ** 2 for x in diffs) / (n - 1) / n if n > 1 else 0.0
+        widest = max(widest, quantile95(len(halves[1])) * math.sqrt(variance) / 2)
+    return widest
+
+
+def _decision(index: int, view: DealView, played: Action, weighing: Weighing) -> Decision:
+    from burraco.bots.hints import why_of
+
+    options, outcomes = weighing.options, weighing.outcomes
     if not outcomes:
-        return Decision(
-            index, view.turns, view.phase, str(played), str(played), 0.0, 0.0, 0, None, POINTS
-        )
-    n = len(outcomes)
-    means = [sum(o[k].value for o in outcomes) / n for k in range(len(options))]
-    best = max(range(len(options)), key=lambda k: (means[k], k == 0))
-    candidates = tuple(
-        sorted(
-            (Candidate(str(a), round(m, 2)) for a, m in zip(options, means, strict=True)),
-            key=lambda c: -c.mean,
-        )
-    )
-    if best == 0:
+        why, params = why_of(view, played)
         return Decision(
             index,
             view.turns,
@@ -403,21 +575,30 @@ def _decision(
             str(played),
             0.0,
             0.0,
-            n,
+            0,
             None,
             POINTS,
-            candidates=candidates,
+            why=why,
+            why_params=params,
         )
-    diffs = [o[best].value - o[0].value for o in outcomes]
-    cost = sum(diffs) / n
-    variance = sum((d - cost) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    error = math.sqrt(variance / n)
+    n = len(outcomes)
+    means = weighing.means()
+    best = weighing.best()
+    candidates = tuple(
+        sorted(
+            (Candidate(str(a), round(m, 2)) for a, m in zip(options, means, strict=True)),
+            key=lambda c: -c.mean,
+        )
+    )
+    split = split_cost(weighing.values(), 0)
 
     def share(k: int, what: Callable[[_Outcome], bool]) -> float:
         return sum(1 for o in outcomes if what(o[k])) / n
 
     pile = (share(0, lambda o: o.pile_taken), share(best, lambda o: o.pile_taken))
-    if share(best, lambda o: o.closed) > 0.5 and share(0, lambda o: o.closed) < 0.5:
+    if best == 0:
+        reason = POINTS
+    elif share(best, lambda o: o.closed) > 0.5 and share(0, lambda o: o.closed) < 0.5:
         reason = CLOSE
     elif share(best, lambda o: o.pozzetto) > 0.5 and share(0, lambda o: o.pozzetto) < 0.5:
         reason = POZZETTO
@@ -425,20 +606,24 @@ def _decision(
         reason = PILE
     else:
         reason = POINTS
+    why, params = why_of(view, options[best])
     return Decision(
         index,
         view.turns,
         view.phase,
         str(played),
         str(options[best]),
-        round(cost, 2),
-        round(error, 2),
+        round(split.cost, 2),
+        round(split.error, 2),
         n,
-        tag_of(cost, error, n),
+        tag_of(split.cost, split.error, split.worlds),
         reason,
         (round(pile[0], 3), round(pile[1], 3)),
         candidates,
-        round(quantile95(n) * error, 2),
+        round(split.margin, 2),
+        weighing.rough,
+        why,
+        params,
     )
 
 
@@ -485,29 +670,11 @@ def _review_view(
     """Weigh one decision from the seat's view and the legal actions (which the seat on
     turn knows: they follow from its hand and the table)."""
     _check_budget(seconds, worlds)
-    rng = random.Random(zlib.crc32(f"review|{seed}|{deal_number}|{index}".encode()))
+    rng = sampler(view, seed)
     if len(legal) < 2:
-        return _decision(index, view, played, [played], [])
-    # As in the expert's search: the playouts make no cycles, the cyclic collector waits
-    # until the decision is weighed.
-    expert = reviewer(horizon)
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        options, outcomes = _weigh(
-            view,
-            legal,
-            played,
-            rng,
-            seconds=seconds,
-            worlds=worlds,
-            playout=_Playout(expert),
-            expert=expert,
-        )
-    finally:
-        if collecting:
-            gc.enable()
-    return _decision(index, view, played, options, outcomes)
+        return _decision(index, view, played, Weighing((played,), (), False))
+    weighing = weigh(view, legal, played, rng, seconds=seconds, worlds=worlds, horizon=horizon)
+    return _decision(index, view, played, weighing)
 
 
 def reviewer(horizon: int | None = 6) -> ExpertBot:
@@ -520,8 +687,11 @@ def reviewer(horizon: int | None = 6) -> ExpertBot:
 def _check_budget(seconds: float | None, worlds: int | None) -> None:
     if seconds is None and worlds is None:
         raise ValueError("a review needs a budget: seconds or worlds a decision")
-    if worlds is not None and worlds < 2:
-        raise ValueError(f"a review needs at least 2 sampled deals a decision, not {worlds}")
+    if worlds is not None and worlds < LEAST_WORLDS:
+        raise ValueError(
+            f"a review needs at least {LEAST_WORLDS} sampled deals a decision (two to choose"
+            f" the best on, two to measure its cost on), not {worlds}"
+        )
     if seconds is not None and seconds <= 0:
         raise ValueError(f"the time a decision must be positive, not {seconds}")
 
@@ -644,8 +814,10 @@ def review_deal(
         decisions.append(decision)
         if progress is not None:
             progress(done, total)
-    cost = sum(max(0.0, d.cost) for d in decisions)
-    # The decisions' samples are independent: their variances add.
+    # Each decision's cost is unbiased (split_cost), signed: a sum of costs within noise
+    # stays near zero instead of growing with every decision. The decisions' samples are
+    # independent: their variances add.
+    cost = sum(d.cost for d in decisions)
     error = math.sqrt(sum(d.error**2 for d in decisions))
     rules = record.rules()
     return DealReview(
@@ -662,29 +834,48 @@ def review_deal(
         worlds=worlds,
         horizon=horizon,
         elapsed=round(time.perf_counter() - start, 3),
+        margin=round(Z95 * error, 2),
+        beyond=sum(1 for d in decisions if d.beyond_noise),
+        rough=sum(1 for d in decisions if d.rough),
     )
 
 
 def explain(decision: Decision) -> str:
-    """The reason of a decision's cost in English words (the room says it in each
-    player's language from the same fields).
+    """The reason of a decision's cost in English words, the better action said as the
+    hint says it (:data:`burraco.bots.hints.WHY`); the room says it in each player's
+    language from the same fields.
 
     >>> explain(Decision(3, 2, "play", "discard 7H", "discard KS", 140.0, 12.0, 64,
-    ...                  "blunder", "pile", (0.8, 0.1), margin=24.0))
-    'discard KS was better: after discard 7H the next opponent took the pile in 80% of the sampled deals (10% after discard KS); about 140 MP lost (± 24).'
+    ...                  "blunder", "pile", (0.8, 0.1), margin=24.0, why="discard_safe",
+    ...                  why_params={"card": "KS"}))
+    'better: discard KS: no opponent meld can take it. After discard 7H the next opponent took the pile in 80% of the sampled deals (10% after discard KS); about 140 MP lost (± 24).'
+    >>> explain(Decision(4, 2, "play", "discard 7H", "discard KS", 12.0, 10.0, 64, None,
+    ...                  "points", margin=20.0))
+    'discard KS scored higher over 64 sampled deals, within noise: 12 MP (± 20), nothing lost for sure.'
     """
+    from burraco.bots.hints import WHY
+
+    rough = " (rough: its budget ran out early)" if decision.rough else ""
     if decision.best == decision.played:
-        return f"{decision.played} was the best action found."
-    lost = f"about {decision.cost:.0f} MP lost (± {decision.margin:.0f})"
-    better = f"{decision.best} was better"
+        return f"{decision.played} was the best action found{rough}."
+    if not decision.beyond_noise:
+        return (
+            f"{decision.best} scored higher over {decision.worlds} sampled deals, within noise:"
+            f" {decision.cost:.0f} MP (± {decision.margin:.0f}), nothing lost for sure{rough}."
+        )
+    lost = f"about {decision.cost:.0f} MP lost (± {decision.margin:.0f}){rough}"
+    said = decision.best
+    if decision.why in WHY:
+        said = WHY[decision.why].format(**decision.why_params)
+    better = f"better: {said}."
     if decision.reason == CLOSE:
-        return f"{better}: it closes the deal; {lost}."
+        return f"{better} It closes the deal; {lost}."
     if decision.reason == POZZETTO:
-        return f"{better}: it takes the pozzetto now; {lost}."
+        return f"{better} It takes the pozzetto now; {lost}."
     if decision.reason == PILE:
         after, best = decision.pile_taken
         return (
-            f"{better}: after {decision.played} the next opponent took the pile in "
+            f"{better} After {decision.played} the next opponent took the pile in "
             f"{after:.0%} of the sampled deals ({best:.0%} after {decision.best}); {lost}."
         )
-    return f"{better} over {decision.worlds} sampled deals; {lost}."
+    return f"{better} Over {decision.worlds} sampled deals; {lost}."

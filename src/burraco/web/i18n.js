@@ -358,10 +358,15 @@ export function hintText(action, reason = '', why = null, params = {}) {
     for (const k of CARD_PARAMS) if (k in p) p[k] = cardsText(p[k]);
     if (typeof p.grade === 'string') p.grade = t(`grade.${p.grade}`);
     p.action = adviceText(action);
-    const text = hintReason(why, p);
+    let text = hintReason(why, p);
     const margin = params && params.margin;
-    if (typeof margin !== 'number') return text;
-    return tn('hint.margin', Math.abs(margin), { reason: text, margin: margin > 0 ? `+${margin}` : String(margin) });
+    if (typeof margin === 'number') {
+      text = tn('hint.margin', Math.abs(margin), { reason: text, margin: margin > 0 ? `+${margin}` : String(margin) });
+    }
+    // A hint whose time ran out before the review's interval width says so (issue 33).
+    const quick = params && params.quick;
+    if (typeof quick === 'number') text = tn('hint.quick', quick, { reason: text, n: quick });
+    return text;
   }
   if (lang === 'en' && reason) return prettyAction(reason);
   return adviceText(action);

@@ -188,12 +188,16 @@ class Turns:
         except Exception as error:
             log.exception("a hint at %s failed", table.id)
             raise RoomError("busy", "no hint now: try again in a moment", 503) from error
+        # A quick hint (its time ran out before the review's width) says how many sampled
+        # deals it rests on; the page adds it to the reason.
+        params = {**hint.params, "quick": hint.worlds} if hint.quick else hint.params
         return {
             "type": "hint",
             "action": str(hint.action),
             "reason": hint.reason,
             "why": hint.why,
-            "params": hint.params,
+            "params": params,
+            "quick": hint.quick,
         }
 
     async def after_change(self, table: LiveTable) -> None:
