@@ -105,9 +105,11 @@ async def run(
             from burraco.server.capacity import Capacity
 
             every = 600.0 if schedule else 0.0
-            capacity = Capacity(max_bot_tables=100_000, full_collection_every=every)
+            capacity = Capacity(
+                max_bot_tables=100_000, full_collection_every=every, new_tables_per_second=0.0
+            )
         except TypeError:  # an older checkout: the interpreter's schedule
-            capacity = Capacity(max_bot_tables=100_000)
+            capacity = Capacity(max_bot_tables=100_000, new_tables_per_second=0.0)
         room = Room(store, bot_delay=bot_delay, next_deal_seconds=0, capacity=capacity)
         # As a serving room does: its lag watch, its reaper, its collector's schedule.
         room.start_watching()

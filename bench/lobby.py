@@ -71,7 +71,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
-    capacity = Capacity(max_tables=args.tables + 10, busy_lag=60.0)
+    capacity = Capacity(max_tables=args.tables + 10, busy_lag=60.0, new_tables_per_second=0.0)
     app = create_app("sqlite://", bot_delay=0, capacity=capacity)
     room: Room = app.state.room
     started = time.perf_counter()

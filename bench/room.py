@@ -219,7 +219,7 @@ def start_server(
         # The players are programs acting as fast as the room answers (--think 0).
         "                socket_messages='1000000 per 10 seconds')\n"
         "capacity = Capacity(max_tables=100000, max_sockets=100000, busy_lag=1e9,\n"
-        "                    tables_per_creator=100000)\n"
+        "                    tables_per_creator=100000, new_tables_per_second=0.0)\n"
         f"app = create_app('sqlite:///{database}', bot_delay=0, limits=limits, capacity=capacity)\n"
         f"serve = lambda: uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning',"
         f" ws_max_queue=1024, ws_per_message_deflate={deflate})\n"

@@ -51,11 +51,23 @@ class RoomServer:
         # more than a room's would: "busy" for a late loop is tested in test_capacity.py.
         # Tests make many tables and spectators from one address too: the caps per creator
         # and per address are tested in test_capacity.py.
-        patient = Capacity(busy_lag=30.0, tables_per_creator=100_000, watchers_per_address=100_000)
+        # The pace of new tables (a burst, then 20 a second) is tested in test_part_door.py.
+        patient = Capacity(
+            busy_lag=30.0,
+            tables_per_creator=100_000,
+            watchers_per_address=100_000,
+            new_tables_per_second=0.0,
+        )
         given = options.get("capacity")
-        if isinstance(given, Capacity) and given.busy_lag == Capacity().busy_lag:
-            # A test's own capacity (a table cap, say) is as patient, unless it sets the lag.
-            options["capacity"] = dataclasses.replace(given, busy_lag=patient.busy_lag)
+        if isinstance(given, Capacity):
+            # A test's own capacity (a table cap, say) is as patient, unless it sets the lag
+            # or the pace itself.
+            default = Capacity()
+            if given.busy_lag == default.busy_lag:
+                given = dataclasses.replace(given, busy_lag=patient.busy_lag)
+            if given.new_tables_per_second == default.new_tables_per_second:
+                given = dataclasses.replace(given, new_tables_per_second=0.0)
+            options["capacity"] = given
         defaults = {"bot_delay": 0.0, "limits": generous, "capacity": patient}
         self.app = create_app(database_url, **(defaults | options))
         self.server = uvicorn.Server(

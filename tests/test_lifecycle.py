@@ -78,8 +78,9 @@ class Served:
         ]  # fmt: skip
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
-        # Tests make many tables from one address (the cap is tested in test_capacity.py).
-        many = {"BURRACO_TABLES_PER_CREATOR": "100000"}
+        # Tests make many tables from one address, and at once (the cap is tested in
+        # test_capacity.py, the pace of new tables in test_part_door.py).
+        many = {"BURRACO_TABLES_PER_CREATOR": "100000", "BURRACO_NEW_TABLES_PER_SECOND": "0"}
         self.process = subprocess.Popen(command, env=os.environ | many | env)
         deadline = time.time() + seconds(60)
         while True:
