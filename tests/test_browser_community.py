@@ -108,8 +108,11 @@ def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
         page.goto(f"{server.url}/leaderboard/italian-2")
         page.wait_for_selector("body[data-ready=true] .board-table")
         shot(page, "leaderboard-italian-2-phone-it")
-        page.goto(f"{server.url}/player/nobody")
-        assert page.locator("body").inner_text().find("no_player") >= 0
+        # A player the room does not have: its 404 page, in the reader's language.
+        answer = page.goto(f"{server.url}/player/nobody")
+        assert answer is not None and answer.status == 404
+        page.wait_for_function("() => document.documentElement.lang === 'it'")
+        assert "Questa pagina non c’è" in page.locator("h1").inner_text()
         assert not errors, errors
         page.close()
 
