@@ -4,9 +4,7 @@ that flags an account and freezes its rating until a moderator decides."""
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 from unittest.mock import patch
@@ -14,32 +12,16 @@ from unittest.mock import patch
 import httpx
 from roomserver import RoomServer
 from test_accounts import sign_up
-from test_results import ONE_DEAL, _stored
+from test_results import ONE_DEAL, _run, _stored
 from typer.testing import CliRunner
 
 from burraco.cli import app
-from burraco.server.capacity import Capacity
 from burraco.server.fairplay import DAY, Game, farm_signal
-from burraco.server.results import bot_accounts, listener
 from burraco.server.room import LiveTable, Room
 from burraco.server.table.views import match_over
 from burraco.storage import RatingRow, Store
 
 T = TypeVar("T")
-
-
-def _run(scenario: Callable[[Room, Store], Awaitable[T]], **capacity: Any) -> T:
-    async def main() -> T:
-        store = Store("sqlite://")
-        room = Room(store, bot_delay=0, next_deal_seconds=0, capacity=Capacity(**capacity))
-        room.bot_accounts.update(bot_accounts(store))
-        room.finish_listeners.append(listener(store))
-        try:
-            return await scenario(room, store)
-        finally:
-            await room.shutdown()
-
-    return asyncio.run(main())
 
 
 async def _match(room: Room, store: Store, ids: tuple[int, int], throw: bool = False) -> LiveTable:

@@ -8,11 +8,9 @@ import asyncio
 from typing import Any
 
 from roomserver import Player, RoomServer, create_table, start_table
-from test_results import ONE_DEAL, _run, _stored
+from test_results import _run, rated_against_greedy
 
 from burraco.server.capacity import Capacity
-from burraco.server.room import Room
-from burraco.storage import Store
 
 
 async def _play_out(player: Player) -> None:
@@ -128,20 +126,8 @@ def test_two_people_press_rematch_and_sit_at_the_same_new_table(db: str) -> None
 
 
 def test_the_ratings_of_a_table_arrive_when_its_results_are_stored(db: str) -> None:
-    async def play(room: Room, store: Store) -> str:
-        anna = store.create_user("Anna", "x")
-        table, _ = await room.create_seated(
-            "italian",
-            ONE_DEAL,
-            [("Anna", "bot"), ("greedy bot 1", "bot")],
-            users={0: anna.id, 1: room.bot_accounts["greedy"]},
-            rated=True,
-        )
-        await _stored(store, table)
-        return table.id
-
     # A room plays a rated match to its end, its results stored by the finish listener.
-    rated = _run(play, db)
+    rated = _run(rated_against_greedy, db)
     with RoomServer(db) as server, server.http() as http:
         found = http.get(f"/api/tables/{rated}/ratings").json()
         assert found["ready"] and found["rated"]

@@ -24,6 +24,7 @@ from burraco.bots.learned import LearnedBot
 from burraco.cli import app
 from burraco.match import Match
 from burraco.server.absence import SeatTurns, Tally, absent_seats
+from burraco.server.capacity import Capacity
 from burraco.server.ratings import BOT_LEVELS, displayed, game_variant
 from burraco.server.results import (
     bot_accounts,
@@ -43,13 +44,15 @@ T = TypeVar("T")
 ONE_DEAL = {"deals": 1, "target": None}
 
 
-def _run(scenario: Callable[[Room, Store], Awaitable[T]], url: str = "sqlite://") -> T:
+def _run(
+    scenario: Callable[[Room, Store], Awaitable[T]], url: str = "sqlite://", **capacity: Any
+) -> T:
     """Run a scenario on a room over a database (a fresh one in memory by default), its
-    bots without delay."""
+    bots without delay; ``capacity``: the room's :class:`Capacity` options."""
 
     async def main() -> T:
         store = Store(url)
-        room = Room(store, bot_delay=0, next_deal_seconds=0)
+        room = Room(store, bot_delay=0, next_deal_seconds=0, capacity=Capacity(**capacity))
         room.bot_accounts.update(bot_accounts(store))
         room.finish_listeners.append(listener(store))
         try:
@@ -58,6 +61,21 @@ def _run(scenario: Callable[[Room, Store], Awaitable[T]], url: str = "sqlite://"
             await room.shutdown()
 
     return asyncio.run(main())
+
+
+async def rated_against_greedy(room: Room, store: Store) -> str:
+    """Anna's rated one-deal match against the greedy level, played by bots to its end and
+    its results stored by the finish listener: the table's id."""
+    anna = store.create_user("Anna", "x")
+    table, _ = await room.create_seated(
+        "italian",
+        ONE_DEAL,
+        [("Anna", "bot"), ("greedy bot 1", "bot")],
+        users={0: anna.id, 1: room.bot_accounts["greedy"]},
+        rated=True,
+    )
+    await _stored(store, table)
+    return table.id
 
 
 async def _stored(store: Store, table: LiveTable, timeout: float = 60) -> None:
@@ -349,19 +367,7 @@ def test_a_match_the_log_alone_finishes_gets_its_results_on_restart(tmp_path: Pa
     status): the room that rebuilds the table finishes it and stores its results then."""
     url = f"sqlite:///{tmp_path / 'room.db'}"
 
-    async def finish(room: Room, store: Store) -> str:
-        anna = store.create_user("Anna", "x")
-        table, _ = await room.create_seated(
-            "italian",
-            ONE_DEAL,
-            [("Anna", "bot"), ("greedy bot 1", "bot")],
-            users={0: anna.id, 1: room.bot_accounts["greedy"]},
-            rated=True,
-        )
-        await _stored(store, table)
-        return table.id
-
-    table_id = _run(finish, url)
+    table_id = _run(rated_against_greedy, url)
     # As if the process had died before the end: no record, no results, still playing.
     with Store(url).engine.begin() as c:
         for sql in (
