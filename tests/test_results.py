@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -63,10 +64,11 @@ def _run(
     return asyncio.run(main())
 
 
-async def rated_against_greedy(room: Room, store: Store) -> str:
+async def rated_against_greedy(room: Room, store: Store, language: str = "en") -> str:
     """Anna's rated one-deal match against the greedy level, played by bots to its end and
-    its results stored by the finish listener: the table's id."""
-    anna = store.create_user("Anna", "x")
+    its results stored by the finish listener: the table's id (``language``: her
+    account's)."""
+    anna = store.create_user("Anna", "x", language=language)
     table, _ = await room.create_seated(
         "italian",
         ONE_DEAL,
@@ -308,20 +310,8 @@ def test_the_ratings_command_rates_the_levels_and_writes_the_defaults(tmp_path: 
 
 
 def test_the_leaderboard_and_player_api(db: str) -> None:
-    async def play(room: Room, store: Store) -> str:
-        anna = store.create_user("Anna", "x", language="it")
-        table, _ = await room.create_seated(
-            "italian",
-            ONE_DEAL,
-            [("Anna", "bot"), ("greedy bot 1", "bot")],
-            users={0: anna.id, 1: room.bot_accounts["greedy"]},
-            rated=True,
-        )
-        await _stored(store, table)
-        return table.id
-
     # A room plays a rated match, then stops; the server opens the same database.
-    table_id = _run(play, db)
+    table_id = _run(functools.partial(rated_against_greedy, language="it"), db)
     with RoomServer(db) as server, server.http() as http:
         games = http.get("/api/leaderboard").json()["games"]
         assert {"game": "italian-4", "variant": "italian", "players": 4, "lines": 2} in games
