@@ -63,8 +63,9 @@ def test_the_analysis_page(
         summary = page.locator("#review-summary").inner_text()
         assert re.search(words["decimal"], summary), summary
 
-        # Every decision listed, the marked ones with their mark inline.
-        moves = page.locator("#review-moves button")
+        # Every decision listed (among every seat's moves), the marked ones with their
+        # mark inline.
+        moves = page.locator("#review-moves button[data-decision]")
         assert moves.count() == len(decisions)
         marks = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
         tagged = page.locator("#review-moves button:not([data-tag=''])")
@@ -117,7 +118,8 @@ def test_the_analysis_page(
         # Another seat chosen: its review is asked for and shown.
         page.select_option("#review-seat", "1")
         page.wait_for_selector("#review-panel[data-state=done][data-seat='1']", timeout=ms(120))
-        assert page.locator("#review-moves button").count() == len(_decisions(server, table, 1))
+        seat_1 = page.locator("#review-moves button[data-decision]")
+        assert seat_1.count() == len(_decisions(server, table, 1))
         page.select_option("#review-seat", "0")
         page.wait_for_selector("#review-panel[data-state=done][data-seat='0']")
 
@@ -176,4 +178,103 @@ def test_the_deal_is_chosen_on_the_page(browser: Any, tmp_path: Path) -> None:
         with server.http() as http:
             reviews = http.get(f"/api/tables/{table}/reviews").json()["reviews"]
         assert sorted((r["deal"], r["seat"]) for r in reviews) == [(1, 0), (2, 0)]
+        page.close()
+
+
+#: A card in the page's notation (suit symbols, the joker by its name).
+CARD = re.compile(r"([2-9]|10|[JQKA])[♠♥♦♣]|JK★|[Jj]oker|[Cc]oringa|[Jj]olly")
+
+
+def test_the_move_list_has_every_seats_move_and_the_marks_inline(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Every move of the deal, every seat's, in the page's card notation (a draw names no
+    card); the reviewed seat's decisions carry their marks and costs; choosing any move
+    jumps the board to it, and the graph and the list stay in step with the board."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", reviews=REVIEWS) as server:
+        table = _finished_match(server)
+        with server.http() as http:
+            frames = http.get(f"/api/tables/{table}/replay").json()["frames"]
+        moves = [f for f in frames if f["view"]["deal"] == 1]
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        page.add_init_script("localStorage.setItem('burraco.lang', 'pt')")
+        page.goto(f"{server.url}/replay/{table}?analyse=0")
+        page.wait_for_selector("#review-panel[data-state=done][data-seat='0']", timeout=ms(120))
+        decisions = _decisions(server, table, 0)
+
+        listed = page.locator("#review-moves button")
+        assert listed.count() == len(moves)
+        labels = listed.all_inner_texts()
+        seats = [listed.nth(k).get_attribute("data-seat") for k in range(len(moves))]
+        assert seats == [str(f["seat"]) if f["seat"] is not None else "" for f in moves]
+        for k, (label, move) in enumerate(zip(labels, moves, strict=True), 1):
+            assert label.startswith(f"{k}. "), label
+            verb = move["action"].split()[0]
+            if verb == "draw":
+                assert not CARD.search(label), f"a draw names no card: {label}"
+            if verb in ("discard", "meld", "extend"):
+                assert CARD.search(label) and move["action"].split()[-1] not in label, label
+        # Bruno's moves are listed plain; Anna's decisions carry their marks and costs.
+        assert page.locator("#review-moves button[data-seat='1'][data-decision]").count() == 0
+        mine = page.locator("#review-moves button[data-decision]")
+        assert mine.count() == len(decisions)
+        marks = {"blunder": "??", "mistake": "?", "inaccuracy": "?!"}
+        for k in range(mine.count()):
+            button = mine.nth(k)
+            d = decisions[int(button.get_attribute("data-index") or 0)]
+            label = button.inner_text()
+            assert label.endswith(" " + marks[d["tag"]]) if d["tag"] else label[-1] != "?"
+            cost = button.locator("xpath=following-sibling::span[@class='move-cost']")
+            if d["worlds"]:
+                assert re.fullmatch(r"-?\d+ ± \d+ pontos", cost.inner_text()), cost.inner_text()
+            else:
+                assert cost.count() == 0
+        # The close is said at the deal's last move.
+        last = moves[-1]["view"]
+        if last["end_reason"] in ("closed", "went out"):
+            assert labels[-1].endswith(" e bateu"), labels[-1]
+
+        # Any move jumps the board to the position after it, and is the current one.
+        other = page.locator("#review-moves button[data-seat='1']").nth(3)
+        other.click()
+        assert page.input_value("#frame") == other.get_attribute("data-frame")
+        assert other.get_attribute("aria-current") == "step"
+        caption = page.locator("#replay-caption .what").inner_text()
+        assert caption in other.inner_text(), (caption, other.inner_text())
+        assert page.locator("#review-graph circle.point[aria-pressed=true]").count() == 0
+        # The step buttons move the current move along the list.
+        page.click("#next")
+        index = int(other.get_attribute("data-index") or 0)
+        after = page.locator(f"#review-moves button[data-index='{index + 1}']")
+        assert after.get_attribute("aria-current") == "step"
+        assert other.get_attribute("aria-current") is None
+        # A decision chosen in the list: its point pressed in the graph, its note shown.
+        tagged = page.locator("#review-moves button[data-decision]:not([data-tag=''])").first
+        tagged.click()
+        picked = tagged.get_attribute("data-index")
+        page.locator("#review-better").wait_for(state="visible")
+        point = page.locator(f"#review-graph circle.point[data-index='{picked}']")
+        assert point.get_attribute("aria-pressed") == "true"
+        assert tagged.get_attribute("aria-current") == "step"
+        # A point chosen in the graph: its move pressed and current in the list, in sight.
+        first = page.locator("#review-graph circle.point").first
+        assert first.get_attribute("data-index") != picked
+        # (a deal's points sit close together: chosen from the keyboard, as a point can be)
+        first.focus()
+        page.keyboard.press("Enter")
+        row = page.locator(
+            f"#review-moves button[data-index='{first.get_attribute('data-index')}']"
+        )
+        assert row.get_attribute("aria-pressed") == "true"
+        assert row.get_attribute("aria-current") == "step"
+        assert tagged.get_attribute("aria-pressed") == "false"
+        assert page.evaluate(
+            """() => { const list = document.querySelector('#review-moves').getBoundingClientRect();
+                       const row = document.querySelector('#review-moves [aria-current]').getBoundingClientRect();
+                       return row.top >= list.top - 1 && row.bottom <= list.bottom + 1; }"""
+        )
+        page.locator("#review-moves").scroll_into_view_if_needed()
+        shot(page, "analysis-moves-pt-1366")
+        settle(page)
+        assert all_violations(page) == []
         page.close()

@@ -5,11 +5,12 @@
 // "hands" (every seat's hand, open). The page shows one frame at a time with
 // step buttons, a slider and autoplay. ?demo=1 replays a short built-in deal.
 //
-// The analysis panel asks for a review of one seat's decisions in the deal shown
-// (POST /api/tables/{id}/reviews), follows its progress (GET, polled while one waits or
-// runs) and lists the seat's costly decisions, marked blunder, mistake or inaccuracy;
-// selecting one shows the position before it, the better move's cards raised in the
-// hand and the reason in words. ?analyse=SEAT opens the page with that seat chosen and
+// The analysis panel lists every move of the deal shown, every seat's, in order (a
+// lichess move list: choosing one jumps the board to it). It asks for a review of one
+// seat's decisions in that deal (POST /api/tables/{id}/reviews), follows its progress
+// (GET, polled while one waits or runs), and then the seat's decisions carry their marks
+// inline (?! inaccuracy, ? mistake, ?? blunder) and their cost; selecting one shows the
+// position before it, the better move's cards raised in the hand and the reason in words. ?analyse=SEAT opens the page with that seat chosen and
 // asks for the review of the deal shown (?deal=N: deal N's first position).
 //
 // Over a review: an evaluation graph (inline SVG, each point a button that jumps to its
@@ -183,6 +184,7 @@ function render() {
   $('#hands').replaceChildren(...boxes);
 
   markBetter();
+  syncMoves();
   $('#prev').disabled = R.i === 0;
   $('#first').disabled = R.i === 0;
   $('#next').disabled = R.i >= R.frames.length - 1;
@@ -314,11 +316,19 @@ async function analyse() {
 
 /** Select decision ``index`` of the review shown: its position on the board, its note. */
 function selectDecision(deal, seat, index) {
+  if (X.active) stopExercise();
   A.selected = { deal, seat, index };
   stop();
   go(decisionFrame(deal, index));
-  renderReview();
   showSeatHand(seat);
+}
+
+/** Jump to any move of the deal: the position right after it (its caption says it). */
+function selectMove(frame) {
+  if (X.active) stopExercise();
+  A.selected = null;
+  stop();
+  go(frame);
 }
 
 /** The seat's hand in sight and the note with it: on a laptop the board's foot at the
@@ -362,38 +372,104 @@ function renderReview() {
   $('#exercise-start').hidden = !review;
   $('#exercise-start').disabled = !exercises.length;
   $('#exercise-start').title = exercises.length ? '' : t('exercise.none', { name, deal });
+  renderMoves(deal, seat, review);
   if (!review) {
     $('#review-summary').textContent = '';
-    $('#review-moves').replaceChildren();
     $('#review-graph').hidden = true;
     $('#review-graph').replaceChildren();
+    syncMoves();
     return;
   }
   const count = (tag) => review.decisions.filter((d) => d.tag === tag).length;
-  $('#review-summary').textContent = t('review.summary', {
-    name, deal, cost: formatNumber(Math.round(review.cost), { digits: 0 }), accuracy: formatNumber(review.accuracy, { digits: 1, fixed: true }),
+  // The deal's total with its interval: "nothing lost beyond noise" unless the interval
+  // lies above zero (docs/review.md), never a sum of figures within noise called a loss.
+  const margin = review.margin ?? 1.96 * (review.error || 0);
+  $('#review-summary').textContent = t(review.cost - margin > 0 ? 'review.summary' : 'review.summary_noise', {
+    name, deal, cost: formatNumber(Math.round(review.cost), { digits: 0 }), margin: formatNumber(Math.round(margin), { digits: 0 }),
+    accuracy: formatNumber(review.accuracy, { digits: 1, fixed: true }),
     blunders: count('blunder'), mistakes: count('mistake'), inaccuracies: count('inaccuracy'),
   });
-  const isSelected = (d) => Boolean(A.selected && A.selected.deal === deal && A.selected.seat === seat && A.selected.index === d.index);
-  renderGraph(review, name, isSelected);
-  // Every decision, its mark inline (?!, ?, ??) as a chess move list has them.
-  $('#review-moves').setAttribute('aria-label', t('review.moves', { name, deal }));
-  $('#review-moves').replaceChildren(...review.decisions.map((d) => {
-    const label = `${d.index}. ${moveText(d.played, name)}${d.tag ? ` ${TAG_MARK[d.tag]}` : ''}`;
-    const button = el('button', {
-      type: 'button', class: 'link', text: label, 'data-index': d.index, 'data-tag': d.tag || '',
-      'data-costly': d.best !== d.played ? 'true' : 'false',
-      'aria-pressed': isSelected(d) ? 'true' : 'false',
-      title: d.tag ? t(`review.tag.${d.tag}`) : '',
-    });
-    button.addEventListener('click', () => selectDecision(deal, seat, d.index));
-    return el('li', {}, button);
+  renderGraph(review, name);
+  syncMoves();
+}
+
+/** The deal's moves, every seat's, in order: its frames (frame k: after action k). */
+function movesOf(deal) {
+  const moves = [];
+  for (let i = 0; i < R.frames.length; i++) {
+    const f = R.frames[i];
+    if ((f.view.deal || 1) === deal) moves.push({ index: moves.length + 1, frame: i, f, before: R.frames[i - 1] });
+  }
+  return moves;
+}
+
+/** A move in the page's words and card notation, with the pozzetto it took and the close. */
+function moveLabel(m) {
+  const { f } = m;
+  const who = f.seat === null || f.seat === undefined ? '' : seatName(R.info, f.seat);
+  const text = moveText(f.action, who, { pozzetto: tookPozzetto(m.before, f) });
+  const closed = f.view.phase === 'over' && (f.view.end_reason === 'closed' || f.view.end_reason === 'went out');
+  return closed ? t('move.with_close', { move: text }) : text;
+}
+
+/** Every move of the deal (lichess's move list): the reviewed seat's decisions with their
+ * mark inline (?!, ?, ??) and their cost beside; choosing a decision shows the position
+ * it was taken in with the better move, any other move the position after it. Only the
+ * public actions of a finished match (a draw names no card): nothing a seat may not see. */
+function renderMoves(deal, seat, review) {
+  const list = $('#review-moves');
+  const name = seatName(R.info, seat);
+  const decided = new Map((review ? review.decisions : []).map((d) => [d.index, d]));
+  list.dataset.deal = String(deal);
+  list.dataset.seat = String(seat);
+  list.setAttribute('aria-label', review ? t('review.moves', { name, deal }) : t('review.moves_plain', { deal }));
+  list.replaceChildren(...movesOf(deal).map((m) => {
+    const d = m.f.seat === seat ? decided.get(m.index) : undefined;
+    const label = `${m.index}. ${moveLabel(m)}${d && d.tag ? ` ${TAG_MARK[d.tag]}` : ''}`;
+    const attrs = {
+      type: 'button', class: 'link', text: label, 'data-index': m.index, 'data-frame': m.frame,
+      'data-seat': m.f.seat ?? '', 'data-tag': d ? d.tag || '' : '', 'aria-pressed': 'false',
+    };
+    if (d) Object.assign(attrs, { 'data-decision': 'true', 'data-costly': d.best !== d.played ? 'true' : 'false', title: d.tag ? t(`review.tag.${d.tag}`) : '' });
+    const button = el('button', attrs);
+    button.addEventListener('click', () => (d ? selectDecision(deal, seat, d.index) : selectMove(m.frame)));
+    const cost = d && d.worlds > 0
+      ? el('span', { class: 'move-cost', text: t('review.move_cost', { cost: mp(d.cost, 0), noise: mp(d.margin ?? 1.96 * d.error, 0) }) })
+      : null;
+    return el('li', {}, button, cost ? ' ' : null, cost);
   }));
+}
+
+/** The move list and the graph in step with the board: the move shown is the current one
+ * (the decision selected when the board shows its position), the selected decision pressed
+ * in both; the list scrolls itself (not the page) to the current move. */
+function syncMoves() {
+  const list = $('#review-moves');
+  if (!list || list.dataset.deal === undefined) return;
+  const deal = Number(list.dataset.deal);
+  const seat = Number(list.dataset.seat);
+  const sel = A.selected;
+  const shown = sel && sel.deal === deal && sel.seat === seat && R.i === decisionFrame(deal, sel.index) ? sel.index : null;
+  let current = null;
+  for (const b of list.querySelectorAll('button')) {
+    const index = Number(b.dataset.index);
+    const now = shown !== null ? index === shown : Number(b.dataset.frame) === R.i;
+    if (now) { b.setAttribute('aria-current', 'step'); current = b; } else b.removeAttribute('aria-current');
+    b.setAttribute('aria-pressed', shown === index ? 'true' : 'false');
+  }
+  for (const p of document.querySelectorAll('#review-graph circle.point')) {
+    p.setAttribute('aria-pressed', shown === Number(p.dataset.index) ? 'true' : 'false');
+  }
+  const li = current && current.parentElement;
+  if (li && list.scrollHeight > list.clientHeight) {
+    if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
+    else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
+  }
 }
 
 /** The evaluation graph: the seat's expected MP after each weighed decision, one point a
  * button (a title and a description name the graph; each point's label its move). */
-function renderGraph(review, name, isSelected) {
+function renderGraph(review, name) {
   const fig = $('#review-graph');
   const points = review.decisions.map((d) => ({ d, y: playedMean(d) })).filter((p) => p.y !== null);
   if (points.length < 1) { fig.hidden = true; fig.replaceChildren(); return; }
@@ -429,7 +505,7 @@ function renderGraph(review, name, isSelected) {
     const dot = node('circle', {
       class: `point ${d.tag || ''}`, cx: x(k), cy: y(p.y), r: d.tag ? 7 : 5,
       tabindex: 0, role: 'button', 'aria-label': label, 'data-index': d.index, 'data-tag': d.tag || '',
-      'aria-pressed': isSelected(d) ? 'true' : 'false',
+      'aria-pressed': 'false',
     });
     dot.append(node('title', {}, label));
     const pick = () => selectDecision(review.deal, review.seat, d.index);
