@@ -1,11 +1,11 @@
-"""The director's actions: create a tournament, register, pad, start a round, enter a
-result, close a round, finish.
+"""The director's actions: create, register, pad, start a round, enter a result, finish.
 
-Each action checks the director's token, then changes the tournament under its lock
-(:meth:`Book.holding`) and saves it. A round played online seats each table in the room
-at once: the players of the first line at seats 0 and 2 (North and South), the second at
-1 and 3, bots for bot lines; each human seat opens with its player's own token. In a
-cluster a round's tables are seated round-robin on the living processes.
+Each action (closing a round too) checks the director's token, then changes the
+tournament under its lock (:meth:`Book.holding`) and saves it. A round played online
+seats each table in the room at once: the players of the first line at seats 0 and 2
+(North and South), the second at 1 and 3, bots for bot lines; each human seat opens with
+its player's own token. In a cluster a round's tables are seated round-robin on the
+living processes.
 """
 
 from __future__ import annotations
