@@ -190,7 +190,7 @@ class BotAccounts:
             )
 
 
-#: The longest move clock of a table (server/app.py's bodies).
+#: The longest move clock of a table (server/table_api.py's bodies).
 MOST_SECONDS = 3600
 
 

@@ -34,7 +34,7 @@ class Revoke(BaseModel):
 
 
 class ChallengeBody(BaseModel):
-    #: Every preset a table may play (a new table's, app.py), Brazil's too.
+    #: Every preset a table may play (a new table's, table_api.py), Brazil's too.
     variant: Literal[
         "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
     ] = "italian"

@@ -315,7 +315,7 @@ class Cluster:
         return reply["result"]
 
     async def _run(self, op: str, table_id: str, body: dict[str, Any]) -> Any:
-        from burraco.server.app import _local
+        from burraco.server.forwarded import run_here as _local
 
         if not table_id and op in self.handlers:
             return await self.handlers[op](body)

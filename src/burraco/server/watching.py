@@ -21,17 +21,12 @@ import json
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from burraco.server.background import cancel
 from burraco.server.inputs import clean_name
 
-if TYPE_CHECKING:
-    from fastapi import WebSocket
-
-    from burraco.server.room import Room
-
-__all__ = ["Frame", "Outbox", "Pacer", "SendText", "Watcher", "serve", "spectator_name"]
+__all__ = ["Frame", "Outbox", "Pacer", "SendText", "Watcher", "spectator_name"]
 
 #: Writes one text frame to a socket.
 SendText = Callable[[str], Awaitable[None]]
@@ -181,44 +176,3 @@ def spectator_name(raw: str) -> str:
         return clean_name(raw, what="a spectator's name")
     except ValueError:
         return ""
-
-
-async def serve(
-    room: Room,
-    socket: WebSocket,
-    table_id: str,
-    name: str,
-    receive: Callable[[], Awaitable[str]],
-    message_bytes: int,
-) -> None:
-    """A spectator's socket on this process, from its first state to its close."""
-    from fastapi import WebSocketDisconnect
-
-    from burraco.server.room import RoomError, error_message
-
-    async def close(code: int, reason: str) -> None:
-        await socket.close(code=code, reason=reason)
-
-    address = socket.client.host if socket.client else "unknown"
-    try:
-        table = room.table(table_id)
-        watcher = await room.watch(table, spectator_name(name), socket.send_text, close, address)
-    except RoomError as error:
-        await socket.send_json(error_message(error.code, error.message, error.params))
-        # 1013: try again later (the room or this address watches as much as it may);
-        # 4403: this table is not to be watched.
-        await socket.close(code=1013 if error.status in (429, 503) else 4403)
-        return
-    try:
-        while True:
-            raw = await receive()
-            if len(raw) > message_bytes:
-                watcher.say(
-                    error_message("bad_message", f"a message has at most {message_bytes} bytes")
-                )
-                continue
-            await room.watch_message(table, watcher, raw)
-    except (WebSocketDisconnect, RuntimeError, asyncio.CancelledError):
-        pass  # the spectator left, or the room is stopping
-    finally:
-        await room.unwatch(table, watcher)
