@@ -133,6 +133,8 @@ def test_the_analysis_page(
         assert page.locator(".open-hand[data-seat='1'] .backs").count() == 1
         assert page.locator(".open-hand[data-seat='0'] .card.face").count() >= 1
         assert better.is_hidden()
+        # The move list would give the answer away (the move played and what came after).
+        assert page.locator("#review-moves").is_hidden()
         shot(page, f"exercise-{lang}-{width}")
         assert not page.evaluate(SMALL_WORDS)
         settle(page)
@@ -153,6 +155,7 @@ def test_the_analysis_page(
 
         # Back to the analysis: a point of the graph is a button from the keyboard too.
         page.click("#exercise-close")
+        page.locator("#review-moves").wait_for(state="visible")
         before = page.input_value("#frame")
         first_point = graph.locator("circle.point").first
         first_point.focus()
