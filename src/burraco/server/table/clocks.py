@@ -11,8 +11,9 @@ import time
 from typing import TYPE_CHECKING
 
 from burraco.server.table.errors import RoomError
+from burraco.server.table.event import apply_event
 from burraco.server.table.live import LiveTable, Shared
-from burraco.server.table.views import Views, public_event
+from burraco.server.table.views import Views
 
 if TYPE_CHECKING:
     from burraco.server.table.bots import Bots
@@ -127,8 +128,7 @@ class Clocks:
                     if error.code != "unavailable":
                         return
                 else:
-                    match.call_time_out()
-                    table.events.append(public_event(table.version, None, "time-out", {}))
+                    apply_event(table, table.version, "time-out", None, {})
                     break
             await asyncio.sleep(table.next_backoff())
         await self.views.broadcast(table)

@@ -12,10 +12,9 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from burraco.actions import Action
 from burraco.server.table.errors import UNAVAILABLE, RoomError
-from burraco.server.table.live import LiveTable, SeatState, begin, with_row
-from burraco.server.table.views import deal_over, public_event
+from burraco.server.table.event import apply_event
+from burraco.server.table.live import LiveTable, SeatState, with_row
 from burraco.storage import EventRow, Store, TableRow
 from burraco.storage.group import GroupCommit
 from burraco.storage.store import StaleVersion, StorageUnavailable
@@ -92,40 +91,16 @@ class EventLog:
         remember = events[-1].version - row.watch_delay - 1 if row.watch_delay and events else None
         for event in events:
             payload = json.loads(event.payload)
-            ended = None
+            if event.kind == "action" and next_start is not None:
+                table.deal_started = min(next_start, event.created_at)
+                next_start = None
+            ended = apply_event(table, event.version, event.kind, event.seat, payload)
             if event.kind == "start":
-                begin(table)
                 table.deal_started = event.created_at
-            elif event.kind == "action":
-                assert table.match is not None
-                if next_start is not None:
-                    table.deal_started = min(next_start, event.created_at)
-                    next_start = None
-                action = Action.parse(payload["action"])
-                deals_before = len(table.match.scores)
-                table.match.apply(action)
-                if len(table.match.scores) > deals_before:
-                    next_start = event.created_at + self.pauser.seconds_after(table)
-                    table.deal_started = next_start
-                    ended = deals_before
-                assert event.seat is not None
-                table.turns = table.turns.add(deals_before, event.seat, bool(payload.get("bot")))
-                table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
-                    table.seats[event.seat].kind == "human"
-                )
-                table.last = {"seat": event.seat, "action": str(action)}
-            elif event.kind == "time-out":
-                assert table.match is not None
-                table.match.call_time_out()
-            elif event.kind == "abandon":
-                assert table.match is not None and event.seat is not None
-                table.match.abandon(event.seat)
-            table.version = event.version
-            table.events.append(public_event(event.version, event.seat, event.kind, payload))
             if ended is not None:
-                # The deal's score follows the action that ended it, as it did live.
-                over = deal_over(table, ended, event.version)
-                table.events.append(over | {"sent": True})
+                next_start = event.created_at + self.pauser.seconds_after(table)
+                table.deal_started = next_start
+                table.events[-1]["sent"] = True  # told live, or nobody waits for it now
             last_time = event.created_at
             if remember is not None and event.version >= remember and table.row.watchable:
                 self.spectators.remember(table)

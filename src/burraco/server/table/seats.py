@@ -19,10 +19,11 @@ from burraco.server.fairplay import DAY, Account, unrated_reason
 from burraco.server.inputs import clean_name
 from burraco.server.table.clocks import Clocks
 from burraco.server.table.errors import UNAVAILABLE, RoomError
-from burraco.server.table.live import LiveTable, Rematch, SeatState, begin, with_row
+from burraco.server.table.event import apply_event
+from burraco.server.table.live import LiveTable, Rematch, SeatState, with_row
 from burraco.server.table.lobby import Lobby
 from burraco.server.table.pause import Pauser
-from burraco.server.table.views import Views, public_event
+from burraco.server.table.views import Views
 from burraco.storage import SeatRow, Store, TableRow
 from burraco.storage.store import SeatTaken, StaleVersion, StorageUnavailable
 from burraco.variants import Variant, variant
@@ -239,11 +240,9 @@ class Seats:
         for seat in bots:
             table.seats[seat.seat].name, table.seats[seat.seat].kind = seat.name, "bot"
             table.seats[seat.seat].user_id = seat.user_id
-        table.version += 1
-        begin(table)
+        apply_event(table, table.version + 1, "start", None, {})
         table.deal_started = now
         self.pauser.deal_begins(table, now, grace)
-        table.events.append(public_event(table.version, None, "start", {}))
         self.lobby.changed()
         self.clocks.set_clock(table)
         await self.views.broadcast(table)

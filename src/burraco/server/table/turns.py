@@ -14,11 +14,12 @@ from burraco.actions import Action
 from burraco.errors import IllegalMove
 from burraco.server.table.clocks import Clocks
 from burraco.server.table.errors import RoomError
+from burraco.server.table.event import apply_event
 from burraco.server.table.finish import Finisher
 from burraco.server.table.live import LiveTable, fair_play_refusal
 from burraco.server.table.log import EventLog
 from burraco.server.table.pause import Pauser
-from burraco.server.table.views import Views, deal_over, public_event
+from burraco.server.table.views import Views
 from burraco.server.thinking import Busy, Thinking
 
 __all__ = ["Turns"]
@@ -69,10 +70,10 @@ class Turns:
         self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
     ) -> None:
         async with table.lock:
-            action, payload = self.check(table, seat, text, version, by_bot)
+            _, payload = self.check(table, seat, text, version, by_bot)
             # The table's group commit: nobody hears of the action before it is stored.
             await self.log.commit_event(table, "action", seat, payload)
-            self.applied(table, seat, action, by_bot)
+            self.applied(table, seat, payload)
 
     def _tell_later(self, table: LiveTable, stored: asyncio.Future[None]) -> None:
         """An action stored after its caller was cancelled is told all the same."""
@@ -85,9 +86,9 @@ class Turns:
     def apply(self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool) -> None:
         """Check, store and apply one action under the table's lock (nothing told yet);
         a refusal raises :class:`RoomError` and leaves the table as it was."""
-        action, payload = self.check(table, seat, text, version, by_bot)
+        _, payload = self.check(table, seat, text, version, by_bot)
         self.log.store_event(table, "action", seat, payload)
-        self.applied(table, seat, action, by_bot)
+        self.applied(table, seat, payload)
 
     def check(
         self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
@@ -126,20 +127,10 @@ class Turns:
             raise RoomError("illegal", str(error), params=error.params, rule=error.code) from error
         return action, {"action": str(action)} | ({"bot": True} if by_bot else {})
 
-    def applied(self, table: LiveTable, seat: int, action: Action, by_bot: bool) -> None:
+    def applied(self, table: LiveTable, seat: int, payload: dict[str, Any]) -> None:
         """A stored action applied to the table (nothing told yet)."""
-        match = table.match
-        assert match is not None
-        deals_before = len(match.scores)
-        payload = {"action": str(action)} | ({"bot": True} if by_bot else {})
-        match.apply(action)
-        table.turns = table.turns.add(deals_before, seat, by_bot)
-        state = table.seats[seat]
-        state.taken_over = by_bot and state.kind == "human"
-        table.last = {"seat": seat, "action": str(action)}
-        table.events.append(public_event(table.version, seat, "action", payload))
-        if len(match.scores) > deals_before:
-            table.events.append(deal_over(table, deals_before, table.version))
+        ended = apply_event(table, table.version, "action", seat, payload)
+        if ended is not None:
             self.pauser.pause(table, time.time())
         self.clocks.set_clock(table)
 
@@ -164,8 +155,7 @@ class Turns:
             if match.v.lines != 2:
                 raise RoomError("forbidden", "the abandonment rule is for tables of two lines")
             self.log.store_event(table, "abandon", seat, {})
-            match.abandon(seat)
-            table.events.append(public_event(table.version, seat, "abandon", {}))
+            apply_event(table, table.version, "abandon", seat, {})
         await self.after_change(table)
 
     async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
