@@ -7,23 +7,19 @@ its log replayed into a match dealt from the same seed, as it was live.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from burraco.server.table.errors import UNAVAILABLE, RoomError
 from burraco.server.table.event import apply_event
 from burraco.server.table.live import LiveTable, SeatState, with_row
+from burraco.server.table.pause import Pauser
+from burraco.server.table.spectators import Spectators
 from burraco.storage import EventRow, Store, TableRow
 from burraco.storage.group import GroupCommit
 from burraco.storage.store import StaleVersion, StorageUnavailable
 from burraco.variants import variant
-
-if TYPE_CHECKING:
-    from burraco.server.table.finish import Finisher
-    from burraco.server.table.pause import Pauser
-    from burraco.server.table.spectators import Spectators
 
 __all__ = ["EventLog"]
 
@@ -31,13 +27,9 @@ __all__ = ["EventLog"]
 class EventLog:
     """Appends a table's events to the store, and replays a stored log into a live table."""
 
-    #: Wired by the room (a log that ends with the match's end finishes it on loading).
-    finisher: Finisher
-
-    def __init__(self, store: Store, pauser: Pauser, spectators: Spectators) -> None:
+    def __init__(self, store: Store, pauser: Pauser) -> None:
         self.store = store
         self.pauser = pauser
-        self.spectators = spectators
         self.group = GroupCommit(store)
 
     async def commit_event(
@@ -72,9 +64,10 @@ class EventLog:
 
     def load(self, row: TableRow) -> LiveTable:
         """The table of ``row`` as its log leaves it: its match replayed, its pause and
-        clock where they were. A log that ends the match finishes it now (the listeners
-        hear of it later: :attr:`Finisher.unannounced`). Raises what the engine raises
-        for a log that no longer replays."""
+        clock where they were (a log that ends the match is finished after:
+        :meth:`Finisher.loaded`). Each event is applied as live play applies it
+        (:func:`apply_event`). Raises what the engine raises for a log that no longer
+        replays."""
         v = variant(row.variant, **json.loads(row.options))
         seats = [
             SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in self.store.seats(row.id)
@@ -103,7 +96,7 @@ class EventLog:
                 table.events[-1]["sent"] = True  # told live, or nobody waits for it now
             last_time = event.created_at
             if remember is not None and event.version >= remember and table.row.watchable:
-                self.spectators.remember(table)
+                Spectators.remember(table)
         if row.status in ("over", "expired"):
             # Finished before (a replay reopened, say) or ended as nobody was at it
             # (deserted.py): replaying its start made it "playing" again, but its end is
@@ -111,13 +104,6 @@ class EventLog:
             # history's) and tell its listeners a second time.
             table.row = with_row(table.row, status=row.status)
             table.over_at = time.time()
-        elif table.match is not None and table.match.is_over and table.status != "over":
-            # The process stopped between the last action and the end of the match (the
-            # record, the status): the log alone says the match is over, so finish it now.
-            with contextlib.suppress(StorageUnavailable):
-                self.finisher.finish(table)
-                # Its end was never announced: the listeners (results, ratings) hear of it.
-                self.finisher.unannounced.append(table)
         if table.status == "playing" and ended is not None and next_start is not None:
             # The log ends with the end of a deal: its pause goes on, or is over.
             if next_start > time.time():
