@@ -87,14 +87,44 @@ class Room:
         self.capacity = capacity or Capacity()
         self.lag = LoopLag()
         self.collections = FullCollections.of(self.capacity)
-        if results == "stored":
-            results = listener(store)
         self.tables: dict[str, LiveTable] = {}
         #: Processes for expert bots and hints (started at the first search).
         self.thinking = Thinking(thinking)
         #: Whether the room closes, its open sockets, its background tasks: every part's.
         self.shared = Shared()
-        # The parts, each given what it calls, built in that order: those below compute
+        self._build_parts(bot_delay, hint_seconds, expert_seconds, next_deal_seconds, results)
+        self.records = Records(store)
+        #: A table whose seats are given, started at once (a tournament's, quick play's).
+        self.create_seated = self.seats.create_seated
+        self._reaper: asyncio.Task[None] | None = None
+        #: Tables in play when the process started, not rebuilt yet: the loader takes them
+        #: one by one, and a request for one rebuilds it at once (:meth:`table`).
+        self._pending: dict[str, TableRow] = {}
+        self._loader: asyncio.Task[None] | None = None
+        #: Tables the loader rebuilt whose clocks and bots wait for the last one (or for
+        #: a request): the loop's time goes to loading first, as before it listened.
+        self._asleep: set[str] = set()
+        #: Reaping, and the shares of max_tables new tables come in by.
+        self.door = Door(
+            store,
+            self.tables,
+            self.capacity,
+            self.shared,
+            self.listing.changed,
+            lambda: len(self._pending),
+        )
+
+    def _build_parts(
+        self,
+        bot_delay: float,
+        hint_seconds: float,
+        expert_seconds: float,
+        next_deal_seconds: float,
+        results: Results | Literal["stored"] | None,
+    ) -> None:
+        """The parts of server/table/, built in the order they call one another."""
+        store = self.store
+        # Each part is given what it calls, built before it: those below compute
         # and change a table, the step stores, applies and tells each change and runs
         # the table's timers, those above it ask the step (server/table/__init__.py).
         self.views = Views()
@@ -104,7 +134,8 @@ class Room:
         self.event_log = EventLog(store, self.pauser)
         # A finished match's results and ratings are recorded by what the room hands
         # the finisher (server/results.py), the tournaments' by their listener.
-        self.finisher = Finisher(store, self.views, results)
+        recorder = listener(store) if results == "stored" else results
+        self.finisher = Finisher(store, self.views, recorder)
         self.bots = Bots(
             self.tables,
             self.capacity,
@@ -134,26 +165,6 @@ class Room:
             self.turns,
             self.step,
             self.rates.limits,
-        )
-        self.records = Records(store)
-        #: A table whose seats are given, started at once (a tournament's, quick play's).
-        self.create_seated = self.seats.create_seated
-        self._reaper: asyncio.Task[None] | None = None
-        #: Tables in play when the process started, not rebuilt yet: the loader takes them
-        #: one by one, and a request for one rebuilds it at once (:meth:`table`).
-        self._pending: dict[str, TableRow] = {}
-        self._loader: asyncio.Task[None] | None = None
-        #: Tables the loader rebuilt whose clocks and bots wait for the last one (or for
-        #: a request): the loop's time goes to loading first, as before it listened.
-        self._asleep: set[str] = set()
-        #: Reaping, and the shares of max_tables new tables come in by.
-        self.door = Door(
-            store,
-            self.tables,
-            self.capacity,
-            self.shared,
-            self.listing.changed,
-            lambda: len(self._pending),
         )
 
     # --- what the parts share, as the rest of the server reads it --------------------------
