@@ -67,7 +67,7 @@ def step_on(
     return Step(
         shared,
         EventLog(store, pauser),
-        Turns(pauser, Thinking(None)),
+        Turns(Thinking(None)),
         pauser,
         Clocks(bots),
         bots,

@@ -17,7 +17,7 @@ from burraco.server.thinking import Thinking
 
 
 def test_the_move_clock_runs_only_with_seconds_in_a_deal_in_play() -> None:
-    from burraco.server.table.clocks import move_deadline
+    from burraco.server.table.pause import move_deadline
 
     assert move_deadline(dealt(), 1000.0) is None  # no move clock at this table
     table = dealt(move_seconds=30)
@@ -27,7 +27,7 @@ def test_the_move_clock_runs_only_with_seconds_in_a_deal_in_play() -> None:
 
 
 def test_a_person_away_on_turn_is_waited_for_before_the_clock_runs() -> None:
-    from burraco.server.table.clocks import move_deadline
+    from burraco.server.table.pause import move_deadline
 
     table = dealt(move_seconds=30)
     assert table.match is not None

@@ -1,23 +1,21 @@
 """The turn (server/table/turns.py): an action is refused with the rule it breaks and the
-table unchanged, or applied once stored; a seat taken back; who may abandon; a hint only
-for the seat on turn. (Stored and told through the step: test_part_step.py.)"""
+table unchanged; a seat taken back; who may abandon; a hint only for the seat on turn.
+(Stored, applied and told through the step: test_part_step.py.)"""
 
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 from parts import dealt, greedy_move
 
 from burraco.server.table.errors import RoomError
-from burraco.server.table.pause import Pauser
 from burraco.server.table.turns import Turns
 from burraco.server.thinking import Thinking
 
 
 def _turns() -> Turns:
-    return Turns(Pauser(30.0), Thinking(None))
+    return Turns(Thinking(None))
 
 
 def _refused(code: str, call: object) -> None:
@@ -41,20 +39,6 @@ def test_a_refused_action_names_its_rule_and_changes_nothing() -> None:
         check(table, turn, illegal, version, False)
     assert refused.value.code == "illegal" and refused.value.rule
     assert table.version == version and table.match.deal.turn == turn and table.events == []
-
-
-def test_an_action_applied_once_stored_moves_the_table_and_sets_the_clock() -> None:
-    table = dealt(move_seconds=30)
-    assert table.match is not None
-    turns = _turns()
-    turn, move = table.match.deal.turn, greedy_move(table)
-    _, payload = turns.check(table, turn, move, table.version, True)
-    assert payload == {"action": move, "bot": True}
-    table.version += 1  # as the log does when it stores the event
-    turns.applied(table, turn, payload)
-    assert table.last == {"seat": turn, "action": move} and table.turns.of(turn).bot == 1
-    assert table.events[-1] == {"type": "event", "version": 1, "seat": turn, "action": move}
-    assert table.deadline is not None and table.deadline <= time.time() + 30
 
 
 def test_no_action_nor_hint_between_two_deals() -> None:

@@ -144,7 +144,7 @@ class Room:
             expert_seconds=expert_seconds,
         )
         self.clocks = Clocks(self.bots)
-        self.turns = Turns(self.pauser, self.thinking, hint_seconds=hint_seconds)
+        self.turns = Turns(self.thinking, hint_seconds=hint_seconds)
         self.step = Step(
             self.shared,
             self.event_log,

@@ -3,6 +3,8 @@
 :func:`wakes` says what the table waits on now (the bot on turn, the clock of a person on
 turn, the deal's clock, the pause's countdown); the step starts those timers
 (:meth:`Step.schedule`), and each timer reports to the step what happened at its end.
+When the move clock runs out is the pause's to say (:func:`move_deadline`, pause.py): no
+clock runs between two deals, and a person away is waited for first.
 """
 
 from __future__ import annotations
@@ -15,27 +17,7 @@ from typing import Literal
 from burraco.server.table.bots import Bots
 from burraco.server.table.live import LiveTable
 
-__all__ = ["Clocks", "Wakes", "move_deadline", "set_clock", "wakes"]
-
-
-def move_deadline(table: LiveTable, now: float) -> float | None:
-    """When the move clock of the seat on turn runs out, counted from ``now``; None when
-    no clock runs (no move clock, no match, the match over, between two deals)."""
-    seconds = table.row.move_seconds
-    match = table.match
-    if not seconds or match is None or match.is_over or table.pause_until is not None:
-        return None
-    start = now
-    if match.deal.turn in table.unseen:
-        # Nobody's clock runs before they have seen the deal begin: a person away
-        # is waited for first (when they come, :meth:`Pauser.sees_deal` restarts it whole).
-        start = max(start, table.absent_until)
-    return start + seconds
-
-
-def set_clock(table: LiveTable) -> None:
-    """Set the move clock of the seat on turn from now."""
-    table.deadline = move_deadline(table, time.time())
+__all__ = ["Clocks", "Wakes", "wakes"]
 
 
 @dataclass(frozen=True)

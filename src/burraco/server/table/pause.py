@@ -9,10 +9,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from burraco.server.table.clocks import set_clock
 from burraco.server.table.live import LiveTable
 
-__all__ = ["NEXT_DEAL_SECONDS", "Pauser", "waiting_for"]
+__all__ = ["NEXT_DEAL_SECONDS", "Pauser", "move_deadline", "set_clock", "waiting_for"]
 
 #: Seconds the score of a deal stays up before the next deal begins by itself, unless
 #: every person at the table presses "next deal" sooner.
@@ -26,6 +25,26 @@ def waiting_for(table: LiveTable) -> list[int]:
         for i, s in enumerate(table.seats)
         if s.kind == "human" and s.connections and i not in table.ready
     ]
+
+
+def move_deadline(table: LiveTable, now: float) -> float | None:
+    """When the move clock of the seat on turn runs out, counted from ``now``; None when
+    no clock runs (no move clock, no match, the match over, between two deals)."""
+    seconds = table.row.move_seconds
+    match = table.match
+    if not seconds or match is None or match.is_over or table.pause_until is not None:
+        return None
+    start = now
+    if match.deal.turn in table.unseen:
+        # Nobody's clock runs before they have seen the deal begin: a person away
+        # is waited for first (when they come, :meth:`Pauser.sees_deal` restarts it whole).
+        start = max(start, table.absent_until)
+    return start + seconds
+
+
+def set_clock(table: LiveTable) -> None:
+    """Set the move clock of the seat on turn from now."""
+    table.deadline = move_deadline(table, time.time())
 
 
 class Pauser:

@@ -17,12 +17,11 @@ from burraco.errors import RuleError
 from burraco.server.capacity import Capacity
 from burraco.server.fairplay import DAY, Account, unrated_reason
 from burraco.server.inputs import clean_name
-from burraco.server.table.clocks import set_clock
 from burraco.server.table.errors import UNAVAILABLE, RoomError
 from burraco.server.table.event import apply_event
 from burraco.server.table.live import LiveTable, Rematch, SeatState, with_row
 from burraco.server.table.lobby import Lobby
-from burraco.server.table.pause import Pauser
+from burraco.server.table.pause import Pauser, set_clock
 from burraco.server.table.step import Step
 from burraco.server.table.views import Views
 from burraco.storage import SeatRow, Store, TableRow

@@ -25,7 +25,7 @@ from burraco.server.table.event import apply_event
 from burraco.server.table.finish import Finisher
 from burraco.server.table.live import LiveTable, Send, Shared
 from burraco.server.table.log import EventLog
-from burraco.server.table.pause import Pauser
+from burraco.server.table.pause import Pauser, set_clock
 from burraco.server.table.spectators import Spectators
 from burraco.server.table.turns import Turns
 from burraco.server.table.views import Views
@@ -93,7 +93,7 @@ class Step:
             _, payload = self.turns.check(table, seat, text, version, by_bot)
             # The table's group commit: nobody hears of the action before it is stored.
             await self.log.commit_event(table, "action", seat, payload)
-            self.turns.applied(table, seat, payload)
+            self._applied(table, seat, payload)
 
     def _tell_later(self, table: LiveTable, stored: asyncio.Future[None]) -> None:
         """An action stored after its caller was cancelled is told all the same."""
@@ -109,7 +109,14 @@ class Step:
         leaves the table as it was."""
         _, payload = self.turns.check(table, seat, text, version, by_bot)
         self.log.store_event(table, "action", seat, payload)
-        self.turns.applied(table, seat, payload)
+        self._applied(table, seat, payload)
+
+    def _applied(self, table: LiveTable, seat: int, payload: dict[str, Any]) -> None:
+        """A stored action applied as the replay applies it (:func:`apply_event`); then, in
+        play, a deal it ends is followed by the pause, and the move clock is set."""
+        if apply_event(table, table.version, "action", seat, payload) is not None:
+            self.pauser.pause(table, time.time())
+        set_clock(table)
 
     def _stored(
         self, table: LiveTable, kind: str, seat: int | None, payload: dict[str, Any]

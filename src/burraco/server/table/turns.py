@@ -1,23 +1,20 @@
-"""The turn: whether an action, an abandonment, a hint may be made now, and an action applied.
+"""The turn: whether an action, an abandonment, a hint may be made now; a seat taken back.
 
-The turn computes and changes the table only; the step stores each change first, then
-tells it and starts what waits on it (:class:`Step`), whoever makes the move: a person,
-a bot, a clock.
+The turn checks and computes; the step stores each change first, applies it, then tells
+it and starts what waits on it (:class:`Step`), whoever makes the move: a person, a bot,
+a clock.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from burraco.actions import Action
 from burraco.errors import IllegalMove
-from burraco.server.table.clocks import set_clock
 from burraco.server.table.errors import RoomError
-from burraco.server.table.event import apply_event
 from burraco.server.table.live import LiveTable, fair_play_refusal
-from burraco.server.table.pause import Pauser
+from burraco.server.table.pause import set_clock
 from burraco.server.thinking import Busy, Thinking
 
 __all__ = ["Turns"]
@@ -26,10 +23,9 @@ log = logging.getLogger("burraco.room")
 
 
 class Turns:
-    """Checks each move at a table and applies it once stored, whoever makes it."""
+    """Checks each move at a table, whoever makes it, and answers a hint."""
 
-    def __init__(self, pauser: Pauser, thinking: Thinking, *, hint_seconds: float = 0.5) -> None:
-        self.pauser = pauser
+    def __init__(self, thinking: Thinking, *, hint_seconds: float = 0.5) -> None:
         self.thinking = thinking
         self.hint_seconds = hint_seconds
 
@@ -69,14 +65,6 @@ class Turns:
         except IllegalMove as error:
             raise RoomError("illegal", str(error), params=error.params, rule=error.code) from error
         return action, {"action": str(action)} | ({"bot": True} if by_bot else {})
-
-    def applied(self, table: LiveTable, seat: int, payload: dict[str, Any]) -> None:
-        """A stored action applied to the table (nothing told yet): a deal it ends is
-        followed by the pause, and the move clock is set for the seat on turn."""
-        ended = apply_event(table, table.version, "action", seat, payload)
-        if ended is not None:
-            self.pauser.pause(table, time.time())
-        set_clock(table)
 
     @staticmethod
     def take_back(table: LiveTable, seat: int) -> bool:
