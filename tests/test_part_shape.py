@@ -5,6 +5,7 @@ function past about 80 (unless it is a table of data)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,18 @@ def test_no_part_is_handed_a_collaborator_after_it_is_built() -> None:
 def _is_dataclass(node: ast.ClassDef) -> bool:
     names = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
     return any(isinstance(n, ast.Name) and n.id == "dataclass" for n in names)
+
+
+def test_each_part_imports_only_the_parts_listed_before_it() -> None:
+    """The package's docstring lists the parts in their floors' order, lowest first."""
+    doc = burraco.server.table.__doc__ or ""
+    order = re.findall(r"^- ``(\w+)``", doc, re.M)
+    assert sorted(order) == sorted(p.stem for p in PARTS.glob("*.py") if p.stem != "__init__")
+    for path in sorted(PARTS.glob("*.py")):
+        if path.stem == "__init__":
+            continue
+        below = set(order[: order.index(path.stem)])
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PARTS_PKG):
+                part = (node.module or "").rsplit(".", 1)[1]
+                assert part in below, f"{path.name} imports {part}, listed after it"
