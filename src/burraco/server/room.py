@@ -1,14 +1,16 @@
 """The room: every live table of one server process, and the parts each table uses.
 
-Each table's match lives in memory and in the database. An action goes
-through one path, whoever makes it (a person, a bot, a clock): checked by the
-engine, appended to the table's log and committed, applied, then told to each
-seat as that seat's own view. A table is rebuilt after a restart by replaying
-its log into a new match dealt from the same seed.
+Each table's match lives in memory and in the database. Every change of a table goes
+through one step (table/step.py), whoever makes it (a person, a bot, a clock): checked
+by the engine, appended to the table's log and committed, applied, then told to each
+seat as that seat's own view. A table is rebuilt after a restart by replaying its log
+into a new match dealt from the same seed, each event applied as live play applies it.
 
-The room keeps the tables (startup, loading, reaping, capacity, shutdown) and wires the
+The room keeps the tables (startup, loading, reaping, capacity, shutdown) and builds the
 parts of server/table/, one for each thing a live table does (the package's docstring
-lists them). Its other methods are the parts' doors for the rest of the server.
+lists them), each handed what it calls; it hands the finisher what records a finished
+match's results and ratings. Its other methods are the parts' doors for the rest of
+the server.
 """
 
 from __future__ import annotations
