@@ -1,6 +1,8 @@
 """What the tests of the room's parts (server/table/) build on: a real store in a
 temporary directory, tables dealt by the engine, moves the greedy bot chooses. No server,
-no mocks: the parts are wired as the room wires them, or given by hand what they call."""
+no mocks: each test builds the part it tests and the real parts below it, in the order
+the room builds them (:func:`step_on`: the step and what it calls); the room's own tests
+(its door, its reaping) build a room (:func:`room_in`)."""
 
 from __future__ import annotations
 
@@ -14,10 +16,23 @@ from sqlalchemy import event
 from waits import seconds
 
 from burraco.bots.arena import make_bot
+from burraco.server.capacity import Capacity
+from burraco.server.limits import Limits, Rates
 from burraco.server.room import Room
-from burraco.server.table.live import LiveTable, SeatState, begin
-from burraco.server.table.seats import hash_token, new_row
+from burraco.server.table.bots import Bots
+from burraco.server.table.chat import TableChat
+from burraco.server.table.clocks import Clocks
+from burraco.server.table.finish import Finisher, Results
+from burraco.server.table.live import LiveTable, SeatState, Shared, begin
+from burraco.server.table.lobby import Lobby
+from burraco.server.table.log import EventLog
+from burraco.server.table.pause import Pauser
+from burraco.server.table.seats import Seats, hash_token, new_row
+from burraco.server.table.spectators import Spectators
+from burraco.server.table.step import Step
 from burraco.server.table.turns import Turns
+from burraco.server.table.views import Views
+from burraco.server.thinking import Thinking
 from burraco.storage import SeatRow, Store
 from burraco.variants import variant
 
@@ -34,13 +49,60 @@ def room_in(tmp_path: Path, **settings: Any) -> Room:
     return Room(store_in(tmp_path), **({"bot_delay": 0.0} | settings))
 
 
+def step_on(
+    store: Store,
+    *,
+    bot_delay: float = 0.0,
+    next_deal_seconds: float = 30.0,
+    capacity: Capacity | None = None,
+    results: Results | None = None,
+) -> Step:
+    """The step and the parts it calls, built in the room's order: bots that move at
+    once (unless ``bot_delay``), no results recorded (unless ``results``)."""
+    shared, capacity = Shared(), capacity or Capacity()
+    tables: dict[str, LiveTable] = {}
+    views = Views()
+    pauser = Pauser(next_deal_seconds)
+    bots = Bots(tables, capacity, Thinking(None), delay=bot_delay)
+    return Step(
+        shared,
+        EventLog(store, pauser),
+        Turns(Thinking(None)),
+        pauser,
+        Clocks(bots),
+        bots,
+        views,
+        Spectators(shared, capacity, TableChat(store, Rates(Limits()))),
+        Finisher(store, views, results),
+    )
+
+
+def seats_on(step: Step, capacity: Capacity | None = None) -> Seats:
+    """The seats part over the step's store and tables."""
+    store, tables, capacity = step.log.store, step.bots.tables, capacity or Capacity()
+    return Seats(store, tables, capacity, Lobby(store, tables, capacity), step)
+
+
+async def closed(step: Step) -> None:
+    """Stop the timers of the step's tables and write the last group of events, as the
+    room does when it stops."""
+    step.shared.closing = True
+    for table in step.bots.tables.values():
+        for task in (table.clock_task, table.bot_task, table.deal_task, table.pause_task):
+            if task is not None:
+                task.cancel()
+    await step.log.group.close()
+
+
 async def seated(
-    room: Room, kinds: tuple[str, ...] = ("human", "human"), **given: Any
+    where: Step | Room, kinds: tuple[str, ...] = ("human", "human"), **given: Any
 ) -> tuple[LiveTable, dict[int, str]]:
-    """A table started at once with these seats (people's seats have tokens)."""
+    """A table started at once with these seats (people's seats have tokens), by the
+    seats part over a step or by a room."""
     seats = [(f"Player {i}", kind) for i, kind in enumerate(kinds)]
     options = OPTIONS | {"players": len(kinds)}
-    return await room.create_seated("italian", options, seats, **given)
+    create = where.create_seated if isinstance(where, Room) else seats_on(where).create_seated
+    return await create("italian", options, seats, **given)
 
 
 def dealt(kinds: tuple[str, ...] = ("human", "human"), **row: Any) -> LiveTable:
@@ -86,14 +148,14 @@ def greedy_move(table: LiveTable) -> str:
     return str(make_bot("greedy", seed=seat).choose(match.view(seat), match.legal_actions()))
 
 
-def play_deal(turns: Turns, table: LiveTable) -> int:
-    """Play the deal in play to its end through the turn (nothing told); the moves made."""
+def play_deal(step: Step, table: LiveTable) -> int:
+    """Play the deal in play to its end through the step (nothing told); the moves made."""
     match = table.match
     assert match is not None
     ended = len(match.scores)
     moves = 0
     while len(match.scores) == ended and not match.is_over:
-        turns.apply(table, match.deal.turn, greedy_move(table), table.version, False)
+        step.apply(table, match.deal.turn, greedy_move(table), table.version, False)
         moves += 1
     return moves
 

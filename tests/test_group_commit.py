@@ -33,7 +33,7 @@ def test_actions_of_many_tables_arriving_together_are_one_commit(tmp_path: Path)
         versions = [t.version for t in tables]
         await asyncio.gather(
             *(
-                room.turns.act(t, t.match.deal.turn, greedy_move(t), t.version)  # type: ignore[union-attr]
+                room.step.act(t, t.match.deal.turn, greedy_move(t), t.version)  # type: ignore[union-attr]
                 for t in tables
             )
         )
@@ -60,7 +60,7 @@ def test_nobody_hears_of_an_action_before_its_group_is_stored(tmp_path: Path) ->
         blocker = sqlite3.connect(tmp_path / "room.db", isolation_level=None)
         blocker.execute("BEGIN IMMEDIATE")
         acting = asyncio.create_task(
-            room.turns.act(table, table.match.deal.turn, greedy_move(table), version)
+            room.step.act(table, table.match.deal.turn, greedy_move(table), version)
         )
         began = time.monotonic()
         for _ in range(20):

@@ -1,22 +1,20 @@
 """The bots (server/table/bots.py): the bot of a seat, its pace, when it may take a seat
-over, and its turn played through the turn like anyone's."""
+over, and the move it chooses on its turn (the step plays it: test_part_step.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import json
-from pathlib import Path
 
-from parts import Socket, dealt, room_in, seated
+from parts import Socket, dealt
 
 from burraco.server.capacity import Capacity
 from burraco.server.table.bots import UNSEEN_PACE, Bots
-from burraco.server.table.live import LiveTable, Shared
+from burraco.server.table.live import LiveTable
 from burraco.server.thinking import Thinking
 
 
-def _bots(tables: dict[str, LiveTable], **capacity: int) -> Bots:
-    return Bots(Shared(), tables, Capacity(**capacity), Thinking(None), delay=0.5)
+def _bots(tables: dict[str, LiveTable], delay: float = 0.5, **capacity: int) -> Bots:
+    return Bots(tables, Capacity(**capacity), Thinking(None), delay=delay)
 
 
 def test_a_seats_bot_is_kept_and_seeded_by_the_table_and_the_seat() -> None:
@@ -53,30 +51,22 @@ def test_a_bot_takes_over_while_a_person_plays_or_bot_tables_are_few() -> None:
     assert _bots(tables).bot_tables() == 2
 
 
-def test_the_bot_on_turn_plays_through_the_turn_and_is_logged_as_a_bot(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room, ("human", "human"))
-        assert table.match is not None
-        turn, version = table.match.deal.turn, table.version
-        table.seats[turn].taken_over = True
-        await room.bots.turn(table, version)
-        assert table.version == version + 1 and table.turns.of(turn).bot == 1
-        assert json.loads(room.store.events(table.id)[-1].payload)["bot"] is True
-        await room.shutdown()
-
-    asyncio.run(scenario())
+def test_the_bot_on_turn_chooses_a_legal_move_for_its_seat() -> None:
+    table = dealt(("human", "human"))
+    assert table.match is not None
+    turn = table.match.deal.turn
+    table.seats[turn].taken_over = True
+    move = asyncio.run(_bots({}, delay=0.0).turn(table, table.version))
+    assert move is not None and move[0] == turn
+    assert move[1] in [str(a) for a in table.match.legal_actions()]
 
 
-def test_a_bot_whose_table_moved_meanwhile_does_not_play(tmp_path: Path) -> None:
-    async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room, ("human", "human"))
-        assert table.match is not None
-        table.seats[table.match.deal.turn].taken_over = True
-        version = table.version
-        await room.bots.turn(table, version - 1)
-        assert table.version == version
-        await room.shutdown()
-
-    asyncio.run(scenario())
+def test_a_bot_whose_table_moved_or_whose_seat_was_taken_back_looks_again() -> None:
+    table = dealt(("human", "human"))
+    assert table.match is not None
+    turn = table.match.deal.turn
+    bots = _bots({}, delay=0.0)
+    table.seats[turn].taken_over = True
+    assert asyncio.run(bots.turn(table, table.version - 1)) is None
+    table.seats[turn].taken_over = False  # the person plays their own turn
+    assert asyncio.run(bots.turn(table, table.version)) is None

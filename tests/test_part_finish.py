@@ -1,81 +1,126 @@
-"""The finish (server/table/finish.py): the record and the status stored, the players and
-the listeners told once; while the database refuses, the end waits and comes by itself."""
+"""The finish (server/table/finish.py): the record and the status stored, the players told,
+then the listeners and what records the results and ratings, once; while the database
+refuses, the step's retry brings the end by itself; a log that ends the match finishes
+its table on loading."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-from parts import Socket, accept_writes, refuse_writes, room_in, seated, until
+from parts import (
+    Socket,
+    accept_writes,
+    closed,
+    refuse_writes,
+    room_in,
+    seated,
+    step_on,
+    store_in,
+    stored,
+    until,
+)
 
-from burraco.server.table.live import LiveTable
+from burraco.server.table.finish import Finisher
+from burraco.server.table.live import LiveTable, begin
+from burraco.server.table.views import Views
 
 
-def test_the_end_is_stored_and_told_to_the_players_and_every_listener(tmp_path: Path) -> None:
+class Heard:
+    """What a listener, or what records the results, was told: the tables, in order."""
+
+    def __init__(self, name: str, told: list[str]) -> None:
+        self.name, self.told = name, told
+
+    async def __call__(self, table: LiveTable) -> None:
+        self.told.append(f"{self.name} {table.id}")
+
+
+def test_the_end_is_stored_and_told_then_its_results_recorded(tmp_path: Path) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path)
-        heard: list[str] = []
-
-        async def listener(table: LiveTable) -> None:
-            heard.append(table.id)
+        store = store_in(tmp_path)
+        told: list[str] = []
 
         async def broken(table: LiveTable) -> None:
             raise RuntimeError("a listener that fails does not stop the others")
 
-        room.finisher.listeners += [broken, listener]
-        table, _ = await seated(room)
+        finisher = Finisher(store, Views(), Heard("results", told))
+        finisher.listeners += [broken, Heard("tournament", told)]
+        table = stored(store, ("human", "human"))
+        begin(table)
         anna = Socket()
         table.seats[0].connections.append(anna.send)
         assert table.match is not None
         table.match.abandon(1)
-        await room.finisher.ended(table)
+        finisher.finish(table)
         assert table.status == "over" and table.deadline is None and table.over_at > 0
-        row = room.store.table(table.id)
-        assert room.store.record(table.id) and row is not None and row.status == "over"
-        assert heard == [table.id]
+        row = store.table(table.id)
+        assert store.record(table.id) and row is not None and row.status == "over"
+        await finisher.announce(table)
         assert [m["abandoned_by"] for m in anna.of("match_over")] == [1]
-        await room.shutdown()
+        # The listeners first, then the results and ratings (as the listener they were).
+        assert told == [f"tournament {table.id}", f"results {table.id}"]
 
     asyncio.run(scenario())
 
 
 def test_while_the_database_refuses_the_end_waits_then_comes_by_itself(tmp_path: Path) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path)
-        heard: list[str] = []
-
-        async def listener(table: LiveTable) -> None:
-            heard.append(table.id)
-
-        room.finisher.listeners.append(listener)
-        table, _ = await seated(room)
+        told: list[str] = []
+        store = store_in(tmp_path)
+        step = step_on(store, results=Heard("results", told))
+        table, _ = await seated(step)
         assert table.match is not None
         table.match.abandon(1)
-        refuse_writes(room.store)
-        await room.finisher.ended(table)
-        assert table.status == "playing" and heard == [] and room.shared.tasks
-        accept_writes(room.store)
-        await until(lambda: heard == [table.id], "the end told once the database accepts")
+        refuse_writes(store)
+        await step.publish(table)
+        await step.publish(table)  # a second change meanwhile: still one retry
+        assert table.status == "playing" and told == [] and len(step.shared.tasks) == 1
+        accept_writes(store)
+        await until(lambda: told == [f"results {table.id}"], "the end once the database accepts")
         assert table.status == "over" and table.backoff == 0.0
-        await room.shutdown()
+        await closed(step)
 
     asyncio.run(scenario())
 
 
-def test_the_ends_the_log_alone_finished_are_told_to_the_listeners(tmp_path: Path) -> None:
+def test_a_log_that_ends_the_match_finishes_the_table_on_loading(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = store_in(tmp_path)
+        step = step_on(store)
+        table, _ = await seated(step)
+        # The process stopped after the last event was stored, before the record.
+        step.log.store_event(table, "abandon", 1, {})
+        row = store.table(table.id)
+        assert row is not None and row.status == "playing"
+        again = step.log.load(row)
+        assert again.status == "playing"  # the log alone: the match is over
+        told: list[str] = []
+        finisher = Finisher(store, Views(), Heard("results", told))
+        finisher.loaded(again)
+        assert again.status == "over" and store.record(table.id)
+        assert finisher.unannounced == [again] and told == []
+        await finisher.announce_unannounced()
+        assert told == [f"results {table.id}"] and finisher.unannounced == []
+        finisher.loaded(again)  # finished already: nothing again
+        assert finisher.unannounced == []
+        await closed(step)
+
+    asyncio.run(scenario())
+
+
+def test_a_room_records_its_finished_matches_results_with_no_router_built(
+    tmp_path: Path,
+) -> None:
+    """The results and ratings of a finished match are the finisher's to record, handed to
+    it by the room; they were recorded only once the leaderboard's router had been built."""
+
     async def scenario() -> None:
         room = room_in(tmp_path)
-        heard: list[str] = []
-
-        async def listener(table: LiveTable) -> None:
-            heard.append(table.id)
-
-        room.finisher.listeners.append(listener)
-        first, _ = await seated(room)
-        second, _ = await seated(room)
-        room.finisher.unannounced += [first, second]
-        await room.finisher.announce_unannounced()
-        assert heard == [first.id, second.id] and room.finisher.unannounced == []
+        table, _ = await seated(room)
+        await room.abandon(table, 1)
+        await until(lambda: bool(room.store.results(table_id=table.id)), "the results")
+        assert [r.outcome for r in room.store.results(table_id=table.id)] == ["win", "loss"]
         await room.shutdown()
 
     asyncio.run(scenario())

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from parts import room_in, seated, store_in, stored
+from parts import closed, seated, seats_on, step_on, store_in, stored
 
 from burraco.server.capacity import Capacity
 from burraco.server.table.live import LiveTable
@@ -15,15 +15,16 @@ from burraco.server.table.lobby import Lobby, LobbyQuery
 
 def test_the_tables_waiting_for_players_come_first_then_the_newest(tmp_path: Path) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path, bot_delay=60.0)
-        first, _, _ = room.seats.create({"name": "Anna"})
-        playing, _ = await seated(room, ("human", "bot"))
-        second, _, _ = room.seats.create({"name": "Bruno"})
-        tournament, _ = await seated(room, ("human", "bot"), tournament="t:1:1")
-        ids = [t["table"] for t in room.listing.open_tables()]
+        step = step_on(store_in(tmp_path))
+        seats = seats_on(step)
+        first, _, _ = seats.create({"name": "Anna"})
+        playing, _ = await seated(step, ("human", "bot"))
+        second, _, _ = seats.create({"name": "Bruno"})
+        tournament, _ = await seated(step, ("human", "bot"), tournament="t:1:1")
+        ids = [t["table"] for t in seats.lobby.open_tables()]
         assert ids == [second.id, first.id, playing.id]  # no tournament's table
         assert tournament.id not in ids
-        await room.shutdown()
+        await closed(step)
 
     asyncio.run(scenario())
 

@@ -7,47 +7,55 @@ import asyncio
 import json
 from pathlib import Path
 
-from parts import Socket, greedy_move, play_deal, room_in, seated
+from parts import Socket, closed, greedy_move, play_deal, seated, step_on, store_in
 
 from burraco.server.capacity import Capacity
-from burraco.server.table.sockets import REPLACED
+from burraco.server.table.sockets import REPLACED, SeatSockets
+from burraco.server.table.step import Step
+
+
+def _sockets(step: Step, capacity: Capacity | None = None) -> SeatSockets:
+    """The seats' sockets over the step (each change a socket asks for goes through it)."""
+    return SeatSockets(step.shared, capacity or Capacity(), step.spectators.chat, step.turns, step)
 
 
 def test_a_socket_hears_its_state_and_the_others_hear_the_seat_come_online(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room)
+        step = step_on(store_in(tmp_path))
+        sockets = _sockets(step)
+        table, _ = await seated(step)
         anna, bruno = Socket(), Socket()
-        await room.sockets_part.connect(table, 0, anna.send)
-        room.chat_part.say(table, "players", 0, "Player 0", {"text": "ciao"})
-        await room.sockets_part.connect(table, 1, bruno.send)
+        await sockets.connect(table, 0, anna.send)
+        sockets.chat.say(table, "players", 0, "Player 0", {"text": "ciao"})
+        await sockets.connect(table, 1, bruno.send)
         assert [m["type"] for m in bruno.heard] == ["state", "chat_history"]
         assert bruno.heard[0]["seat"] == 1
         assert anna.heard[-1]["table"]["seats"][1]["connected"] is True
-        assert room.sockets == 2
-        await room.sockets_part.disconnect(table, 1, bruno.send)
+        assert step.shared.sockets == 2
+        await sockets.disconnect(table, 1, bruno.send)
         assert anna.heard[-1]["table"]["seats"][1]["connected"] is False
-        assert room.sockets == 1
-        await room.shutdown()
+        assert step.shared.sockets == 1
+        await closed(step)
 
     asyncio.run(scenario())
 
 
 def test_past_the_cap_the_oldest_socket_of_the_seat_is_replaced(tmp_path: Path) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path, capacity=Capacity(sockets_per_seat=1))
-        table, _ = await seated(room)
+        step = step_on(store_in(tmp_path))
+        sockets = _sockets(step, Capacity(sockets_per_seat=1))
+        table, _ = await seated(step)
         first, second = Socket(), Socket()
-        await room.sockets_part.connect(table, 0, first.send, first.close)
-        await room.sockets_part.connect(table, 0, second.send, second.close)
+        await sockets.connect(table, 0, first.send, first.close)
+        await sockets.connect(table, 0, second.send, second.close)
         assert first.heard[-1]["code"] == "replaced" and first.closed is not None
         assert first.closed[0] == REPLACED and second.closed is None
-        assert room.sockets == 1
-        await room.sockets_part.disconnect(table, 0, first.send)  # closed already: no count
-        assert room.sockets == 1
-        await room.shutdown()
+        assert step.shared.sockets == 1
+        await sockets.disconnect(table, 0, first.send)  # closed already: no count
+        assert step.shared.sockets == 1
+        await closed(step)
 
     asyncio.run(scenario())
 
@@ -56,25 +64,27 @@ def test_the_last_socket_of_a_seat_waited_for_closing_begins_the_next_deal(
     tmp_path: Path,
 ) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room)
+        step = step_on(store_in(tmp_path))
+        sockets = _sockets(step)
+        table, _ = await seated(step)
         anna, bruno = Socket(), Socket()
-        await room.sockets_part.connect(table, 0, anna.send)
-        await room.sockets_part.connect(table, 1, bruno.send)
-        play_deal(room.turns, table)
-        await room.pauser.next_deal(table, 0)
+        await sockets.connect(table, 0, anna.send)
+        await sockets.connect(table, 1, bruno.send)
+        play_deal(step, table)
+        await step.next_deal(table, 0)
         assert table.pause_until is not None
-        await room.sockets_part.disconnect(table, 1, bruno.send)
+        await sockets.disconnect(table, 1, bruno.send)
         assert table.pause_until is None
-        await room.shutdown()
+        await closed(step)
 
     asyncio.run(scenario())
 
 
 def test_each_message_goes_to_its_part_and_an_error_to_its_socket_alone(tmp_path: Path) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room)
+        step = step_on(store_in(tmp_path))
+        sockets = _sockets(step)
+        table, _ = await seated(step)
         anna, bruno = Socket(), Socket()
         table.seats[0].connections.append(anna.send)
         table.seats[1].connections.append(bruno.send)
@@ -82,7 +92,7 @@ def test_each_message_goes_to_its_part_and_an_error_to_its_socket_alone(tmp_path
         async def say(seat: int, message: object) -> None:
             sock = anna if seat == 0 else bruno
             raw = message if isinstance(message, str) else json.dumps(message)
-            await room.sockets_part.message(table, seat, sock.send, raw)
+            await sockets.message(table, seat, sock.send, raw)
 
         await say(0, "{not json")
         assert anna.heard[-1]["code"] == "bad_message" and not bruno.heard
@@ -100,7 +110,7 @@ def test_each_message_goes_to_its_part_and_an_error_to_its_socket_alone(tmp_path
         assert anna.heard[-1]["type"] == "chat" == bruno.heard[-1]["type"]
         await say(0, {"type": "action", "action": "draw"})
         assert anna.heard[-1]["code"] == "bad_message" and table.version == 2
-        await room.shutdown()
+        await closed(step)
 
     asyncio.run(scenario())
 
@@ -114,23 +124,24 @@ def test_nine_sockets_flooding_sync_since_0_are_throttled_and_the_other_seat_pla
     moves are answered as before, in order."""
 
     async def scenario() -> None:
-        room = room_in(tmp_path, capacity=Capacity(sockets_per_seat=10))
-        table, _ = await seated(room)
+        step = step_on(store_in(tmp_path))
+        sockets = _sockets(step, Capacity(sockets_per_seat=10))
+        table, _ = await seated(step)
         table.seats[1].program = True  # a bot account's seat: a program's bigger budget
-        play_deal(room.turns, table)
+        play_deal(step, table)
         logged = len(table.events)
         assert logged > 50
         anna = Socket()
-        await room.sockets_part.connect(table, 0, anna.send)
+        await sockets.connect(table, 0, anna.send)
         robots = [Socket() for _ in range(9)]
         for robot in robots:
-            await room.sockets_part.connect(table, 1, robot.send)
+            await sockets.connect(table, 1, robot.send)
         assert table.match is not None
         sync = json.dumps({"type": "sync", "since": 0})
 
         async def flood(robot: Socket) -> None:
             for _ in range(200):
-                await room.sockets_part.message(table, 1, robot.send, sync)
+                await sockets.message(table, 1, robot.send, sync)
                 await asyncio.sleep(0)
 
         played: list[int] = []
@@ -142,10 +153,10 @@ def test_nine_sockets_flooding_sync_since_0_are_throttled_and_the_other_seat_pla
                 move = greedy_move(table)
                 if match.deal.turn == 0:
                     action = {"type": "action", "action": move, "version": table.version}
-                    await room.sockets_part.message(table, 0, anna.send, json.dumps(action))
+                    await sockets.message(table, 0, anna.send, json.dumps(action))
                     played.append(table.version)
                 else:
-                    await room.turns.act(table, 1, move, table.version)
+                    await step.act(table, 1, move, table.version)
                 await asyncio.sleep(0)
 
         await asyncio.gather(play(), *(flood(robot) for robot in robots))
@@ -164,6 +175,6 @@ def test_nine_sockets_flooding_sync_since_0_are_throttled_and_the_other_seat_pla
         assert played == sorted(played) and len(played) == 10
         versions = [m["version"] for m in anna.of("state")]
         assert versions == sorted(versions) and versions[-1] == table.version
-        await room.shutdown()
+        await closed(step)
 
     asyncio.run(scenario())

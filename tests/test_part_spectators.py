@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from parts import dealt, greedy_move, play_deal, room_in, seated, until
+from parts import closed, dealt, greedy_move, play_deal, seated, step_on, store_in, until
 
 from burraco.server.capacity import Capacity
 from burraco.server.table.errors import RoomError
@@ -54,77 +54,77 @@ def test_the_frames_kept_are_as_many_as_the_delay_needs() -> None:
 
 def test_who_may_watch(tmp_path: Path) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path, capacity=Capacity(watchers_per_address=1))
-        closed, _ = await seated(room)
+        step = step_on(store_in(tmp_path), capacity=Capacity(watchers_per_address=1))
+        private, _ = await seated(step)
         with pytest.raises(RoomError) as refused:
-            await room.spectators_part.watch(closed, "Zoe", Screen().send_text)
+            await step.spectators.watch(private, "Zoe", Screen().send_text)
         assert refused.value.code == "not_watchable" and refused.value.status == 403
-        table, _ = await seated(room, watchable=True)
-        await room.spectators_part.watch(table, "Zoe", Screen().send_text, address="1.2.3.4")
+        table, _ = await seated(step, watchable=True)
+        await step.spectators.watch(table, "Zoe", Screen().send_text, address="1.2.3.4")
         with pytest.raises(RoomError) as refused:
-            await room.spectators_part.watch(table, "Ugo", Screen().send_text, address="1.2.3.4")
+            await step.spectators.watch(table, "Ugo", Screen().send_text, address="1.2.3.4")
         assert refused.value.code == "watching_too_many" and refused.value.params == {"n": 1}
-        assert room.sockets == 1 and len(table.watchers) == 1
-        await room.shutdown()
+        assert step.shared.sockets == 1 and len(table.watchers) == 1
+        await closed(step)
 
     asyncio.run(scenario())
 
 
 def test_the_newest_spectators_make_room_for_a_seat(tmp_path: Path) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path, capacity=Capacity(max_sockets=2))
-        table, _ = await seated(room, watchable=True)
+        step = step_on(store_in(tmp_path), capacity=Capacity(max_sockets=2))
+        table, _ = await seated(step, watchable=True)
         old, new = Screen(), Screen()
-        await room.spectators_part.watch(table, "Old", old.send_text, old.close)
-        await room.spectators_part.watch(table, "New", new.send_text, new.close)
-        room.spectators_part.admit_seat()
-        assert [w.name for w in table.watchers] == ["Old"] and room.sockets == 1
+        await step.spectators.watch(table, "Old", old.send_text, old.close)
+        await step.spectators.watch(table, "New", new.send_text, new.close)
+        step.spectators.admit_seat()
+        assert [w.name for w in table.watchers] == ["Old"] and step.shared.sockets == 1
         await until(lambda: new.closed == 1013, "the newest spectator closed")
         assert old.closed is None
-        await room.shutdown()
+        await closed(step)
 
     asyncio.run(scenario())
 
 
 def test_a_spectator_hears_each_move_and_may_not_act(tmp_path: Path) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room, watchable=True)
+        step = step_on(store_in(tmp_path))
+        table, _ = await seated(step, watchable=True)
         zoe = Screen()
-        watcher = await room.spectators_part.watch(table, "Zoe", zoe.send_text)
+        watcher = await step.spectators.watch(table, "Zoe", zoe.send_text)
         assert table.match is not None
-        await room.turns.act(table, table.match.deal.turn, greedy_move(table), table.version)
+        await step.act(table, table.match.deal.turn, greedy_move(table), table.version)
         told = table.version
         await until(lambda: bool(zoe.texts) and zoe.texts[-1].get("version") == told, "the move")
         assert zoe.texts[-1]["watching"] is True
-        await room.spectators_part.message(table, watcher, json.dumps({"type": "abandon"}))
+        await step.spectators.message(table, watcher, json.dumps({"type": "abandon"}))
         await until(lambda: zoe.texts[-1]["type"] == "error", "the refusal")
         assert zoe.texts[-1]["code"] == "spectator" and table.status == "playing"
-        await room.shutdown()
+        await closed(step)
 
     asyncio.run(scenario())
 
 
 def test_a_spectator_some_moves_behind_hears_the_past_state(tmp_path: Path) -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room, watchable=True, watch_delay=2)
-        play_deal(room.turns, table)  # the first deal is over: nothing is hidden of it
+        step = step_on(store_in(tmp_path))
+        table, _ = await seated(step, watchable=True, watch_delay=2)
+        play_deal(step, table)  # the first deal is over: nothing is hidden of it
         zoe = Screen()
-        watcher = await room.spectators_part.watch(table, "Zoe", zoe.send_text)
+        watcher = await step.spectators.watch(table, "Zoe", zoe.send_text)
         for _ in range(4):
             assert table.match is not None
-            await room.turns.act(table, table.match.deal.turn, greedy_move(table), table.version)
+            await step.act(table, table.match.deal.turn, greedy_move(table), table.version)
         assert table.shown == table.version - 2
         await until(lambda: len(zoe.texts) >= 2, "the first states")
         zoe.texts.clear()
         sync = json.dumps({"type": "sync", "since": 0})
-        await room.spectators_part.message(table, watcher, sync)
+        await step.spectators.message(table, watcher, sync)
         await until(lambda: bool(zoe.texts) and zoe.texts[-1]["type"] == "state", "a state")
         assert zoe.texts[-1]["version"] == table.version - 2 and zoe.texts[-1]["clock"] is None
         events = [t for t in zoe.texts if t["type"] == "event"]
         assert events and all(int(str(e["version"])) <= table.shown for e in events)
-        await room.shutdown()
+        await closed(step)
 
     asyncio.run(scenario())
 
@@ -134,18 +134,18 @@ def test_a_spectator_is_sent_the_log_once_a_socket(tmp_path: Path) -> None:
     (``sync_repeated``), not answered with the whole log each time."""
 
     async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room, watchable=True)
-        play_deal(room.turns, table)
+        step = step_on(store_in(tmp_path))
+        table, _ = await seated(step, watchable=True)
+        play_deal(step, table)
         zoe = Screen()
-        watcher = await room.spectators_part.watch(table, "Zoe", zoe.send_text)
+        watcher = await step.spectators.watch(table, "Zoe", zoe.send_text)
         sync = json.dumps({"type": "sync", "since": 0})
         for _ in range(20):
-            await room.spectators_part.message(table, watcher, sync)
+            await step.spectators.message(table, watcher, sync)
         await until(lambda: sum(t["type"] == "error" for t in zoe.texts) == 19, "the refusals")
         events = [t for t in zoe.texts if t["type"] == "event"]
         assert 0 < len(events) <= len(table.events)
         assert {t["code"] for t in zoe.texts if t["type"] == "error"} == {"sync_repeated"}
-        await room.shutdown()
+        await closed(step)
 
     asyncio.run(scenario())

@@ -1,14 +1,14 @@
 """The views (server/table/views.py): what a seat and a spectator receive of a table, and
-the broadcast that gives each seat its own."""
+the telling that gives each seat its own."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 
-from parts import Socket, dealt, play_deal, room_in, seated
+from parts import Socket, dealt, greedy_move
 
+from burraco.actions import Action
 from burraco.server.messages import view_json
 from burraco.server.table.views import Views, common, deal_over, match_over, public_event, state
 
@@ -75,39 +75,33 @@ def test_an_event_says_its_action_or_its_kind() -> None:
     }
 
 
-def test_a_deals_score_and_the_matchs_end(tmp_path: Path) -> None:
+def test_a_deals_score_and_the_matchs_end() -> None:
+    table = dealt()
+    match = table.match
+    assert match is not None
+    while not match.scores:
+        match.apply(Action.parse(greedy_move(table)))
+    over = deal_over(table, 0, 7)
+    assert over["deal"] == 1 and over["version"] == 7 and over["totals"] == list(match.totals)
+    match.abandon(0)
+    end = match_over(table)
+    assert end["abandoned_by"] == 0 and end["winner"] == match.winner()
+
+
+def test_each_seat_is_told_its_own_state_and_the_socket_asked_is_skipped() -> None:
     async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room)
-        play_deal(room.turns, table)
-        assert table.match is not None
-        over = deal_over(table, 0, table.version)
-        assert over["deal"] == 1 and over["totals"] == list(table.match.totals)
-        await room.turns.abandon(table, 0)
-        end = match_over(table)
-        assert end["abandoned_by"] == 0 and end["winner"] == table.match.winner()
-        await room.shutdown()
-
-    asyncio.run(scenario())
-
-
-def test_the_broadcast_gives_each_seat_its_own_state_and_skips_the_socket_asked(
-    tmp_path: Path,
-) -> None:
-    async def scenario() -> None:
-        room = room_in(tmp_path)
-        table, _ = await seated(room)
+        table = dealt()
         anna, anna_too, bruno = Socket(), Socket(), Socket()
         skipped = anna_too.send  # one bound method: the room tells sockets apart by identity
         table.seats[0].connections += [anna.send, skipped]
         table.seats[1].connections.append(bruno.send)
-        views: Views = room.views
-        await views.broadcast(table, skip=skipped)
+        views = Views()
+        info, shared = await views.tell_seats(table, skip=skipped)
         assert [m["seat"] for m in anna.heard] == [0] and anna_too.heard == []
         assert [m["seat"] for m in bruno.heard] == [1]
+        assert info == table.info() and shared == common(table)  # for the spectators' frames
         await views.send_all(table, {"type": "pong"})
         assert anna_too.heard == [{"type": "pong"}]
-        await room.shutdown()
 
     asyncio.run(scenario())
 

@@ -34,8 +34,8 @@ HOLD = 2.0
 
 async def _two_finished_tables(store: Store) -> tuple[int, list[LiveTable]]:
     """Anna's account at two rated one-deal tables against the greedy bot, both over
-    (no finish listener: nothing is stored yet)."""
-    room = Room(store, bot_delay=0, next_deal_seconds=0)
+    (a room that records no results: nothing is stored yet)."""
+    room = Room(store, bot_delay=0, next_deal_seconds=0, results=None)
     room.bot_accounts.update(bot_accounts(store))
     anna = store.create_user("Anna", "x")
     greedy = room.bot_accounts["greedy"]

@@ -23,7 +23,7 @@ from fastapi.responses import Response
 from burraco.server.absence import SeatTurns
 from burraco.server.pages import page_response
 from burraco.server.ratings import GAMES, displayed, game_variant
-from burraco.server.results import bot_accounts, listener, seed_bot_ratings
+from burraco.server.results import bot_accounts, seed_bot_ratings
 from burraco.server.room import Room, RoomError
 from burraco.storage import Store
 from burraco.storage.store import RatingRow, ResultRow, UserRow
@@ -55,12 +55,12 @@ _SUMS: Final = (
 
 def routes(room: Room, store: Store) -> APIRouter:
     """The routes of the leaderboards and the player pages. Setting them up also gives the
-    bot levels their accounts (and a fresh database the shipped bot ratings), and has the
-    room store every finished table's results and rate the rated ones (results.py)."""
+    bot levels their accounts (and a fresh database the shipped bot ratings). The room
+    records every finished table's results and ratings itself (its finisher is handed
+    results.py's recorder: table/finish.py)."""
     accounts = bot_accounts(store)
     room.bot_accounts.update(accounts)
     seed_bot_ratings(store, accounts)
-    room.finish_listeners.append(listener(store))
     router = APIRouter()
 
     @router.get("/api/leaderboard")

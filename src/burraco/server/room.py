@@ -1,14 +1,16 @@
 """The room: every live table of one server process, and the parts each table uses.
 
-Each table's match lives in memory and in the database. An action goes
-through one path, whoever makes it (a person, a bot, a clock): checked by the
-engine, appended to the table's log and committed, applied, then told to each
-seat as that seat's own view. A table is rebuilt after a restart by replaying
-its log into a new match dealt from the same seed.
+Each table's match lives in memory and in the database. Every change of a table goes
+through one step (table/step.py), whoever makes it (a person, a bot, a clock): checked
+by the engine, appended to the table's log and committed, applied, then told to each
+seat as that seat's own view. A table is rebuilt after a restart by replaying its log
+into a new match dealt from the same seed, each event applied as live play applies it.
 
-The room keeps the tables (startup, loading, reaping, capacity, shutdown) and wires the
+The room keeps the tables (startup, loading, reaping, capacity, shutdown) and builds the
 parts of server/table/, one for each thing a live table does (the package's docstring
-lists them). Its other methods are the parts' doors for the rest of the server.
+lists them), each handed what it calls; it hands the finisher what records a finished
+match's results and ratings. Its other methods are the parts' doors for the rest of
+the server.
 """
 
 from __future__ import annotations
@@ -19,18 +21,19 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 from burraco.errors import RuleError
 from burraco.server.capacity import BUSY, Capacity, LoopLag
 from burraco.server.collector import FullCollections
 from burraco.server.limits import Limits, Rates
+from burraco.server.results import listener
 from burraco.server.table.bots import Bots
 from burraco.server.table.chat import TableChat
 from burraco.server.table.clocks import Clocks
 from burraco.server.table.door import Door
 from burraco.server.table.errors import TOO_FAST, UNAVAILABLE, RoomError, error_message
-from burraco.server.table.finish import Finisher
+from burraco.server.table.finish import Finisher, Results
 from burraco.server.table.live import Close, LiveTable, Send, Shared
 from burraco.server.table.lobby import Lobby, LobbyQuery, lobby_page, presets
 from burraco.server.table.log import EventLog
@@ -39,6 +42,7 @@ from burraco.server.table.records import Records
 from burraco.server.table.seats import Seats
 from burraco.server.table.sockets import SeatSockets
 from burraco.server.table.spectators import Spectators
+from burraco.server.table.step import Step
 from burraco.server.table.turns import Turns
 from burraco.server.table.views import Views
 from burraco.server.thinking import Thinking, ThinkingSettings
@@ -75,7 +79,10 @@ class Room:
         capacity: Capacity | None = None,
         thinking: ThinkingSettings | None = None,
         rates: Rates | None = None,
+        results: Results | Literal["stored"] | None = "stored",
     ) -> None:
+        """``results`` records each finished table's results and ratings: by default in
+        ``store`` (server/results.py), None for a room that records none."""
         self.store = store
         #: The per-visitor rates (the chat's among them): the app's own.
         self.rates = rates or Rates(Limits())
@@ -87,50 +94,7 @@ class Room:
         self.thinking = Thinking(thinking)
         #: Whether the room closes, its open sockets, its background tasks: every part's.
         self.shared = Shared()
-        # The parts, each given what it calls; those that call each other back are wired
-        # after (the runtime imports go one way: see server/table/__init__.py).
-        self.views = Views()
-        self.chat_part = TableChat(store, self.rates)
-        self.spectators_part = Spectators(self.shared, self.capacity, self.views, self.chat_part)
-        self.views.spectators = self.spectators_part
-        self.pauser = Pauser(self.views, next_deal_seconds)
-        self.event_log = EventLog(store, self.pauser, self.spectators_part)
-        self.finisher = Finisher(store, self.shared, self.views)
-        self.event_log.finisher = self.finisher
-        self.clocks = Clocks(self.shared, self.views, self.pauser, self.event_log)
-        self.pauser.clocks = self.clocks
-        self.bots = Bots(
-            self.shared,
-            self.tables,
-            self.capacity,
-            self.thinking,
-            delay=bot_delay,
-            expert_seconds=expert_seconds,
-        )
-        self.turns = Turns(
-            self.event_log,
-            self.pauser,
-            self.clocks,
-            self.views,
-            self.finisher,
-            self.thinking,
-            hint_seconds=hint_seconds,
-        )
-        self.clocks.bots, self.clocks.turns = self.bots, self.turns
-        self.bots.turns, self.bots.clocks = self.turns, self.clocks
-        self.listing = Lobby(store, self.tables, self.capacity)
-        self.seats = Seats(
-            store, self.tables, self.capacity, self.listing, self.pauser, self.clocks, self.views
-        )
-        self.sockets_part = SeatSockets(
-            self.shared,
-            self.capacity,
-            self.pauser,
-            self.views,
-            self.chat_part,
-            self.turns,
-            self.rates.limits,
-        )
+        self._build_parts(bot_delay, hint_seconds, expert_seconds, next_deal_seconds, results)
         self.records = Records(store)
         #: A table whose seats are given, started at once (a tournament's, quick play's).
         self.create_seated = self.seats.create_seated
@@ -150,6 +114,59 @@ class Room:
             self.shared,
             self.listing.changed,
             lambda: len(self._pending),
+        )
+
+    def _build_parts(
+        self,
+        bot_delay: float,
+        hint_seconds: float,
+        expert_seconds: float,
+        next_deal_seconds: float,
+        results: Results | Literal["stored"] | None,
+    ) -> None:
+        """The parts of server/table/, built in the order they call one another."""
+        store = self.store
+        # Each part is given what it calls, built before it: those below compute
+        # and change a table, the step stores, applies and tells each change and runs
+        # the table's timers, those above it ask the step (server/table/__init__.py).
+        self.views = Views()
+        self.chat_part = TableChat(store, self.rates)
+        self.spectators_part = Spectators(self.shared, self.capacity, self.chat_part)
+        self.pauser = Pauser(next_deal_seconds)
+        self.event_log = EventLog(store, self.pauser)
+        # A finished match's results and ratings are recorded by what the room hands
+        # the finisher (server/results.py), the tournaments' by their listener.
+        recorder = listener(store) if results == "stored" else results
+        self.finisher = Finisher(store, self.views, recorder)
+        self.bots = Bots(
+            self.tables,
+            self.capacity,
+            self.thinking,
+            delay=bot_delay,
+            expert_seconds=expert_seconds,
+        )
+        self.clocks = Clocks(self.bots)
+        self.turns = Turns(self.thinking, hint_seconds=hint_seconds)
+        self.step = Step(
+            self.shared,
+            self.event_log,
+            self.turns,
+            self.pauser,
+            self.clocks,
+            self.bots,
+            self.views,
+            self.spectators_part,
+            self.finisher,
+        )
+        self.listing = Lobby(store, self.tables, self.capacity)
+        self.seats = Seats(store, self.tables, self.capacity, self.listing, self.step)
+        self.sockets_part = SeatSockets(
+            self.shared,
+            self.capacity,
+            self.chat_part,
+            self.turns,
+            self.step,
+            self.rates.limits,
         )
 
     # --- what the parts share, as the rest of the server reads it --------------------------
@@ -213,8 +230,7 @@ class Room:
         no longer replays."""
         row = self._pending.pop(table_id)
         try:
-            table = self.event_log.load(row)
-            self.seats.mark_programs(table)
+            table = self._load(row)
         except (RuleError, ValueError) as error:
             log.error("table %s cannot be rebuilt: %s", row.id, error)
             return None
@@ -225,10 +241,17 @@ class Room:
             self._wake(table)
         return table
 
+    def _load(self, row: TableRow) -> LiveTable:
+        """The table of ``row`` rebuilt from its log, finished if its log ends the match."""
+        table = self.event_log.load(row)
+        self.finisher.loaded(table)
+        self.seats.mark_programs(table)
+        return table
+
     def _wake(self, table: LiveTable) -> None:
         self._asleep.discard(table.id)
         if table.status == "playing":
-            self.clocks.schedule(table)
+            self.step.schedule(table)
 
     def rebuild_seated(self, user_id: int) -> None:
         """Rebuild at once the tables still loading after a restart where this account
@@ -279,7 +302,7 @@ class Room:
         """Wake the bots and the clock of a table loaded from its log."""
         table = self.tables.get(table_id)
         if table is not None and table.status == "playing":
-            self.clocks.schedule(table)
+            self.step.schedule(table)
 
     async def shutdown(self, seconds: float = 1.5) -> None:
         """Stop every bot, clock and search at once, whatever the load, within about
@@ -317,8 +340,7 @@ class Room:
             row = self.store.table(table_id)
             if row is None:
                 raise RoomError("not_found", f"no table {table_id!r}", 404)
-            table = self.event_log.load(row)
-            self.seats.mark_programs(table)
+            table = self._load(row)
             self.tables[table_id] = table
         if self.finisher.unannounced and not self.closing:
             with contextlib.suppress(RuntimeError):  # no loop: nobody listens either
@@ -355,9 +377,6 @@ class Room:
     def seat_of(self, table: LiveTable, token: str, user_id: int | None = None) -> int:
         return self.seats.seat_of(table, token, user_id)
 
-    def open_by(self, creator: str) -> int:
-        return self.seats.open_by(creator)
-
     # --- a seat's sockets and the turn (sockets.py, turns.py, pause.py, bots.py) ---------
 
     async def connect(
@@ -374,28 +393,17 @@ class Room:
     async def act(
         self, table: LiveTable, seat: int, text: str, version: int, *, by_bot: bool = False
     ) -> None:
-        await self.turns.act(table, seat, text, version, by_bot=by_bot)
+        await self.step.act(table, seat, text, version, by_bot=by_bot)
 
     async def abandon(self, table: LiveTable, seat: int) -> None:
-        await self.turns.abandon(table, seat)
-
-    async def take_back(self, table: LiveTable, seat: int) -> None:
-        await self.turns.take_back(table, seat)
-
-    async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
-        return await self.turns.hint(table, seat)
-
-    async def next_deal(self, table: LiveTable, seat: int) -> None:
-        await self.pauser.next_deal(table, seat)
+        await self.step.abandon(table, seat)
 
     def keep_grace(self, table: LiveTable, until: float) -> None:
-        self.pauser.keep_grace(table, until)
+        if self.pauser.keep_grace(table, until):
+            self.step.schedule(table)  # the clock on turn waits for the grace
 
     def bot_tables(self) -> int:
         return self.bots.bot_tables()
-
-    def may_take_over(self, table: LiveTable, seat: int) -> bool:
-        return self.bots.may_take_over(table, seat)
 
     # --- spectators and chat (spectators.py, chat.py) -------------------------------------
 
@@ -407,27 +415,20 @@ class Room:
         close: CloseSocket | None = None,
         address: str = "",
     ) -> Watcher:
-        return await self.spectators_part.watch(table, name, send_text, close, address)
+        watcher = await self.spectators_part.watch(table, name, send_text, close, address)
+        self.step.watchers_changed(table)
+        return watcher
 
     async def unwatch(self, table: LiveTable, watcher: Watcher) -> None:
-        await self.spectators_part.unwatch(table, watcher)
+        if await self.spectators_part.unwatch(table, watcher):
+            self.step.watchers_changed(table)
 
     def admit_seat(self) -> None:
-        self.spectators_part.admit_seat()
+        for table in self.spectators_part.admit_seat():
+            self.step.watchers_changed(table)
 
     async def watch_message(self, table: LiveTable, watcher: Watcher, raw: str) -> None:
         await self.spectators_part.message(table, watcher, raw)
-
-    def chat(
-        self,
-        table: LiveTable,
-        channel: str,
-        seat: int | None,
-        name: str,
-        message: dict[str, Any],
-        key: str | None = None,
-    ) -> dict[str, Any]:
-        return self.chat_part.say(table, channel, seat, name, message, key)
 
     # --- the lobby and finished matches (lobby.py, records.py) ----------------------------
 
@@ -436,9 +437,6 @@ class Room:
 
     def lobby(self, query: LobbyQuery) -> dict[str, Any]:
         return self.listing.page(query)
-
-    def watch_tables(self) -> list[dict[str, Any]]:
-        return self.listing.watch_tables()
 
     def infos(self, table_ids: list[str]) -> list[dict[str, Any]]:
         return self.listing.infos(table_ids)

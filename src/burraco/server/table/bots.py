@@ -1,4 +1,4 @@
-"""The bots' turns: which bot plays a seat, its pace, when it may take a seat over.
+"""The bots' turns: which bot plays a seat, its pace, its move, when it may take a seat over.
 
 The expert searches in the thinking pool; while the pool is busy the greedy bot plays.
 """
@@ -7,19 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from burraco.actions import Action
 from burraco.bots import Bot
 from burraco.bots.arena import make_bot
 from burraco.server.capacity import Capacity
-from burraco.server.table.errors import RoomError
-from burraco.server.table.live import LiveTable, Shared, bots_alone, nobody_sees
+from burraco.server.table.live import LiveTable, bots_alone, nobody_sees
 from burraco.server.thinking import Busy, Thinking
-
-if TYPE_CHECKING:
-    from burraco.server.table.clocks import Clocks
-    from burraco.server.table.turns import Turns
 
 __all__ = ["UNSEEN_PACE", "Bots"]
 
@@ -33,15 +28,10 @@ UNSEEN_PACE = 5.0
 
 
 class Bots:
-    """Plays the bot's turn at each table where a bot is on turn."""
-
-    #: Wired by the room (the bot acts through the turn, and looks again through the clocks).
-    turns: Turns
-    clocks: Clocks
+    """Chooses the bot's move at each table where a bot is on turn (the step plays it)."""
 
     def __init__(
         self,
-        shared: Shared,
         tables: dict[str, LiveTable],
         capacity: Capacity,
         thinking: Thinking,
@@ -49,7 +39,6 @@ class Bots:
         delay: float = 0.6,
         expert_seconds: float = 1.0,
     ) -> None:
-        self.shared = shared
         #: The room's tables (a bot takes over only while few tables are bots' alone).
         self.tables = tables
         self.capacity = capacity
@@ -76,42 +65,25 @@ class Bots:
         """Seconds the bot on turn waits before it moves."""
         return self.delay * (UNSEEN_PACE if nobody_sees(table) else 1.0)
 
-    async def turn(self, table: LiveTable, version: int) -> None:
-        """The bot on turn at ``version`` moves (if the table is still there)."""
-        try:
-            if self.delay:
-                await asyncio.sleep(self.pace(table))
-            match = table.match
-            if match is None or match.is_over:
-                return
-            if table.version != version:
-                # Something else moved the table (a time-out, a person): look again.
-                self.clocks.schedule(table)
-                return
-            seat = match.deal.turn
-            bot = self.bot(table, seat)
-            view, legal = match.view(seat), match.legal_actions()
-            if isinstance(bot, _Slow):
-                action = await self._expert(table, view, legal, seat)
-            else:
-                action = bot.choose(view, legal)
-            if table.version != version or not table.seats[seat].bot_plays:
-                # Moved meanwhile, or the player took the seat back: look again.
-                self.clocks.schedule(table)
-                return
-            await self.turns.act(table, seat, str(action), version, by_bot=True)
-        except RoomError as error:
-            if error.code != "unavailable":
-                log.warning("bot at %s: %s", table.id, error.message)
-                return
-            # The database refuses writes: the bot plays again after a pause.
-            await asyncio.sleep(table.next_backoff())
-            self.clocks.schedule(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            if not self.shared.closing:
-                log.exception("bot at %s failed", table.id)
+    async def turn(self, table: LiveTable, version: int) -> tuple[int, str] | None:
+        """The bot on turn at ``version`` waits its pace and chooses: its seat and move, or
+        None when the step should look again (the table moved meanwhile, a person took
+        the seat back, the match ended)."""
+        if self.delay:
+            await asyncio.sleep(self.pace(table))
+        match = table.match
+        if match is None or match.is_over or table.version != version:
+            return None
+        seat = match.deal.turn
+        bot = self.bot(table, seat)
+        view, legal = match.view(seat), match.legal_actions()
+        if isinstance(bot, _Slow):
+            action = await self._expert(table, view, legal, seat)
+        else:
+            action = bot.choose(view, legal)
+        if table.version != version or not table.seats[seat].bot_plays:
+            return None
+        return seat, str(action)
 
     async def _expert(self, table: LiveTable, view: Any, legal: Any, seat: int) -> Action:
         """The expert's move, searched in a thinking process; when they are all busy, the

@@ -1,135 +1,90 @@
-"""The move clock and the deal clock, and what wakes after any change at a table.
+"""The move clock and the deal clock, and which timers a table waits on after a change.
 
-After a change :meth:`Clocks.schedule` starts what the table waits on: the bot on turn,
-the clock of a person on turn, the deal's clock, the pause's countdown.
+:func:`wakes` says what the table waits on now (the bot on turn, the clock of a person on
+turn, the deal's clock, the pause's countdown); the step starts those timers
+(:meth:`Step.schedule`), and each timer reports to the step what happened at its end.
+When the move clock runs out is the pause's to say (:func:`move_deadline`, pause.py): no
+clock runs between two deals, and a person away is waited for first.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Literal
 
-from burraco.server.table.errors import RoomError
-from burraco.server.table.live import LiveTable, Shared
-from burraco.server.table.views import Views, public_event
+from burraco.server.table.bots import Bots
+from burraco.server.table.live import LiveTable
 
-if TYPE_CHECKING:
-    from burraco.server.table.bots import Bots
-    from burraco.server.table.log import EventLog
-    from burraco.server.table.pause import Pauser
-    from burraco.server.table.turns import Turns
-
-__all__ = ["Clocks", "move_deadline"]
+__all__ = ["Clocks", "Wakes", "wakes"]
 
 
-def move_deadline(table: LiveTable, now: float) -> float | None:
-    """When the move clock of the seat on turn runs out, counted from ``now``; None when
-    no clock runs (no move clock, no match, the match over, between two deals)."""
-    seconds = table.row.move_seconds
+@dataclass(frozen=True)
+class Wakes:
+    """The timers a table starts after a change."""
+
+    #: The pause's countdown (between two deals nothing else runs).
+    countdown: bool = False
+    #: The bot on turn.
+    bot: bool = False
+    #: The move clock of the person on turn (started again: the deadline moved).
+    move_clock: bool = False
+    #: The deal whose deal clock starts, if one does.
+    deal_clock: int | None = None
+
+
+def wakes(table: LiveTable, closing: bool) -> Wakes:
+    """What ``table`` waits on after a change (nothing while the room closes)."""
     match = table.match
-    if not seconds or match is None or match.is_over or table.pause_until is not None:
-        return None
-    start = now
-    if match.deal.turn in table.unseen:
-        # Nobody's clock runs before they have seen the deal begin: a person away
-        # is waited for first (when they come, :meth:`Pauser.sees_deal` restarts it whole).
-        start = max(start, table.absent_until)
-    return start + seconds
+    if match is None or match.is_over or table.status != "playing" or closing:
+        return Wakes()
+    if table.pause_until is not None:
+        return Wakes(countdown=table.pause_task is None or table.pause_task.done())
+    seat = match.deal.turn
+    running = table.bot_task
+    # A bot's turn that looks again schedules from its own task.
+    idle = running is None or running.done() or running is asyncio.current_task()
+    bot_plays = table.seats[seat].bot_plays
+    deal = len(match.deals)
+    deal_clock = (
+        table.row.deal_seconds and match.deal.timeout_turns < 0 and table.deal_clocked != deal
+    )
+    return Wakes(
+        bot=bot_plays and idle,
+        move_clock=table.deadline is not None and not bot_plays,
+        deal_clock=deal if deal_clock else None,
+    )
 
 
 class Clocks:
-    """Sets the move clock, and after each change starts the tasks the table waits on."""
+    """The move clock's and the deal clock's waits, and what their end means."""
 
-    #: Wired by the room (the bots and the turn call the clocks back).
-    bots: Bots
-    turns: Turns
+    def __init__(self, bots: Bots) -> None:
+        self.bots = bots
 
-    def __init__(self, shared: Shared, views: Views, pauser: Pauser, log: EventLog) -> None:
-        self.shared = shared
-        self.views = views
-        self.pauser = pauser
-        self.log = log
-
-    @staticmethod
-    def set_clock(table: LiveTable) -> None:
-        table.deadline = move_deadline(table, time.time())
-
-    def schedule(self, table: LiveTable) -> None:
-        """After any change: wake the bot on turn, and watch the clock of a person on turn."""
-        match = table.match
-        if match is None or match.is_over or table.status != "playing" or self.shared.closing:
-            return
-        if table.pause_until is not None:
-            if table.pause_task is None or table.pause_task.done():
-                table.pause_task = asyncio.create_task(self.pauser.countdown(table))
-            return
-        seat = match.deal.turn
-        running = table.bot_task
-        idle = running is None or running.done() or running is asyncio.current_task()
-        if table.seats[seat].bot_plays and idle:
-            table.bot_task = asyncio.create_task(self.bots.turn(table, table.version))
-        if table.deadline is not None and not table.seats[seat].bot_plays:
-            if table.clock_task is not None:
-                table.clock_task.cancel()
-            table.clock_task = asyncio.create_task(self.move_clock(table, table.version))
-        deal = len(match.deals)
-        if table.row.deal_seconds and match.deal.timeout_turns < 0 and table.deal_clocked != deal:
-            if table.deal_task is not None:
-                table.deal_task.cancel()
-            table.deal_clocked = deal
-            table.deal_task = asyncio.create_task(self.deal_clock(table, deal))
-
-    async def move_clock(self, table: LiveTable, version: int) -> None:
-        """The move clock's task: at its end a bot takes the seat over, or the player on
-        turn abandons."""
+    async def move_clock(
+        self, table: LiveTable, version: int
+    ) -> tuple[Literal["takeover", "abandon"], int] | None:
+        """Wait for the move clock of the table at ``version`` to run out: then a bot takes
+        the seat on turn over, or its player abandons (which, and the seat); None if the
+        table moved meanwhile."""
         deadline = table.deadline
         if deadline is None:
-            return
+            return None
         await asyncio.sleep(max(0.0, deadline - time.time()))
         match = table.match
         if match is None or match.is_over or table.version != version:
-            return
+            return None
         seat = match.deal.turn
         # Past max_bot_tables a table its people left is not played on by bots alone: the
         # clock's end is then what it is without takeover (002's abandonment).
         if table.row.takeover and self.bots.may_take_over(table, seat):
-            table.seats[seat].taken_over = True
-            table.bot_task = asyncio.create_task(self.bots.turn(table, version))
-            await self.views.broadcast(table)
-            return
-        while True:
-            try:
-                await self.turns.abandon(table, seat)
-            except RoomError as error:
-                if error.code != "unavailable":
-                    return
-                await asyncio.sleep(table.next_backoff())
-                if table.version != version:
-                    return
-            else:
-                return
+            return "takeover", seat
+        return "abandon", seat
 
-    async def deal_clock(self, table: LiveTable, deal: int) -> None:
-        """The tournament's time limit of a deal: at its end, 000's time-out procedure."""
+    @staticmethod
+    async def deal_clock(table: LiveTable) -> None:
+        """Wait for the tournament's time limit of the deal in play (000's time-out)."""
         deadline = table.deal_started + table.row.deal_seconds
         await asyncio.sleep(max(0.0, deadline - time.time()))
-        while True:
-            async with table.lock:
-                match = table.match
-                if match is None or match.is_over or len(match.deals) != deal:
-                    return
-                if match.deal.timeout_turns >= 0:
-                    return
-                try:
-                    self.log.store_event(table, "time-out", None, {})
-                except RoomError as error:
-                    if error.code != "unavailable":
-                        return
-                else:
-                    match.call_time_out()
-                    table.events.append(public_event(table.version, None, "time-out", {}))
-                    break
-            await asyncio.sleep(table.next_backoff())
-        await self.views.broadcast(table)
-        self.schedule(table)

@@ -1,34 +1,42 @@
-"""The end of a match: its record and status stored, the players and listeners told.
+"""The end of a match: its record and status stored, the players told, its results recorded.
 
-Listeners are results, ratings and tournaments; while the database refuses writes the
-end is retried, as it follows from the log.
+The room hands the finisher what records results and ratings (server/results.py); other
+listeners (tournaments) register in :attr:`Finisher.listeners`. While the database
+refuses writes the step retries the end (:meth:`Step.finish`), as it follows from the log.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from burraco.server.table.live import LiveTable, Shared, with_row
+from burraco.server.table.live import LiveTable, with_row
 from burraco.server.table.views import Views, match_over
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
 
-__all__ = ["Finisher"]
+__all__ = ["Finisher", "Results"]
 
 log = logging.getLogger("burraco.room")
 
 
-class Finisher:
-    """Finishes the tables whose match has ended, and tells who listens."""
+#: What records a finished table's results and rates a rated one (server/results.py's
+#: ``listener``: the room hands it here), retrying while the database refuses.
+Results = Callable[[LiveTable], Awaitable[None]]
 
-    def __init__(self, store: Store, shared: Shared, views: Views) -> None:
+
+class Finisher:
+    """Finishes the tables whose match has ended, records their results and ratings, and
+    tells who listens."""
+
+    def __init__(self, store: Store, views: Views, results: Results | None = None) -> None:
         self.store = store
-        self.shared = shared
         self.views = views
+        #: Records the results and ratings of each finished table (None: a room that
+        #: keeps none, as some tests').
+        self.results = results
         #: Called with each table whose match has just ended (tournaments listen here).
         self.listeners: list[Callable[[LiveTable], Awaitable[None]]] = []
         #: Tables finished on rebuilding (the process stopped between the last action and
@@ -51,24 +59,29 @@ class Finisher:
         if table.clock_task is not None:
             table.clock_task.cancel()
 
-    async def ended(self, table: LiveTable) -> None:
-        """The match has just ended: finish it and tell everyone, or, while the database
-        refuses, retry later (the last action is stored: the end follows from the log)."""
-        try:
+    def loaded(self, table: LiveTable) -> None:
+        """A table just rebuilt from its log: if the process stopped between the match's
+        last event and its end (the record, the status), the log alone says the match is
+        over, so finish it now; its end was never announced, so its results and listeners
+        hear of it later (:meth:`announce_unannounced`)."""
+        match = table.match
+        if match is None or not match.is_over or table.status != "playing":
+            return
+        with contextlib.suppress(StorageUnavailable):
             self.finish(table)
-        except StorageUnavailable:
-            # The last action is stored: the end follows from the log, now or later.
-            self.retry_later(table, self._finish_later(table))
-        else:
-            await self.announce(table)
+            self.unannounced.append(table)
 
     async def announce(self, table: LiveTable) -> None:
-        """Tell the players the match is over, then every listener."""
+        """Tell the players the match is over, then the listeners, then record its results
+        and ratings."""
         await self.views.send_all(table, match_over(table))
         await self._tell_listeners(table)
 
     async def _tell_listeners(self, table: LiveTable) -> None:
-        for listener in self.listeners:
+        """The listeners (tournaments), then what records the results and ratings (after
+        them, as when the results were one more listener)."""
+        told = [*self.listeners, *([self.results] if self.results is not None else [])]
+        for listener in told:
             try:
                 await listener(table)
             except Exception:
@@ -78,17 +91,3 @@ class Finisher:
         """Tell the finish listeners of the tables whose match the log alone finished."""
         while self.unannounced:
             await self._tell_listeners(self.unannounced.pop(0))
-
-    async def _finish_later(self, table: LiveTable) -> None:
-        while table.status != "over":
-            await asyncio.sleep(table.next_backoff())
-            with contextlib.suppress(StorageUnavailable):
-                self.finish(table)
-        table.backoff = 0.0
-        await self.announce(table)
-        await self.views.broadcast(table)
-
-    def retry_later(self, table: LiveTable, work: Awaitable[None]) -> None:
-        """Run ``work`` (which waits its backoff first) as the table's retry task."""
-        log.warning("table %s: the database refuses writes; retrying", table.id)
-        self.shared.keep(asyncio.ensure_future(work))

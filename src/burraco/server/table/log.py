@@ -7,24 +7,19 @@ its log replayed into a match dealt from the same seed, as it was live.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from burraco.actions import Action
 from burraco.server.table.errors import UNAVAILABLE, RoomError
-from burraco.server.table.live import LiveTable, SeatState, begin, with_row
-from burraco.server.table.views import deal_over, public_event
+from burraco.server.table.event import apply_event
+from burraco.server.table.live import LiveTable, SeatState, with_row
+from burraco.server.table.pause import Pauser
+from burraco.server.table.spectators import Spectators
 from burraco.storage import EventRow, Store, TableRow
 from burraco.storage.group import GroupCommit
 from burraco.storage.store import StaleVersion, StorageUnavailable
 from burraco.variants import variant
-
-if TYPE_CHECKING:
-    from burraco.server.table.finish import Finisher
-    from burraco.server.table.pause import Pauser
-    from burraco.server.table.spectators import Spectators
 
 __all__ = ["EventLog"]
 
@@ -32,13 +27,9 @@ __all__ = ["EventLog"]
 class EventLog:
     """Appends a table's events to the store, and replays a stored log into a live table."""
 
-    #: Wired by the room (a log that ends with the match's end finishes it on loading).
-    finisher: Finisher
-
-    def __init__(self, store: Store, pauser: Pauser, spectators: Spectators) -> None:
+    def __init__(self, store: Store, pauser: Pauser) -> None:
         self.store = store
         self.pauser = pauser
-        self.spectators = spectators
         self.group = GroupCommit(store)
 
     async def commit_event(
@@ -73,9 +64,10 @@ class EventLog:
 
     def load(self, row: TableRow) -> LiveTable:
         """The table of ``row`` as its log leaves it: its match replayed, its pause and
-        clock where they were. A log that ends the match finishes it now (the listeners
-        hear of it later: :attr:`Finisher.unannounced`). Raises what the engine raises
-        for a log that no longer replays."""
+        clock where they were (a log that ends the match is finished after:
+        :meth:`Finisher.loaded`). Each event is applied as live play applies it
+        (:func:`apply_event`). Raises what the engine raises for a log that no longer
+        replays."""
         v = variant(row.variant, **json.loads(row.options))
         seats = [
             SeatState(s.name, s.kind, s.token_hash, s.user_id) for s in self.store.seats(row.id)
@@ -92,43 +84,19 @@ class EventLog:
         remember = events[-1].version - row.watch_delay - 1 if row.watch_delay and events else None
         for event in events:
             payload = json.loads(event.payload)
-            ended = None
+            if event.kind == "action" and next_start is not None:
+                table.deal_started = min(next_start, event.created_at)
+                next_start = None
+            ended = apply_event(table, event.version, event.kind, event.seat, payload)
             if event.kind == "start":
-                begin(table)
                 table.deal_started = event.created_at
-            elif event.kind == "action":
-                assert table.match is not None
-                if next_start is not None:
-                    table.deal_started = min(next_start, event.created_at)
-                    next_start = None
-                action = Action.parse(payload["action"])
-                deals_before = len(table.match.scores)
-                table.match.apply(action)
-                if len(table.match.scores) > deals_before:
-                    next_start = event.created_at + self.pauser.seconds_after(table)
-                    table.deal_started = next_start
-                    ended = deals_before
-                assert event.seat is not None
-                table.turns = table.turns.add(deals_before, event.seat, bool(payload.get("bot")))
-                table.seats[event.seat].taken_over = bool(payload.get("bot")) and (
-                    table.seats[event.seat].kind == "human"
-                )
-                table.last = {"seat": event.seat, "action": str(action)}
-            elif event.kind == "time-out":
-                assert table.match is not None
-                table.match.call_time_out()
-            elif event.kind == "abandon":
-                assert table.match is not None and event.seat is not None
-                table.match.abandon(event.seat)
-            table.version = event.version
-            table.events.append(public_event(event.version, event.seat, event.kind, payload))
             if ended is not None:
-                # The deal's score follows the action that ended it, as it did live.
-                over = deal_over(table, ended, event.version)
-                table.events.append(over | {"sent": True})
+                next_start = event.created_at + self.pauser.seconds_after(table)
+                table.deal_started = next_start
+                table.events[-1]["sent"] = True  # told live, or nobody waits for it now
             last_time = event.created_at
             if remember is not None and event.version >= remember and table.row.watchable:
-                self.spectators.remember(table)
+                Spectators.remember(table)
         if row.status in ("over", "expired"):
             # Finished before (a replay reopened, say) or ended as nobody was at it
             # (deserted.py): replaying its start made it "playing" again, but its end is
@@ -136,13 +104,6 @@ class EventLog:
             # history's) and tell its listeners a second time.
             table.row = with_row(table.row, status=row.status)
             table.over_at = time.time()
-        elif table.match is not None and table.match.is_over and table.status != "over":
-            # The process stopped between the last action and the end of the match (the
-            # record, the status): the log alone says the match is over, so finish it now.
-            with contextlib.suppress(StorageUnavailable):
-                self.finisher.finish(table)
-                # Its end was never announced: the listeners (results, ratings) hear of it.
-                self.finisher.unannounced.append(table)
         if table.status == "playing" and ended is not None and next_start is not None:
             # The log ends with the end of a deal: its pause goes on, or is over.
             if next_start > time.time():

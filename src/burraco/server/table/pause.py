@@ -8,15 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING
 
 from burraco.server.table.live import LiveTable
 
-if TYPE_CHECKING:
-    from burraco.server.table.clocks import Clocks
-    from burraco.server.table.views import Views
-
-__all__ = ["NEXT_DEAL_SECONDS", "Pauser", "waiting_for"]
+__all__ = ["NEXT_DEAL_SECONDS", "Pauser", "move_deadline", "set_clock", "waiting_for"]
 
 #: Seconds the score of a deal stays up before the next deal begins by itself, unless
 #: every person at the table presses "next deal" sooner.
@@ -32,17 +27,34 @@ def waiting_for(table: LiveTable) -> list[int]:
     ]
 
 
+def move_deadline(table: LiveTable, now: float) -> float | None:
+    """When the move clock of the seat on turn runs out, counted from ``now``; None when
+    no clock runs (no move clock, no match, the match over, between two deals)."""
+    seconds = table.row.move_seconds
+    match = table.match
+    if not seconds or match is None or match.is_over or table.pause_until is not None:
+        return None
+    start = now
+    if match.deal.turn in table.unseen:
+        # Nobody's clock runs before they have seen the deal begin: a person away
+        # is waited for first (when they come, :meth:`Pauser.sees_deal` restarts it whole).
+        start = max(start, table.absent_until)
+    return start + seconds
+
+
+def set_clock(table: LiveTable) -> None:
+    """Set the move clock of the seat on turn from now."""
+    table.deadline = move_deadline(table, time.time())
+
+
 class Pauser:
     """Starts, shortens and ends the pause between two deals; keeps who has seen a deal
-    begin (whose first turn's clock waits for them)."""
+    begin (whose first turn's clock waits for them). It changes the table only: the step
+    tells the change and starts what waits on it (:class:`Step`)."""
 
-    #: Wired by the room (the clocks call the pause back: they start its countdown).
-    clocks: Clocks
-
-    def __init__(self, views: Views, seconds: float = NEXT_DEAL_SECONDS) -> None:
+    def __init__(self, seconds: float = NEXT_DEAL_SECONDS) -> None:
         #: The pause after a deal, and the absence wait of a person away when it begins.
         self.seconds = seconds
-        self.views = views
 
     def seconds_after(self, table: LiveTable, online: bool = False) -> float:
         """The pause after a deal: none at a table where no person sits (or, with
@@ -66,40 +78,39 @@ class Pauser:
         table.pause_until = ended_at + seconds
         table.ready = set()
 
-    async def next_deal(self, table: LiveTable, seat: int) -> None:
-        """A player pressed "next deal"; the deal begins once everyone online has."""
+    @staticmethod
+    def press(table: LiveTable, seat: int) -> bool | None:
+        """A player pressed "next deal": whether the deal begins now (everyone online has
+        pressed); None for a late press (the deal has begun)."""
         if table.pause_until is None:
-            return  # a late press: the deal has begun
+            return None
         table.ready.add(seat)
-        if waiting_for(table):
-            await self.views.broadcast(table)
-        else:
-            await self.end(table)
+        return not waiting_for(table)
 
-    async def countdown(self, table: LiveTable) -> None:
-        """The pause's own task: at its end the next deal begins (unless it began sooner)."""
+    @staticmethod
+    async def countdown(table: LiveTable) -> bool:
+        """The pause's own timer: whether the next deal begins at its end (False when it
+        began sooner)."""
         until = table.pause_until
         if until is None:
-            return
+            return False
         await asyncio.sleep(max(0.0, until - time.time()))
-        if table.pause_until == until:
-            await self.end(table)
+        return table.pause_until == until
 
-    async def end(self, table: LiveTable) -> None:
-        """The pause is over: the deal in play begins, with its clocks and bots."""
+    def end(self, table: LiveTable, now: float) -> bool:
+        """The pause is over: the deal in play begins, its move clock set; False when no
+        pause was on. Its own timer, if another task ends it, is stopped."""
         if table.pause_until is None:
-            return
+            return False
         task = table.pause_task
         if task is not None and task is not asyncio.current_task():
             task.cancel()
         table.pause_until = None
         table.ready = set()
-        table.deal_started = time.time()
-        self.deal_begins(table, table.deal_started, self.seconds)
-        clocks = self.clocks
-        clocks.set_clock(table)
-        await self.views.broadcast(table)
-        clocks.schedule(table)
+        table.deal_started = now
+        self.deal_begins(table, now, self.seconds)
+        set_clock(table)
+        return True
 
     @staticmethod
     def deal_begins(table: LiveTable, now: float, wait: float) -> None:
@@ -110,15 +121,17 @@ class Pauser:
         }
         table.absent_until = now + wait
 
-    def keep_grace(self, table: LiveTable, until: float) -> None:
+    @staticmethod
+    def keep_grace(table: LiveTable, until: float) -> bool:
         """After a restart, a table still in its first deal waits until ``until`` (a
         tournament's grace, which its log does not keep) for the people who have not
-        played a move yet and have no open socket."""
+        played a move yet and have no open socket. True when the clock of the seat on turn
+        was set again (the step starts it)."""
         match = table.match
         if match is None or match.is_over or table.status != "playing" or len(match.deals) != 1:
-            return
+            return False
         if until <= time.time():
-            return
+            return False
         played = {e.get("seat") for e in table.events} - {None}
         table.unseen = {
             i
@@ -127,13 +140,14 @@ class Pauser:
         }
         table.absent_until = until
         if match.deal.turn in table.unseen and table.pause_until is None:
-            clocks = self.clocks
-            clocks.set_clock(table)
-            clocks.schedule(table)
+            set_clock(table)
+            return True
+        return False
 
-    def sees_deal(self, table: LiveTable, seat: int) -> bool:
+    @staticmethod
+    def sees_deal(table: LiveTable, seat: int) -> bool:
         """A socket of ``seat`` is about to receive the deal in play: the person has seen
-        it begin. True when their first turn's clock starts now, whole."""
+        it begin. True when their first turn's clock is set now, whole (the step starts it)."""
         if seat not in table.unseen or table.pause_until is not None:
             return False
         table.unseen.discard(seat)
@@ -142,7 +156,5 @@ class Pauser:
             return False
         if table.seats[seat].taken_over:
             return False
-        clocks = self.clocks
-        clocks.set_clock(table)
-        clocks.schedule(table)
+        set_clock(table)
         return True

@@ -17,12 +17,13 @@ from burraco.errors import RuleError
 from burraco.server.capacity import Capacity
 from burraco.server.fairplay import DAY, Account, unrated_reason
 from burraco.server.inputs import clean_name
-from burraco.server.table.clocks import Clocks
 from burraco.server.table.errors import UNAVAILABLE, RoomError
-from burraco.server.table.live import LiveTable, Rematch, SeatState, begin, with_row
+from burraco.server.table.event import apply_event
+from burraco.server.table.live import LiveTable, Rematch, SeatState, with_row
 from burraco.server.table.lobby import Lobby
-from burraco.server.table.pause import Pauser
-from burraco.server.table.views import Views, public_event
+from burraco.server.table.pause import Pauser, set_clock
+from burraco.server.table.step import Step
+from burraco.server.table.views import Views
 from burraco.storage import SeatRow, Store, TableRow
 from burraco.storage.store import SeatTaken, StaleVersion, StorageUnavailable
 from burraco.variants import Variant, variant
@@ -47,17 +48,14 @@ class Seats:
         tables: dict[str, LiveTable],
         capacity: Capacity,
         lobby: Lobby,
-        pauser: Pauser,
-        clocks: Clocks,
-        views: Views,
+        step: Step,
     ) -> None:
         self.store = store
         self.tables = tables
         self.capacity = capacity
         self.lobby = lobby
-        self.pauser = pauser
-        self.clocks = clocks
-        self.views = views
+        #: Tells a started table, or one whose seats changed, and starts its clocks.
+        self.step = step
         #: The tables each creator ("user-7", "address-1.2.3.4") made, while they may be
         #: open: a creator's open tables are capped (tables loaded from the database, a
         #: tournament's and quick play's have no creator here).
@@ -197,7 +195,7 @@ class Seats:
             if all(s.kind == "human" for s in table.seats):
                 await self.start_locked(table)
             else:
-                await self.views.broadcast(table)
+                await self.step.show(table)
         return table, seat, token
 
     async def start(self, table: LiveTable, token: str, user_id: int | None = None) -> None:
@@ -239,15 +237,12 @@ class Seats:
         for seat in bots:
             table.seats[seat.seat].name, table.seats[seat.seat].kind = seat.name, "bot"
             table.seats[seat.seat].user_id = seat.user_id
-        table.version += 1
-        begin(table)
+        apply_event(table, table.version + 1, "start", None, {})
         table.deal_started = now
-        self.pauser.deal_begins(table, now, grace)
-        table.events.append(public_event(table.version, None, "start", {}))
+        Pauser.deal_begins(table, now, grace)
         self.lobby.changed()
-        self.clocks.set_clock(table)
-        await self.views.broadcast(table)
-        self.clocks.schedule(table)
+        set_clock(table)
+        await self.step.publish(table)
 
     async def rematch(
         self, table: LiveTable, token: str, user_id: int | None = None, creator: str = ""
@@ -276,8 +271,8 @@ class Seats:
                 if not people:
                     async with new.lock:
                         await self.start_locked(new)
-                await self.views.send_all(table, {"type": "rematch"} | table.rematch.json())
-                await self.views.broadcast(table)
+                await Views.send_all(table, {"type": "rematch"} | table.rematch.json())
+                await self.step.show(table)
                 return new, new_seat, new_token
             if seat in dict(offer.joined):
                 return self._rematch_table(offer), None, ""

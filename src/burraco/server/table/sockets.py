@@ -21,6 +21,7 @@ from burraco.server.table.chat import TableChat
 from burraco.server.table.errors import TOO_FAST, RoomError, error_message
 from burraco.server.table.live import Close, LiveTable, Send, Shared, safe_send
 from burraco.server.table.pause import Pauser, waiting_for
+from burraco.server.table.step import Step
 from burraco.server.table.turns import Turns
 from burraco.server.table.views import Views, state
 
@@ -38,18 +39,18 @@ class SeatSockets:
         self,
         shared: Shared,
         capacity: Capacity,
-        pauser: Pauser,
-        views: Views,
         chat: TableChat,
         turns: Turns,
+        step: Step,
         limits: Limits | None = None,
     ) -> None:
         self.shared = shared
         self.capacity = capacity
-        self.pauser = pauser
-        self.views = views
         self.chat = chat
+        #: The hint (a question, no change of the table).
         self.turns = turns
+        #: Every change a seat asks for (an action, next deal, abandoning) goes through it.
+        self.step = step
         self.limits = limits or Limits()
         #: Each open socket's budget of work, by its send (a socket's own, on the process
         #: that holds its table, relayed or not).
@@ -79,13 +80,15 @@ class SeatSockets:
         if close is not None:
             seat_state.closers[send] = close
         self.shared.sockets += 1
-        clock_started = self.pauser.sees_deal(table, seat)
+        clock_started = Pauser.sees_deal(table, seat)
+        if clock_started:
+            self.step.schedule(table)
         await send(state(table, seat))
         history = self.chat.history(table, "players")
         if history is not None:
             await send(history)
         if came_online or clock_started:
-            await self.views.broadcast(table, skip=send)
+            await self.step.show(table, skip=send)
 
     async def disconnect(self, table: LiveTable, seat: int, send: Send) -> None:
         seat_state = table.seats[seat]
@@ -98,9 +101,9 @@ class SeatSockets:
         table.seen = time.time()
         if not seat_state.connections:
             if table.pause_until is not None and table.ready and not waiting_for(table):
-                await self.pauser.end(table)
+                await self.step.end_pause(table)
                 return
-            await self.views.broadcast(table)
+            await self.step.show(table)
 
     async def message(self, table: LiveTable, seat: int, send: Send, raw: str) -> None:
         """Handle one message from a seat's socket; errors go back to that socket only."""
@@ -118,7 +121,7 @@ class SeatSockets:
                 version = message.get("version")
                 if not isinstance(text, str) or not isinstance(version, int):
                     raise RoomError("bad_message", "an action needs its text and the version seen")
-                await self.turns.act(table, seat, text, version)
+                await self.step.act(table, seat, text, version)
             elif kind == "sync":
                 since = message.get("since", 0)
                 if not isinstance(since, int):
@@ -139,22 +142,22 @@ class SeatSockets:
                     self.budgets[send] = replace(budget, synced=max(budget.synced, synced))
                 await send(said)
             elif kind == "next_deal":
-                await self.pauser.next_deal(table, seat)
+                await self.step.next_deal(table, seat)
             elif kind == "take_back":
-                await self.turns.take_back(table, seat)
+                await self.step.take_back(table, seat)
             elif kind == "hint":
                 if table.seats[seat].program:
                     raise RoomError("bot_no_hint", "a bot account plays without the room's hints")
                 await send(await self.turns.hint(table, seat))
             elif kind == "abandon":
-                await self.turns.abandon(table, seat)
+                await self.step.abandon(table, seat)
             elif kind == "ping":
                 await send({"type": "pong"})
             elif kind == "position":
                 await send(seat_position(table, seat))
             elif kind == "chat":
                 said = self.chat.say(table, "players", seat, table.seats[seat].name, message)
-                await self.views.send_all(table, said)
+                await Views.send_all(table, said)
             else:
                 raise RoomError("bad_message", f"unknown message type {kind!r}")
         except RoomError as error:

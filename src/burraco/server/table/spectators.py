@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from collections import Counter
 from typing import Any
 
@@ -18,14 +17,10 @@ from burraco.server.messages import BadMessage, read_message
 from burraco.server.table.chat import TableChat
 from burraco.server.table.errors import RoomError, error_message
 from burraco.server.table.live import LiveTable, Shared
-from burraco.server.table.views import Views, match_over, state
+from burraco.server.table.views import match_over, state
 from burraco.server.watching import CloseSocket, Frame, Pacer, SendText, Watcher
 
-__all__ = ["WATCHERS_EVERY", "Spectators", "watch_target"]
-
-#: Seconds between two states that only tell the players how many watch (200 spectators
-#: arriving make one state a second, not 200).
-WATCHERS_EVERY = 1.0
+__all__ = ["Spectators", "watch_target"]
 
 
 def watch_target(table: LiveTable) -> int:
@@ -54,10 +49,9 @@ def shown_frame(table: LiveTable) -> Frame | None:
 class Spectators:
     """Every spectator's socket of the room, with its table and address."""
 
-    def __init__(self, shared: Shared, capacity: Capacity, views: Views, chat: TableChat) -> None:
+    def __init__(self, shared: Shared, capacity: Capacity, chat: TableChat) -> None:
         self.shared = shared
         self.capacity = capacity
-        self.views = views
         self.chat = chat
         #: Spectators' writes take turns, a few each turn of the loop: players first.
         self.pacer = Pacer()
@@ -76,7 +70,8 @@ class Spectators:
     ) -> Watcher:
         """A spectator's socket opens: it hears the watchers' chat and the table as it was
         ``watch_delay`` moves ago, public information only (docs/protocol.md, watching).
-        Spectators are capped per table, per ``address`` and by the room's sockets."""
+        Spectators are capped per table, per ``address`` and by the room's sockets. The
+        players hear how many watch from the step (:meth:`Step.watchers_changed`)."""
         if not table.row.watchable:
             raise RoomError(
                 "not_watchable",
@@ -118,37 +113,43 @@ class Spectators:
             watcher.say(history)
         watcher.say(self.watch_state(table, table.info()))
         watcher.start()
-        self.watchers_changed(table)
         return watcher
 
-    async def unwatch(self, table: LiveTable, watcher: Watcher) -> None:
-        """A spectator's socket has closed."""
-        self.drop(table, watcher)
+    async def unwatch(self, table: LiveTable, watcher: Watcher) -> bool:
+        """A spectator's socket has closed; whether it was at the table."""
+        dropped = self.drop(table, watcher)
         await watcher.stop()
+        return dropped
 
-    def admit_seat(self) -> None:
+    def admit_seat(self) -> list[LiveTable]:
         """Make room for a seat's socket: a seat is never refused for spectators. Past
         ``max_sockets`` the newest spectators are closed (1013, try again later), as many
-        as the seat needs; a seat is refused only when the seats alone fill the room."""
+        as the seat needs; a seat is refused only when the seats alone fill the room. The
+        tables whose spectators were shed."""
         over = self.shared.sockets + 1 - self.capacity.max_sockets
         if over > 0 and len(self.watchers) < over:
             raise RoomError("busy", BUSY, 503)
+        shed = []
         for _ in range(max(0, over)):
             watcher, (table, _) = next(reversed(self.watchers.items()))
-            self.drop(table, watcher)
+            if self.drop(table, watcher):
+                shed.append(table)
             self.shared.keep(asyncio.get_running_loop().create_task(_shed(watcher)))
+        return shed
 
-    def drop(self, table: LiveTable, watcher: Watcher) -> None:
-        """A spectator leaves the table and the room's counts (its socket closes after)."""
+    def drop(self, table: LiveTable, watcher: Watcher) -> bool:
+        """A spectator leaves the table and the room's counts (its socket closes after);
+        whether it was at the table (its players then hear the new count)."""
         known = self.watchers.pop(watcher, None)
         if known is not None:
             self.watching_from[known[1]] -= 1
             if not self.watching_from[known[1]]:
                 del self.watching_from[known[1]]
-        if watcher in table.watchers:
-            table.watchers.remove(watcher)
-            self.shared.sockets -= 1
-            self.watchers_changed(table)
+        if watcher not in table.watchers:
+            return False
+        table.watchers.remove(watcher)
+        self.shared.sockets -= 1
+        return True
 
     async def message(self, table: LiveTable, watcher: Watcher, raw: str) -> None:
         """Handle one message from a spectator: a sync, a chat message, a ping. Answers go
@@ -261,18 +262,6 @@ class Spectators:
             for text in texts:
                 watcher.outbox.put(text)
             watcher.outbox.put(said, state=True)
-
-    def watchers_changed(self, table: LiveTable) -> None:
-        """Tell the players how many watch, at most once in :data:`WATCHERS_EVERY`."""
-        task = table.watchers_task
-        if self.shared.closing or (task is not None and not task.done()):
-            return
-        table.watchers_task = asyncio.get_running_loop().create_task(self._tell_count(table))
-
-    async def _tell_count(self, table: LiveTable) -> None:
-        await asyncio.sleep(max(0.0, table.watchers_told + WATCHERS_EVERY - time.time()))
-        table.watchers_told = time.time()
-        await self.views.broadcast(table)
 
 
 async def _shed(watcher: Watcher) -> None:

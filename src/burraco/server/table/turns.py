@@ -1,24 +1,20 @@
-"""The turn: an action checked, stored, applied and told; take back, abandon, hint.
+"""The turn: whether an action, an abandonment, a hint may be made now; a seat taken back.
 
-Every move goes through here, whoever makes it: a person, a bot, a clock.
+The turn checks and computes; the step stores each change first, applies it, then tells
+it and starts what waits on it (:class:`Step`), whoever makes the move: a person, a bot,
+a clock.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from typing import Any
 
 from burraco.actions import Action
 from burraco.errors import IllegalMove
-from burraco.server.table.clocks import Clocks
 from burraco.server.table.errors import RoomError
-from burraco.server.table.finish import Finisher
 from burraco.server.table.live import LiveTable, fair_play_refusal
-from burraco.server.table.log import EventLog
-from burraco.server.table.pause import Pauser
-from burraco.server.table.views import Views, deal_over, public_event
+from burraco.server.table.pause import set_clock
 from burraco.server.thinking import Busy, Thinking
 
 __all__ = ["Turns"]
@@ -27,67 +23,11 @@ log = logging.getLogger("burraco.room")
 
 
 class Turns:
-    """Every move at a table goes through here, whoever makes it (a person, a bot, a clock)."""
+    """Checks each move at a table, whoever makes it, and answers a hint."""
 
-    def __init__(
-        self,
-        log: EventLog,
-        pauser: Pauser,
-        clocks: Clocks,
-        views: Views,
-        finisher: Finisher,
-        thinking: Thinking,
-        *,
-        hint_seconds: float = 0.5,
-    ) -> None:
-        self.log = log
-        self.pauser = pauser
-        self.clocks = clocks
-        self.views = views
-        self.finisher = finisher
+    def __init__(self, thinking: Thinking, *, hint_seconds: float = 0.5) -> None:
         self.thinking = thinking
         self.hint_seconds = hint_seconds
-        #: The telling of actions whose callers were cancelled (kept from the collector).
-        self._telling: set[asyncio.Future[None]] = set()
-
-    async def act(
-        self, table: LiveTable, seat: int, text: str, version: int, *, by_bot: bool = False
-    ) -> None:
-        """One action for a seat: checked, stored, applied, told. Raises :class:`RoomError`."""
-        # Once its event is handed to the store, the action is applied when it is stored
-        # even if the caller is cancelled meanwhile: the table never stays behind its log.
-        stored = asyncio.ensure_future(self._store(table, seat, text, version, by_bot))
-        try:
-            await asyncio.shield(stored)
-        except asyncio.CancelledError:
-            stored.add_done_callback(lambda done: self._tell_later(table, done))
-            raise
-        # Told from the caller's task (a bot's turn schedules the next from its own).
-        await self.after_change(table)
-
-    async def _store(
-        self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
-    ) -> None:
-        async with table.lock:
-            action, payload = self.check(table, seat, text, version, by_bot)
-            # The table's group commit: nobody hears of the action before it is stored.
-            await self.log.commit_event(table, "action", seat, payload)
-            self.applied(table, seat, action, by_bot)
-
-    def _tell_later(self, table: LiveTable, stored: asyncio.Future[None]) -> None:
-        """An action stored after its caller was cancelled is told all the same."""
-        if stored.cancelled() or stored.exception() is not None:
-            return
-        telling = asyncio.ensure_future(self.after_change(table))
-        self._telling.add(telling)
-        telling.add_done_callback(self._telling.discard)
-
-    def apply(self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool) -> None:
-        """Check, store and apply one action under the table's lock (nothing told yet);
-        a refusal raises :class:`RoomError` and leaves the table as it was."""
-        action, payload = self.check(table, seat, text, version, by_bot)
-        self.log.store_event(table, "action", seat, payload)
-        self.applied(table, seat, action, by_bot)
 
     def check(
         self, table: LiveTable, seat: int, text: str, version: int, by_bot: bool
@@ -126,47 +66,28 @@ class Turns:
             raise RoomError("illegal", str(error), params=error.params, rule=error.code) from error
         return action, {"action": str(action)} | ({"bot": True} if by_bot else {})
 
-    def applied(self, table: LiveTable, seat: int, action: Action, by_bot: bool) -> None:
-        """A stored action applied to the table (nothing told yet)."""
-        match = table.match
-        assert match is not None
-        deals_before = len(match.scores)
-        payload = {"action": str(action)} | ({"bot": True} if by_bot else {})
-        match.apply(action)
-        table.turns = table.turns.add(deals_before, seat, by_bot)
-        state = table.seats[seat]
-        state.taken_over = by_bot and state.kind == "human"
-        table.last = {"seat": seat, "action": str(action)}
-        table.events.append(public_event(table.version, seat, "action", payload))
-        if len(match.scores) > deals_before:
-            table.events.append(deal_over(table, deals_before, table.version))
-            self.pauser.pause(table, time.time())
-        self.clocks.set_clock(table)
-
-    async def take_back(self, table: LiveTable, seat: int) -> None:
+    @staticmethod
+    def take_back(table: LiveTable, seat: int) -> bool:
         """A player whose seat a bot took over after a time-out takes it back: at once,
-        before the bot's next move, with a whole move clock if it is their turn."""
+        before the bot's next move, with a whole move clock if it is their turn. Whether
+        the seat was the bot's."""
         state = table.seats[seat]
         if not state.taken_over:
-            return
+            return False
         state.taken_over = False
         match = table.match
         if match is not None and not match.is_over and match.deal.turn == seat:
-            self.clocks.set_clock(table)
-        await self.views.broadcast(table)
-        self.clocks.schedule(table)
+            set_clock(table)
+        return True
 
-    async def abandon(self, table: LiveTable, seat: int) -> None:
-        async with table.lock:
-            match = table.match
-            if match is None or table.status != "playing":
-                raise RoomError("forbidden", "there is no match in play to abandon")
-            if match.v.lines != 2:
-                raise RoomError("forbidden", "the abandonment rule is for tables of two lines")
-            self.log.store_event(table, "abandon", seat, {})
-            match.abandon(seat)
-            table.events.append(public_event(table.version, seat, "abandon", {}))
-        await self.after_change(table)
+    @staticmethod
+    def may_abandon(table: LiveTable) -> None:
+        """Raise :class:`RoomError` unless a seat may abandon the match now."""
+        match = table.match
+        if match is None or table.status != "playing":
+            raise RoomError("forbidden", "there is no match in play to abandon")
+        if match.v.lines != 2:
+            raise RoomError("forbidden", "the abandonment rule is for tables of two lines")
 
     async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
         match = table.match
@@ -199,17 +120,3 @@ class Turns:
             "params": params,
             "quick": hint.quick,
         }
-
-    async def after_change(self, table: LiveTable) -> None:
-        """After a stored change: the scores of deals just ended, the end of the match,
-        every seat's new state, and what wakes next."""
-        match = table.match
-        assert match is not None
-        for event in table.events[-3:]:
-            if event["type"] == "deal_over" and event.get("sent") is None:
-                event["sent"] = True
-                await self.views.send_all(table, {k: v for k, v in event.items() if k != "sent"})
-        if match.is_over and table.status != "over":
-            await self.finisher.ended(table)
-        await self.views.broadcast(table)
-        self.clocks.schedule(table)

@@ -1,4 +1,4 @@
-"""What each seat and each spectator receives of a table, and the broadcast of it.
+"""What each seat and each spectator receives of a table, and the telling of it to the seats.
 
 A seat's state (its own view), a spectator's (the public view), the events, the scores
 of a deal and of the match.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from burraco.errors import RuleError
 from burraco.server.absence import absent_json
@@ -16,9 +16,6 @@ from burraco.server.messages import own_view_json, public_view_json, score_json
 from burraco.server.table.live import LiveTable, Send, safe_send
 from burraco.server.table.pause import waiting_for
 from burraco.view import public_view_of
-
-if TYPE_CHECKING:
-    from burraco.server.table.spectators import Spectators
 
 __all__ = ["Views", "common", "deal_over", "match_over", "public_event", "state"]
 
@@ -161,13 +158,14 @@ def state(
 
 
 class Views:
-    """Tells a table's seats their states (each its own view), then queues the
-    spectators' (:meth:`Spectators.tell_watchers`)."""
+    """Tells a table's seats their states, each its own view (the spectators' frames are
+    queued by the step after it: :meth:`Step.show`)."""
 
-    #: Wired by the room (the spectators build their states here too).
-    spectators: Spectators
-
-    async def broadcast(self, table: LiveTable, skip: Send | None = None) -> None:
+    async def tell_seats(
+        self, table: LiveTable, skip: Send | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """Send each seat's socket its state (not ``skip``, told already); the table's
+        info and the public part built for the seats, for the spectators' frames."""
         info = table.info()
         shared: dict[str, Any] | None = None
         for seat, seat_state in enumerate(table.seats):
@@ -178,8 +176,7 @@ class Views:
             for send in list(seat_state.connections):
                 if send is not skip:
                     await safe_send(send, message)
-        # The players first: the spectators' states are only queued, never awaited.
-        self.spectators.tell_watchers(table, info, shared)
+        return info, shared
 
     @staticmethod
     async def send_all(table: LiveTable, message: dict[str, Any]) -> None:
