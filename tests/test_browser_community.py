@@ -17,7 +17,7 @@ from roomserver import RoomServer
 from test_browser import choose_language, shot
 from waits import seconds
 
-from burraco.server.results import bot_accounts, listener, seed_bot_ratings
+from burraco.server.results import bot_accounts, seed_bot_ratings
 from burraco.server.room import Room
 from burraco.storage import Store
 
@@ -32,7 +32,6 @@ def _rated_match(url: str) -> str:
         room = Room(store, bot_delay=0, next_deal_seconds=0)
         room.bot_accounts.update(bot_accounts(store))
         seed_bot_ratings(store, room.bot_accounts)
-        room.finish_listeners.append(listener(store))
         anna = store.create_user("Anna", "x", language="it")
         table, _ = await room.create_seated(
             "italian",

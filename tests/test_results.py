@@ -30,7 +30,6 @@ from burraco.server.ratings import BOT_LEVELS, displayed, game_variant
 from burraco.server.results import (
     bot_accounts,
     default_bot_ratings,
-    listener,
     match_results,
     rated_results,
     save_table_results,
@@ -55,7 +54,6 @@ def _run(
         store = Store(url)
         room = Room(store, bot_delay=0, next_deal_seconds=0, capacity=Capacity(**capacity))
         room.bot_accounts.update(bot_accounts(store))
-        room.finish_listeners.append(listener(store))
         try:
             return await scenario(room, store)
         finally:
