@@ -643,7 +643,7 @@ def lost(database: str, evening: Evening, wait: float = 30.0) -> list[str]:
     """What the database lacks of what the people were told: each a sentence."""
     from sqlalchemy import select
 
-    from burraco.server.ratings import displayed
+    from burraco.server.results.ratings import displayed
     from burraco.storage import Store
     from burraco.storage.models import ratings as ratings_table
     from burraco.storage.models import results as results_table

@@ -13,7 +13,7 @@ event loop measures how late it wakes (the wait any player's message would have 
 It prints the collections of each generation and the longest, the loop's lateness
 (p50, p99, max), the actions played, and the objects the collector tracks at the end.
 As ``burraco serve`` does, what is built before the tables is frozen
-(``burraco.server.collector.freeze_startup``; ``--no-freeze``: not, or an older checkout
+(``burraco.server.process.collector.freeze_startup``; ``--no-freeze``: not, or an older checkout
 without it), and the room walks the whole heap on its own schedule
 (``FullCollections``; ``--interpreter-schedule``: whenever the interpreter would).
 ``--census 60`` prints every minute what the collector tracks, by type. ``--src`` runs
@@ -102,7 +102,7 @@ async def run(
     with tempfile.TemporaryDirectory() as directory:
         store = Store(f"sqlite:///{directory}/collector.db")
         try:
-            from burraco.server.capacity import Capacity
+            from burraco.server.door.capacity import Capacity
 
             every = 600.0 if schedule else 0.0
             capacity = Capacity(
@@ -116,7 +116,7 @@ async def run(
         frozen = 0
         if freeze:
             try:
-                from burraco.server.collector import freeze_startup
+                from burraco.server.process.collector import freeze_startup
             except ImportError:  # an older checkout: nothing frozen
                 pass
             else:

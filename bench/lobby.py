@@ -24,7 +24,7 @@ from collections.abc import Callable
 from fastapi.testclient import TestClient
 
 from burraco.server.app import create_app
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.server.room import LobbyQuery, Room
 from burraco.variants import SETUPS
 

@@ -26,7 +26,7 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from burraco.server.quickplay import Entry, Group, QuickQueue, QuickRules
+from burraco.server.quick.play import Entry, Group, QuickQueue, QuickRules
 
 STEP = 0.5
 GIVE_UP = 300.0

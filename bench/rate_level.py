@@ -4,7 +4,7 @@ Run: ``python bench/rate_level.py --level learned --game italian-2 --rounds 8 [-
 
 ``burraco ratings --write-defaults`` rates all the levels together; with the expert in
 half the matches that is a quarter of an hour of CPU for Italian Burraco for two. A new
-level can be rated more cheaply the same way: the same whole matches (server/ladder.py's
+level can be rated more cheaply the same way: the same whole matches (server/results/ladder.py's
 ``play_match``, the expert at the same 0.05 s a decision), the same OpenSkill updates
 (``rate_matches``), but only the new level's matches, against each shipped level in both
 seatings, round after round, starting from the shipped ratings of the others. Only the
@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from burraco.bots.arena import BOT_NAMES
-from burraco.server import ladder, results
-from burraco.server.ratings import Skill, game_variant
+from burraco.server.results import ladder
+from burraco.server.results import record as results
+from burraco.server.results.ratings import Skill, game_variant
 
 DEFAULTS = Path(results.__file__).with_name(results.DEFAULTS)
 

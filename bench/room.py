@@ -211,8 +211,8 @@ def start_server(
     code = (
         "import gc, json, os, signal, sys, time, uvicorn\n"
         "from burraco.server.app import create_app\n"
-        "from burraco.server.capacity import Capacity\n"
-        "from burraco.server.limits import Limits\n"
+        "from burraco.server.door.capacity import Capacity\n"
+        "from burraco.server.door.limits import Limits\n"
         "if hasattr(os, 'sched_setaffinity'): os.sched_setaffinity(0, {0})\n"
         # One address makes every table here: no rate limit, and no busy answers.
         "limits = Limits(create_table='100000/minute', join_table='100000/minute',\n"
@@ -224,7 +224,7 @@ def start_server(
         f"serve = lambda: uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning',"
         f" ws_max_queue=1024, ws_per_message_deflate={deflate})\n"
         # As `burraco serve` does: what start-up built is never walked again.
-        "from burraco.server.collector import freeze_startup\n"
+        "from burraco.server.process.collector import freeze_startup\n"
         "freeze_startup()\n"
         # Every collection's pause, by generation, written when the room stops.
         "pauses = {0: [], 1: [], 2: []}\n"

@@ -16,8 +16,9 @@ from sqlalchemy import event
 from waits import seconds
 
 from burraco.bots.arena import make_bot
-from burraco.server.capacity import Capacity
-from burraco.server.limits import Limits, Rates
+from burraco.server.door.capacity import Capacity
+from burraco.server.door.limits import Limits, Rates
+from burraco.server.process.thinking import Thinking
 from burraco.server.room import Room
 from burraco.server.table.bots import Bots
 from burraco.server.table.chat import TableChat
@@ -32,7 +33,6 @@ from burraco.server.table.spectators import Spectators
 from burraco.server.table.step import Step
 from burraco.server.table.turns import Turns
 from burraco.server.table.views import Views
-from burraco.server.thinking import Thinking
 from burraco.storage import SeatRow, Store
 from burraco.variants import variant
 

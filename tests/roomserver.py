@@ -17,8 +17,8 @@ import websockets
 from waits import seconds
 
 from burraco.server.app import create_app
-from burraco.server.capacity import Capacity
-from burraco.server.limits import Limits
+from burraco.server.door.capacity import Capacity
+from burraco.server.door.limits import Limits
 from burraco.server.room import Room
 
 

@@ -21,9 +21,9 @@ from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 from roomserver import RoomServer
 
-from burraco.server.accounts import HASH_NICENESS, Hashing
-from burraco.server.capacity import Capacity
-from burraco.server.limits import Limits, Lockout
+from burraco.server.accounts.people import HASH_NICENESS, Hashing
+from burraco.server.door.capacity import Capacity
+from burraco.server.door.limits import Limits, Lockout
 from burraco.storage import Store
 
 

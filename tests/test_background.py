@@ -1,11 +1,11 @@
-"""Ending the room's background tasks (``burraco.server.background.cancel``)."""
+"""Ending the room's background tasks (``burraco.server.process.background.cancel``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 
-from burraco.server.background import cancel
+from burraco.server.process.background import cancel
 
 
 def test_a_task_that_lost_its_cancellation_is_still_ended() -> None:

@@ -31,9 +31,9 @@ from waits import seconds
 
 from burraco.client import house
 from burraco.client.session import Seat
-from burraco.server.capacity import Capacity
-from burraco.server.limits import Limits
-from burraco.server.quickplay import Entry, QuickQueue, QuickRules
+from burraco.server.door.capacity import Capacity
+from burraco.server.door.limits import Limits
+from burraco.server.quick.play import Entry, QuickQueue, QuickRules
 from burraco.server.table.errors import RoomError
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
@@ -387,7 +387,7 @@ def test_a_challenge_is_answered_once_whichever_store_answers(tmp_path: Path) ->
     """Two stores on one database (two processes of a cluster): the challenge one makes,
     the other sees; of two answers only the first changes it, and one past its 10 minutes
     is gone."""
-    from burraco.server.bot_accounts import Challenge, Challenges
+    from burraco.server.accounts.bots import Challenge, Challenges
     from burraco.storage import Store, TableRow
 
     url = f"sqlite:///{tmp_path / 'room.db'}"
@@ -427,7 +427,7 @@ def test_a_room_of_the_version_before_challenges_is_upgraded_with_its_tables(
     from sqlalchemy import create_engine, event
 
     import burraco.storage.store as store_module
-    from burraco.server.bot_accounts import Challenge, Challenges
+    from burraco.server.accounts.bots import Challenge, Challenges
     from burraco.storage import Store
 
     url = f"sqlite:///{tmp_path / 'old.db'}"

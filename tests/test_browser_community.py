@@ -17,7 +17,7 @@ from roomserver import RoomServer
 from test_browser import choose_language, shot
 from waits import seconds
 
-from burraco.server.results import bot_accounts, seed_bot_ratings
+from burraco.server.results.record import bot_accounts, seed_bot_ratings
 from burraco.server.room import Room
 from burraco.storage import Store
 
@@ -74,7 +74,7 @@ def test_the_leaderboard_and_the_player_page_show_ratings_and_matches(
         bots = page.locator(".board-bots tbody tr").evaluate_all(
             "rows => rows.map((r) => r.dataset.name)"
         )
-        # By their ratings: the shipped ones (server/bot_ratings.json: expert 1501, greedy
+        # By their ratings: the shipped ones (server/results/bot_ratings.json: expert 1501, greedy
         # 1438, learned 1289, random 727), greedy's raised by its win over Anna.
         assert bots == ["expert", "greedy", "learned", "random"]
         assert "Bot: Expert" in page.locator(".board-bots").inner_text()
@@ -196,7 +196,7 @@ def test_the_lobby_says_each_bots_rating_before_a_player_chooses_it(
     them: the lobby's bot levels carry the game's ratings, and follow the chosen table.
     The learned ("self-taught") level too: greedy's at a table of four, where it plays
     the greedy bot's moves, its own at Italian Burraco for two."""
-    from burraco.server.ratings import displayed
+    from burraco.server.results.ratings import displayed
 
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
         store = Store(f"sqlite:///{tmp_path / 'room.db'}", migrate=False)

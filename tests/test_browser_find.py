@@ -16,7 +16,7 @@ from conftest import CHROMIUM
 from roomserver import RoomServer
 from waits import seconds
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

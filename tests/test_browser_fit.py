@@ -26,7 +26,7 @@ from test_browser_layout import LAPTOP, PHONE, SMALL_WORDS, WAIT, boxes_meet, pa
 from test_browser_review import SEED, _finished_match
 from waits import ms
 
-from burraco.server.reviews import ReviewSettings
+from burraco.server.process.reviews import ReviewSettings
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -25,7 +25,7 @@ from test_browser import create_table, wait_my_turn, wait_version_above
 from test_browser_review import _one_deal  # noqa: F401 (a fixture: every table from one seed)
 from waits import ms
 
-from burraco.server.reviews import ReviewSettings
+from burraco.server.process.reviews import ReviewSettings
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -21,7 +21,7 @@ from waits import ms
 from websockets.sync.client import connect
 
 from burraco.cli import app
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.storage import Store
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")

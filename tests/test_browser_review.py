@@ -20,7 +20,7 @@ from test_browser import shot
 from test_review_room import _play_until
 from waits import ms, seconds
 
-from burraco.server.reviews import ReviewSettings
+from burraco.server.process.reviews import ReviewSettings
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -15,7 +15,7 @@ import pytest
 import websockets
 from roomserver import Player, RoomServer, create_table
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 
 
 def test_a_new_socket_on_a_seat_replaces_the_oldest_past_the_cap(db: str) -> None:

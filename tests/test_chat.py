@@ -17,7 +17,7 @@ from roomserver import Player, RoomServer, create_table, start_table
 from test_watch import Spectator, assert_no_hand, two_people
 
 from burraco.server.chat import LONGEST, QUICK, ChatEmpty, ChatTooLong, clean_chat
-from burraco.server.limits import Limits
+from burraco.server.door.limits import Limits
 
 PAYLOAD = "<img src=x onerror=alert(1)><b>hi</b>"
 

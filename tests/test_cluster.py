@@ -62,7 +62,7 @@ def test_commands_past_the_redis_connections_wait_for_one(redis_url: str) -> Non
     """A loaded process sends more commands at once than it has connections: each waits
     for a free one (redis-py's default pool refused them with "Too many connections", a
     500 for the player, seen in bench/cluster.py)."""
-    from burraco.server.cluster import REDIS_CONNECTIONS, redis_client
+    from burraco.server.cluster.processes import REDIS_CONNECTIONS, redis_client
 
     async def crowd() -> list[Any]:
         client = redis_client(redis_url)
@@ -84,7 +84,7 @@ def test_a_node_renews_all_its_leases_in_one_command(redis_url: str) -> None:
     """A loaded process renewed its leases one table at a time (a GET and an EXPIRE each,
     awaited one after the other): with a hundred tables that took longer than the lease,
     and its tables lapsed to other processes while it played them (bench/cluster.py)."""
-    from burraco.server.cluster import OWNER_SECONDS, Cluster
+    from burraco.server.cluster.processes import OWNER_SECONDS, Cluster
     from burraco.server.room import Room
     from burraco.storage import Store
 
@@ -127,7 +127,7 @@ def test_two_claims_of_one_table_in_one_process_load_it_once(redis_url: str) -> 
     """A socket and the scan of one process take a dead owner's table at the same moment:
     the second claim loaded the table again, and the players whose sockets the first copy
     held heard nothing more (bench/cluster.py: a player waiting for a move made)."""
-    from burraco.server.cluster import Cluster
+    from burraco.server.cluster.processes import Cluster
     from burraco.server.room import Room
     from burraco.storage import Store
 
@@ -359,7 +359,7 @@ def test_when_the_owner_dies_every_player_plays_on_within_the_lease(rooms: list[
     """kill -9 of the table's owner: the player connected to it and the player relayed
     through the other process are both playing again within lease + 5 s, without any
     help (their clients reconnect as the page does)."""
-    from burraco.server.cluster import OWNER_SECONDS
+    from burraco.server.cluster.processes import OWNER_SECONDS
 
     urls = rooms
     ws_urls = [u.replace("http", "ws") for u in urls]
@@ -508,7 +508,7 @@ def test_the_leaderboard_and_player_pages_are_the_same_from_every_process(
 
 
 def test_a_relays_failed_side_is_read_not_logged_as_never_retrieved() -> None:
-    from burraco.server.cluster import _read_failure
+    from burraco.server.cluster.processes import _read_failure
 
     reported: list[dict[str, object]] = []
 
@@ -533,7 +533,7 @@ def test_a_relays_failed_side_is_read_not_logged_as_never_retrieved() -> None:
 def test_an_address_is_counted_once_across_the_processes(redis_url: str) -> None:
     """The proxy sends an address's requests round the processes: each counting alone
     let it make as many tables a minute as there are processes (docs/cluster.md)."""
-    from burraco.server.limits import Limits, Rates, SharedRates
+    from burraco.server.door.limits import Limits, Rates, SharedRates
 
     async def scenario() -> list[float | None]:
         first, second = (Rates(Limits(create_table="3/minute")) for _ in range(2))
@@ -553,7 +553,7 @@ def test_an_address_is_counted_once_across_the_processes(redis_url: str) -> None
 
 
 def test_without_redis_each_process_counts_alone() -> None:
-    from burraco.server.limits import Limits, Rates, SharedRates
+    from burraco.server.door.limits import Limits, Rates, SharedRates
 
     async def scenario() -> list[float | None]:
         rates = Rates(Limits(create_table="2/minute"))

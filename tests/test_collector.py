@@ -14,7 +14,7 @@ from burraco import Deal, variant
 from burraco.actions import Action, discard, draw, extend, meld, take
 from burraco.cards import parse_card, parse_cards
 from burraco.melds import tables_for
-from burraco.server.collector import FullCollections, freeze_startup
+from burraco.server.process.collector import FullCollections, freeze_startup
 
 
 def _collect_fully() -> None:

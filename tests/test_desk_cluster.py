@@ -19,9 +19,9 @@ import test_cluster
 from test_cluster import REDIS, ROOMS
 from waits import seconds
 
-from burraco.server.capacity import Capacity
-from burraco.server.cluster import Cluster
+from burraco.server.cluster.processes import Cluster
 from burraco.server.desk import Desk
+from burraco.server.door.capacity import Capacity
 from burraco.server.room import Room
 from burraco.storage import Store
 
@@ -206,7 +206,7 @@ def test_a_process_that_does_not_answer_holds_up_a_round_once(
 ) -> None:
     """A process that says it is alive but does not answer (hung) gets its share of a
     round's tables seated by the director's process, after one wait, not one a table."""
-    from burraco.server.cluster import RPC_SECONDS
+    from burraco.server.cluster.processes import RPC_SECONDS
 
     async def scenario() -> None:
         store = Store(f"sqlite:///{tmp_path / 'room.db'}")

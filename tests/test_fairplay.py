@@ -1,4 +1,4 @@
-"""Fair play of rated matches (server/fairplay.py): no rated match among one owner's
+"""Fair play of rated matches (server/results/fairplay.py): no rated match among one owner's
 accounts, a daily cap of rated matches between the same opponents, and a farm detector
 that flags an account and freezes its rating until a moderator decides."""
 
@@ -16,7 +16,7 @@ from test_results import ONE_DEAL, _run, _stored
 from typer.testing import CliRunner
 
 from burraco.cli import app
-from burraco.server.fairplay import DAY, Game, farm_signal
+from burraco.server.results.fairplay import DAY, Game, farm_signal
 from burraco.server.room import LiveTable, Room
 from burraco.server.table.views import match_over
 from burraco.storage import RatingRow, Store

@@ -1,4 +1,4 @@
-"""The operations a route asks of a table's owner (server/forwarded.py), run on a real
+"""The operations a route asks of a table's owner (server/cluster/forwarded.py), run on a real
 room without a server: each named in the table runs here, an unknown one is refused, and
 with a cluster's call every operation goes through it."""
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from parts import room_in
 
-from burraco.server.forwarded import OPERATIONS, on_owner, run_here
+from burraco.server.cluster.forwarded import OPERATIONS, on_owner, run_here
 from burraco.server.room import RoomError
 
 TABLE = {"variant": "italian", "players": 2, "name": "Anna"}

@@ -119,7 +119,7 @@ def test_a_match_s_finish_time_stays_when_its_replay_is_reopened() -> None:
     import asyncio
     import time
 
-    from burraco.server.account_api import finished
+    from burraco.server.accounts.api import finished
     from burraco.server.room import Room
 
     async def play() -> tuple[float, float, list[int], int]:

@@ -31,8 +31,8 @@ from waits import ms
 from burraco.bots.hints import WHY
 from burraco.refusals import TEXTS as RULES
 from burraco.server.chat import QUICK
-from burraco.server.pages import page as served_page
-from burraco.server.ratings import BOT_LEVELS
+from burraco.server.results.ratings import BOT_LEVELS
+from burraco.server.routes.shells import page as served_page
 from burraco.tournament.errors import PHASES, WORDS
 from burraco.tournament.errors import TEXTS as DESK_RULES
 
@@ -110,7 +110,7 @@ ROOM_CODES = [
     # Fair play: no hint or analysis during a rated or tournament match.
     "no_hints_rated",
     "no_hints_tournament",
-    # Moderation (server/moderation.py).
+    # Moderation (server/results/moderation.py).
     "banned",
 ]
 
@@ -131,7 +131,7 @@ DYNAMIC_KEYS = {
         "red_threes",
     ],
     "score.end.": ["closed", "went out", "stock", "stall", "time-out"],
-    # Why a table made rated plays unrated (server/fairplay.py).
+    # Why a table made rated plays unrated (server/results/fairplay.py).
     "score.unrated_": ["same_owner", "pair_cap"],
     "moderation.": ["clear", "reset", "ban"],
     "grade.": ["clean", "semi-clean", "dirty", "twos", "jokers", "twos-and-jokers"],

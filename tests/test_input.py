@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from roomserver import Player, RoomServer
 
-from burraco.server.capacity import Capacity
-from burraco.server.limits import Limits
+from burraco.server.door.capacity import Capacity
+from burraco.server.door.limits import Limits
 
 
 @pytest.fixture(scope="module")

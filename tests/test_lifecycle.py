@@ -23,7 +23,7 @@ import websockets
 from roomserver import Player, RoomServer, free_port, port_is_free
 from waits import seconds
 
-from burraco.server.thinking import Busy, Thinking, ThinkingSettings
+from burraco.server.process.thinking import Busy, Thinking, ThinkingSettings
 
 pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads processes in /proc")
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 from roomserver import RoomServer
 
-from burraco.server.capacity import Capacity
-from burraco.server.limits import Limits, Rates
+from burraco.server.door.capacity import Capacity
+from burraco.server.door.limits import Limits, Rates
 
 
 def _from(server: RoomServer, address: str) -> httpx.Client:

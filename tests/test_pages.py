@@ -1,5 +1,5 @@
 """The pages' shared head and header bar: written once in ``web/parts/``, filled in by the
-room wherever it serves a page (``burraco.server.pages``), with the catalogues beside them.
+room wherever it serves a page (``burraco.server.routes.shells``), with the catalogues beside them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from roomserver import RoomServer
 from waits import seconds
 
-from burraco.server.pages import WEB, assemble, page
+from burraco.server.routes.shells import WEB, assemble, page
 
 PARTS = WEB / "parts"
 PAGES = sorted(WEB.glob("*.html"))

@@ -7,10 +7,10 @@ import asyncio
 
 from parts import Socket, dealt
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
+from burraco.server.process.thinking import Thinking
 from burraco.server.table.bots import UNSEEN_PACE, Bots
 from burraco.server.table.live import LiveTable
-from burraco.server.thinking import Thinking
 
 
 def _bots(tables: dict[str, LiveTable], delay: float = 0.5, **capacity: int) -> Bots:

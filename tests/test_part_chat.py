@@ -11,7 +11,7 @@ import pytest
 from parts import store_in, stored
 
 from burraco.server.chat import HISTORY, LONGEST
-from burraco.server.limits import Limits, Rates
+from burraco.server.door.limits import Limits, Rates
 from burraco.server.table.chat import TableChat
 from burraco.server.table.errors import RoomError
 from burraco.server.table.live import LiveTable

@@ -9,11 +9,11 @@ import time
 
 from parts import dealt
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
+from burraco.server.process.thinking import Thinking
 from burraco.server.table.bots import Bots
 from burraco.server.table.clocks import Clocks, Wakes, wakes
 from burraco.server.table.live import LiveTable
-from burraco.server.thinking import Thinking
 
 
 def test_the_move_clock_runs_only_with_seconds_in_a_deal_in_play() -> None:

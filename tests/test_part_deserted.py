@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from parts import Socket, greedy_move, room_in, seated, until
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.server.room import RoomError
 from burraco.server.table.deserted import nobody_at
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from parts import Socket, room_in
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.server.room import Room, RoomError
 from burraco.server.table.door import Pace
 from burraco.server.table.live import LiveTable

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from parts import closed, seated, seats_on, step_on, store_in, stored
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.server.table.live import LiveTable
 from burraco.server.table.lobby import Lobby, LobbyQuery
 

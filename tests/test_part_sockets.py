@@ -9,7 +9,7 @@ from pathlib import Path
 
 from parts import Socket, closed, greedy_move, play_deal, seated, step_on, store_in
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.server.table.sockets import REPLACED, SeatSockets
 from burraco.server.table.step import Step
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from parts import closed, dealt, greedy_move, play_deal, seated, step_on, store_in, until
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.server.table.errors import RoomError
 from burraco.server.table.spectators import Spectators, shown_frame, watch_target
 

@@ -9,9 +9,9 @@ import asyncio
 import pytest
 from parts import dealt, greedy_move
 
+from burraco.server.process.thinking import Thinking
 from burraco.server.table.errors import RoomError
 from burraco.server.table.turns import Turns
-from burraco.server.thinking import Thinking
 
 
 def _turns() -> Turns:

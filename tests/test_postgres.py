@@ -184,7 +184,7 @@ def test_a_finish_waits_for_anothers_hold_on_its_player_and_stores_after_it(
     from sqlalchemy import text
     from test_rating_race import _two_finished_tables
 
-    from burraco.server.results import listener
+    from burraco.server.results.record import listener
     from burraco.storage import Store
 
     store = Store(postgres_url)

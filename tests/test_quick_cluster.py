@@ -27,8 +27,8 @@ import websockets
 from roomserver import free_port
 from waits import seconds
 
-from burraco.server.quick_redis import RedisQuickPlay
-from burraco.server.quickplay import Entry, QuickRules
+from burraco.server.quick.play import Entry, QuickRules
+from burraco.server.quick.redis_queue import RedisQuickPlay
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed")

@@ -12,8 +12,8 @@ import httpx
 import pytest
 from roomserver import RoomServer
 
-from burraco.server.capacity import Capacity
-from burraco.server.quickplay import (
+from burraco.server.door.capacity import Capacity
+from burraco.server.quick.play import (
     Entry,
     Group,
     QuickPlay,
@@ -471,7 +471,7 @@ def test_registered_players_sit_at_a_rated_table(server: RoomServer) -> None:
 
 
 def test_joins_are_rate_limited(db: str) -> None:
-    from burraco.server.limits import Limits
+    from burraco.server.door.limits import Limits
 
     with RoomServer(db, limits=Limits(quick_play="2/minute")) as server, server.http() as http:
         body = {"variant": "italian", "name": "Anna", "bots": False}

@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 from waits import seconds
 
-from burraco.server import results
 from burraco.server.absence import absent_seats
-from burraco.server.results import bot_accounts, match_results, rated_results
+from burraco.server.results import record
+from burraco.server.results.record import bot_accounts, match_results, rated_results
 from burraco.server.room import LiveTable, Room
 from burraco.storage import Store
 from burraco.storage.store import RatingRow
@@ -76,9 +76,9 @@ def finish_at_once(url: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
             barrier.wait()
         return real(match, rows, before, *args)
 
-    monkeypatch.setattr(results, "rated_results", held)
+    monkeypatch.setattr(record, "rated_results", held)
     with ThreadPoolExecutor(2) as pool:
-        done = list(pool.map(results.save_table_results, (first, second), tables, (1.0, 2.0)))
+        done = list(pool.map(record.save_table_results, (first, second), tables, (1.0, 2.0)))
     monkeypatch.undo()
     return {
         "done": done,
@@ -141,7 +141,7 @@ def test_a_table_finished_at_once_by_two_processes_is_stored_and_rated_once(
     anna, tables = asyncio.run(_two_finished_tables(first))
     second = Store(db, migrate=False)
     with ThreadPoolExecutor(2) as pool:
-        done = list(pool.map(results.save_table_results, (first, second), tables[:1] * 2))
+        done = list(pool.map(record.save_table_results, (first, second), tables[:1] * 2))
     assert sorted(done) == [False, True]
     assert first.ratings_for("italian-2", [anna])[anna].matches == 1
     assert len(first.results(table_id=tables[0].id)) == 2
@@ -165,5 +165,5 @@ def test_seeding_the_bots_never_replaces_a_rating_a_match_stored_meanwhile(db: s
 
     starting = Starting(db, migrate=False)
     defaults = {"italian-2": {"greedy": {"mu": 30.0, "sigma": 2.0, "matches": 40}}}
-    assert results.seed_bot_ratings(starting, accounts, defaults) == 0
+    assert record.seed_bot_ratings(starting, accounts, defaults) == 0
     assert starting.ratings_for("italian-2", [greedy]) == {greedy: rated}

@@ -1,4 +1,4 @@
-"""The rating math (burraco.server.ratings): OpenSkill over the lines of a match."""
+"""The rating math (burraco.server.results.ratings): OpenSkill over the lines of a match."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from burraco import variant
 from burraco.match import Match
-from burraco.server.ladder import play_matches, rate_matches, schedule
-from burraco.server.ratings import (
+from burraco.server.results.ladder import play_matches, rate_matches, schedule
+from burraco.server.results.ratings import (
     BOT_LEVELS,
     GAMES,
     Skill,

@@ -10,7 +10,7 @@ from typing import Any
 from roomserver import Player, RoomServer, create_table, start_table
 from test_results import _run, rated_against_greedy
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 
 
 async def _play_out(player: Player) -> None:

@@ -1,4 +1,4 @@
-"""Results and ratings of finished tables (burraco.server.results), the bots' rating
+"""Results and ratings of finished tables (burraco.server.results.record), the bots' rating
 matches (``burraco ratings``), and the leaderboard and player API."""
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from burraco.bots.learned import LearnedBot
 from burraco.cli import app
 from burraco.match import Match
 from burraco.server.absence import SeatTurns, Tally, absent_seats
-from burraco.server.capacity import Capacity
-from burraco.server.ratings import BOT_LEVELS, displayed, game_variant
-from burraco.server.results import (
+from burraco.server.door.capacity import Capacity
+from burraco.server.results.ratings import BOT_LEVELS, displayed, game_variant
+from burraco.server.results.record import (
     bot_accounts,
     default_bot_ratings,
     match_results,

@@ -1,4 +1,4 @@
-"""The reviews in the room (server/reviews.py, server/review_api.py): who may ask for a
+"""The reviews in the room (server/process/reviews.py, server/routes/reviews.py): who may ask for a
 review of which seat, the pool's bounds, and a review stored in the database."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from waits import seconds
 
 from burraco.bots.review import DealReview
 from burraco.cli import app
-from burraco.server.limits import Limits
-from burraco.server.reviews import ReviewPool, ReviewSettings
+from burraco.server.door.limits import Limits
+from burraco.server.process.reviews import ReviewPool, ReviewSettings
 from burraco.server.table.errors import RoomError
 from burraco.storage import ReviewRow, Store
 
@@ -253,13 +253,13 @@ def test_the_store_keeps_a_seats_first_review(tmp_path: Any) -> None:
 
 
 def test_the_workers_run_below_the_room() -> None:
-    """A worker starts as the pool starts it (server/reviews.py): niced by the settings'
+    """A worker starts as the pool starts it (server/process/reviews.py): niced by the settings'
     increment, so the room's own process goes first on a shared core."""
     import multiprocessing
     import os
     from concurrent.futures import ProcessPoolExecutor
 
-    from burraco.server.reviews import _start_worker
+    from burraco.server.process.reviews import _start_worker
 
     context = multiprocessing.get_context("spawn")
     start = (None, 15, os.getpid())

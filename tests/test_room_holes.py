@@ -24,7 +24,7 @@ from roomserver import Player, RoomServer, create_table, free_port
 from sqlalchemy import update
 
 from burraco.server.app import create_app
-from burraco.server.limits import Limits
+from burraco.server.door.limits import Limits
 from burraco.storage import Store, models
 
 #: A message of the protocol's size that nests deeper than the parser's stack.

@@ -158,7 +158,7 @@ def test_a_test_rooms_own_capacity_waits_as_patiently_as_the_default(tmp_path: P
     met 503 under load). A test that sets the lag itself keeps it."""
     from roomserver import RoomServer
 
-    from burraco.server.capacity import Capacity
+    from burraco.server.door.capacity import Capacity
 
     capped = RoomServer(f"sqlite:///{tmp_path / 'a.db'}", capacity=Capacity(max_bot_tables=3))
     assert capped.room.capacity.max_bot_tables == 3

@@ -3,16 +3,21 @@ what lies below it.
 
 The layers stand engine <- bots <- storage <- server (test_floors.py, ``LAYERS``). Inside
 the server, three floors, lowest first: the room, its parts and what serves them (the
-desk, the cluster, accounts, quick play, ...); the routers (a module with a ``routes()``,
-and ``http_errors``, which answers what they refuse); ``app``, which wires them and which
-only the command line imports. These tests read every import (``imports_of``), at module
-level, inside a function (an import put off is still an import: ``cluster`` reached back
-into ``app._local`` so) and for annotations alike, and fail on:
+folders ``table/``, ``desk/``, ``cluster/``, ``accounts/``, ``quick/``, ``results/``,
+``door/``, ``process/`` and the top floor's shared vocabulary); the routers (the folder
+``routes/``, whose ``errors`` answers what they refuse and ``shells`` holds the pages'
+files, and a module with a ``routes()`` in any other folder); ``app``, which wires them and
+which only the command line imports. These tests read every import (``imports_of``), at
+module level, inside a function (an import put off is still an import: the cluster reached
+back into ``app._local`` so) and for annotations alike, and fail on:
 
 1. a server module importing one on a higher floor of the server;
 2. a circle among the server's modules, imports inside functions counted (only the
    ``if TYPE_CHECKING:`` ones, for annotations, are not: they never run);
-3. ``app`` imported by anything of the package but the command line.
+3. ``app`` imported by anything of the package but the command line;
+4. a module on the server's top floor but ``app``, ``room`` and the table's shared
+   vocabulary, or a folder without its one-paragraph docstring, or whose ``__init__``
+   re-exports (server/__init__.py's docstring lists the folders).
 """
 
 from __future__ import annotations
@@ -25,8 +30,21 @@ from test_floors import PACKAGE, Import, circles, imports_of
 
 #: The modules above the routers: what wires them.
 TOP = frozenset({"server.app"})
-#: What stands with the routers without a ``routes()`` of its own.
-WITH_THE_ROUTERS = frozenset({"server.http_errors"})
+#: The folder of the routers: all of it stands on their floor, those of its modules without
+#: a ``routes()`` of their own too (``errors``, ``shells``).
+ROUTER_FOLDERS = frozenset({"server.routes"})
+#: What stays on the server's top floor: what wires everything, the live tables, and the
+#: table's shared vocabulary; the rest lives in a folder by concern.
+TOP_FLOOR = frozenset(
+    {"server", "server.app", "server.room", "server.messages", "server.watching"}
+    | {"server.chat", "server.absence"}
+)
+#: The folders by concern, each with an ``__init__`` that only says what lives there.
+#: ``table/`` and ``desk/`` are older: their ``__init__`` wires their parts.
+FOLDERS = frozenset(
+    {"accounts", "quick", "results", "door", "process", "cluster", "routes", "table", "desk"}
+)
+PLAIN_FOLDERS = FOLDERS - {"table", "desk"}
 #: The modules outside the server that may import ``app``: the command line's.
 ENTRY_POINTS = frozenset({"cli"})
 
@@ -48,7 +66,8 @@ def floor_of(module: str, routers: frozenset[str]) -> int:
     """0: the room, its parts and what serves them; 1: the routers; 2: app."""
     if module in TOP:
         return 2
-    return 1 if module in routers or module in WITH_THE_ROUTERS else 0
+    in_router_folder = any(module.startswith(f"{folder}.") for folder in ROUTER_FOLDERS)
+    return 1 if module in routers or in_router_folder else 0
 
 
 def upward(imports: list[Import], routers: frozenset[str]) -> list[str]:
@@ -76,8 +95,17 @@ ROUTERS = frozenset(m for m, path in _server_modules().items() if _is_router(pat
 
 
 def test_the_routers_are_found() -> None:
-    assert {"server.table_api", "server.tournament_api", "server.socket_api"} <= ROUTERS
-    assert {"server.page_api", "server.players", "server.review_api"} <= ROUTERS
+    assert {"server.routes.tables", "server.desk.api", "server.routes.sockets"} <= ROUTERS
+    assert {"server.routes.pages", "server.results.players", "server.routes.reviews"} <= ROUTERS
+    assert {"server.accounts.api", "server.quick.api", "server.results.moderation_api"} <= ROUTERS
+
+
+def test_the_routes_folder_stands_with_the_routers_and_the_rest_below() -> None:
+    assert floor_of("server.routes.errors", frozenset()) == 1
+    assert floor_of("server.routes.shells", frozenset()) == 1
+    assert floor_of("server.accounts.people", ROUTERS) == 0
+    assert floor_of("server.door.limits", ROUTERS) == 0
+    assert floor_of("server.app", ROUTERS) == 2
 
 
 def test_the_server_imports_only_its_lower_floors() -> None:
@@ -96,8 +124,27 @@ def test_only_the_command_line_imports_app() -> None:
 
 def test_the_forwarded_operations_are_below_app_and_the_cluster() -> None:
     # What the cluster runs for another process, and the routes ask of a table's owner.
-    importers = {i.module for i in _package_imports() if i.target == "server.forwarded"}
-    assert {"server.app", "server.cluster"} <= importers
+    importers = {i.module for i in _package_imports() if i.target == "server.cluster.forwarded"}
+    assert {"server.app", "server.cluster.processes"} <= importers
+
+
+def test_the_top_floor_holds_only_the_room_app_and_the_tables_vocabulary() -> None:
+    top = {m for m in _server_modules() if m.count(".") == 1 or m == "server"}
+    assert top - {f"server.{folder}" for folder in FOLDERS} == TOP_FLOOR
+
+
+def test_each_folder_says_what_lives_there_in_one_paragraph_and_exports_nothing() -> None:
+    for folder in sorted(FOLDERS):
+        path = PACKAGE / "server" / folder / "__init__.py"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        doc = ast.get_docstring(tree) or ""
+        assert len(doc) > 100, f"server/{folder}/__init__.py says too little"
+        if folder in PLAIN_FOLDERS:
+            assert "\n\n" not in doc.strip(), f"server/{folder}: one paragraph"
+            assert len(tree.body) == 1, f"server/{folder}/__init__.py holds more than its words"
+    # And server/__init__.py names every folder.
+    doc = ast.get_docstring(ast.parse((PACKAGE / "server" / "__init__.py").read_text())) or ""
+    assert all(f"``{folder}/``" in doc for folder in FOLDERS)
 
 
 # --- the checks catch what they are for ---------------------------------------------------
@@ -105,15 +152,19 @@ def test_the_forwarded_operations_are_below_app_and_the_cluster() -> None:
 
 def test_the_cluster_reaching_back_into_app_fails() -> None:
     # As cluster.py did: ``from burraco.server.app import _local`` inside Cluster._run.
-    reach_back = Import("server.cluster", "server.app", 318, function="Cluster._run")
-    wired = Import("server.app", "server.cluster", 42)
+    cluster = "server.cluster.processes"
+    reach_back = Import(cluster, "server.app", 318, function="Cluster._run")
+    wired = Import("server.app", cluster, 42)
     assert len(upward([reach_back, wired], frozenset())) == 1
-    assert run_time_circles([reach_back, wired]) == [["server.app", "server.cluster", "server.app"]]
+    assert run_time_circles([reach_back, wired]) == [["server.app", cluster, "server.app"]]
 
 
 def test_a_part_importing_a_router_fails_and_annotations_make_no_circle() -> None:
-    routers = frozenset({"server.table_api"})
-    assert len(upward([Import("server.room", "server.table_api", 1)], routers)) == 1
-    assert upward([Import("server.table_api", "server.room", 1)], routers) == []
-    typed = Import("server.desk", "server.cluster", 44, type_only=True)
-    assert run_time_circles([typed, Import("server.cluster", "server.desk", 1)]) == []
+    routers = frozenset({"server.accounts.api"})
+    assert len(upward([Import("server.room", "server.accounts.api", 1)], routers)) == 1
+    assert upward([Import("server.accounts.api", "server.room", 1)], routers) == []
+    # A module of routes/ is on the routers' floor, with or without its routes().
+    assert len(upward([Import("server.accounts.people", "server.routes.shells", 1)], routers)) == 1
+    cluster = "server.cluster.processes"
+    typed = Import("server.desk", cluster, 44, type_only=True)
+    assert run_time_circles([typed, Import(cluster, "server.desk", 1)]) == []

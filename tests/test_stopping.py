@@ -17,7 +17,7 @@ HANGING_ROOM = """
 import asyncio, contextlib, sys
 import uvicorn
 from fastapi import FastAPI
-from burraco.server.stopping import BoundedServer
+from burraco.server.process.stopping import BoundedServer
 
 @contextlib.asynccontextmanager
 async def lifespan(app):

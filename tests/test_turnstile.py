@@ -1,4 +1,4 @@
-"""The room's door (burraco.server.turnstile): a flood of requests or spectators waits
+"""The room's door (burraco.server.door.turnstile): a flood of requests or spectators waits
 outside, a few at a time inside, so the players' moves never queue behind it (issue 19:
 160 addresses making tables took a player's p99 to 363 ms, 900 spectators to 432 ms)."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.types import Message, Receive, Scope, Send
 
-from burraco.server.turnstile import Turnstile
+from burraco.server.door.turnstile import Turnstile
 
 
 class Held:

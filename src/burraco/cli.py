@@ -960,9 +960,9 @@ def serve(
     import uvicorn
 
     from burraco.server.app import create_app
-    from burraco.server.collector import freeze_startup
-    from burraco.server.guard import socket_origin
-    from burraco.server.thinking import ThinkingSettings
+    from burraco.server.door.guard import socket_origin
+    from burraco.server.process.collector import freeze_startup
+    from burraco.server.process.thinking import ThinkingSettings
     from burraco.storage import Store
     from burraco.storage.store import StoreInUse
 
@@ -999,7 +999,7 @@ def serve(
         f"[bold green]Burraco room[/] at [bold]http://{host}:{port}/[/] "
         f"(database {database_url}); Ctrl+C stops it."
     )
-    from burraco.server.stopping import BoundedServer
+    from burraco.server.process.stopping import BoundedServer
 
     config = uvicorn.Config(
         application,
@@ -1245,8 +1245,8 @@ def ratings_command(
     and OpenSkill rates them on the players' scale (what the leaderboard shows)."""
     import time
 
-    from burraco.server import ladder, results
-    from burraco.server.ratings import GAMES, game_variant
+    from burraco.server.results import ladder, record
+    from burraco.server.results.ratings import GAMES, game_variant
     from burraco.terminal import progress_of
 
     console = Console(highlight=False)
@@ -1288,7 +1288,7 @@ def ratings_command(
         from burraco.storage.store import RatingRow, Store
 
         store = Store(database_url)
-        accounts = results.bot_accounts(store)
+        accounts = record.bot_accounts(store)
         now = time.time()
         store.put_ratings(
             [
@@ -1299,7 +1299,7 @@ def ratings_command(
         )
         console.print(f"Ratings stored in {database_url}")
     if write_defaults or defaults_file is not None:
-        path = defaults_file or Path(results.__file__).with_name(results.DEFAULTS)
+        path = defaults_file or Path(record.__file__).with_name(record.DEFAULTS)
         ladder.write_defaults(
             path, v, rated, matches=matches, seed=seed, expert_seconds=expert_seconds
         )
@@ -1317,7 +1317,7 @@ def password_command(
     """Give an account a new password (the room asks no e-mail, so a club's operator resets
     a forgotten one): it is read twice without echo, or once from standard input when that
     is not a terminal. Every session of the account ends."""
-    from burraco.server.accounts import PASSWORD_MAX, PASSWORD_MIN, hasher
+    from burraco.server.accounts.people import PASSWORD_MAX, PASSWORD_MIN, hasher
     from burraco.storage import Store
 
     console = Console(stderr=True)
@@ -1391,7 +1391,7 @@ def bot_command(
     import logging
 
     from burraco.client import Accepts, BotError, house, play
-    from burraco.server.ratings import BOT_LEVELS
+    from burraco.server.results.ratings import BOT_LEVELS
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     # The bot's own lines (its tables, its matches), not one per HTTP request it makes.
@@ -1440,11 +1440,11 @@ from burraco.tournament.cli import tournament_app  # noqa: E402
 
 app.add_typer(tournament_app, name="tournament")
 
-from burraco.server.desk_cli import desk_app  # noqa: E402
+from burraco.server.desk.cli import desk_app  # noqa: E402
 
 app.add_typer(desk_app, name="desk")
 
-from burraco.server.moderation_cli import moderation_app, moderator_app  # noqa: E402
+from burraco.server.results.moderation_cli import moderation_app, moderator_app  # noqa: E402
 
 app.add_typer(moderator_app, name="moderator")
 app.add_typer(moderation_app, name="moderation")

@@ -4,7 +4,7 @@ A person's seat is played by a bot after its move clock runs out (the table's
 ``takeover``), until the person acts again. A person is rated only on what they
 played: one whose seat a bot played for most of the match (more than half of the
 seat's turns, counting the turns of every deal; a person who never played a turn
-among them) counts as having abandoned it, a loss (results.py, ratings.py).
+among them) counts as having abandoned it, a loss (results/record.py, results/ratings.py).
 
 A turn is one seat's run of moves within a deal; it is the bot's if the bot made
 any of its moves (a person who draws and lets the clock run out on the rest did

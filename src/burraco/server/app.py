@@ -2,9 +2,9 @@
 
 :func:`create_app` builds what every route shares (the store, the room, the cluster, the
 desk, the accounts, quick play, the reviews) and hands each router what it needs: the
-tables (table_api), the tournaments (tournament_api), the sockets (socket_api), the
+tables (routes.tables), the tournaments (desk.api), the sockets (routes.sockets), the
 accounts, quick play, the leaderboards, moderation, bot accounts, the reviews, and the
-pages (page_api); http_errors answers what they refuse. Only the command line (and the
+pages (routes.pages); routes.errors answers what they refuse. Only the command line (and the
 tests and benches) import this module (docs/architecture.md, "Where to change what").
 
 >>> app = create_app("sqlite://", bot_delay=0)
@@ -24,30 +24,33 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 
-from burraco.server import page_api, socket_api, table_api, tournament_api
-from burraco.server.account_api import routes as account_routes
-from burraco.server.accounts import Accounts, Sessions, counted
-from burraco.server.bot_accounts import BotAccounts, Challenges
-from burraco.server.bot_api import routes as bot_routes
-from burraco.server.capacity import Capacity
-from burraco.server.cluster import Cluster
+from burraco.server.accounts.api import routes as account_routes
+from burraco.server.accounts.bot_api import routes as bot_routes
+from burraco.server.accounts.bots import BotAccounts, Challenges
+from burraco.server.accounts.people import Accounts, Sessions, counted
+from burraco.server.cluster.forwarded import on_owner
+from burraco.server.cluster.processes import Cluster
 from burraco.server.desk import Desk
-from burraco.server.forwarded import on_owner
-from burraco.server.guard import Guard, socket_origin
-from burraco.server.http_errors import answer_errors
-from burraco.server.limits import Limits, Rates, SharedRates
-from burraco.server.moderation_api import routes as moderation_routes
-from burraco.server.pages import WEB, PageFiles
-from burraco.server.players import routes as player_routes
-from burraco.server.quick_api import quick_play
-from burraco.server.quick_api import routes as quick_routes
-from burraco.server.quickplay import QuickService
-from burraco.server.review_api import routes as review_routes
-from burraco.server.reviews import ReviewPool, ReviewSettings
+from burraco.server.desk.api import routes as tournament_routes
+from burraco.server.door.capacity import Capacity
+from burraco.server.door.guard import Guard, socket_origin
+from burraco.server.door.limits import Limits, Rates, SharedRates
+from burraco.server.door.turnstile import Turnstile
+from burraco.server.process.reviews import ReviewPool, ReviewSettings
+from burraco.server.process.thinking import ThinkingSettings
+from burraco.server.quick.api import quick_play
+from burraco.server.quick.api import routes as quick_routes
+from burraco.server.quick.play import QuickService
+from burraco.server.results.moderation_api import routes as moderation_routes
+from burraco.server.results.players import routes as player_routes
 from burraco.server.room import NEXT_DEAL_SECONDS, Room
-from burraco.server.table_api import Limit
-from burraco.server.thinking import ThinkingSettings
-from burraco.server.turnstile import Turnstile
+from burraco.server.routes.errors import answer_errors
+from burraco.server.routes.pages import routes as page_routes
+from burraco.server.routes.reviews import routes as review_routes
+from burraco.server.routes.shells import WEB, PageFiles
+from burraco.server.routes.sockets import routes as socket_routes
+from burraco.server.routes.tables import Limit
+from burraco.server.routes.tables import routes as table_routes
 from burraco.storage import Store
 
 __all__ = ["create_app"]
@@ -78,7 +81,7 @@ def create_app(
     before bots fill the empty seats; ``quick_deals``: quick play's matches last this many
     deals (None: the game's own length). ``public_url``: the room's address as people
     reach it (default ``BURRACO_PUBLIC_URL``), named in the pages' security policy.
-    ``reviews``: the reviews' worker pool and budget (server/reviews.py)."""
+    ``reviews``: the reviews' worker pool and budget (server/process/reviews.py)."""
     public_url = public_url or os.environ.get("BURRACO_PUBLIC_URL") or None
     if public_url is not None:
         socket_origin(public_url)  # a URL that is no origin stops the start, not a request
@@ -166,11 +169,11 @@ def _route(app: FastAPI, p: Parts, limits: Limits) -> None:
     limit = address_limit(p.rates)
     room, store, accounts, bots = p.room, p.store, p.accounts, p.bot_accounts
     app.include_router(
-        table_api.routes(room, store, accounts, bots, p.challenges, p.cluster, owner, limit)
+        table_routes(room, store, accounts, bots, p.challenges, p.cluster, owner, limit)
     )
-    app.include_router(tournament_api.routes(p.desk, limit))
+    app.include_router(tournament_routes(p.desk, limit))
     app.include_router(
-        socket_api.routes(room, store, accounts, bots, p.desk, p.cluster, p.rates, limits)
+        socket_routes(room, store, accounts, bots, p.desk, p.cluster, p.rates, limits)
     )
     app.include_router(account_routes(accounts, room, store, p.rates))
     app.include_router(
@@ -182,7 +185,7 @@ def _route(app: FastAPI, p: Parts, limits: Limits) -> None:
     app.include_router(review_routes(p.review_pool, store, owner, limit))
     if WEB.is_dir():
         app.mount("/static", PageFiles(directory=WEB), name="static")
-    app.include_router(page_api.routes(room, p.desk))
+    app.include_router(page_routes(room, p.desk))
 
 
 def _lifespan(p: Parts) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:

@@ -24,10 +24,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from burraco.errors import RuleError
-from burraco.server.capacity import BUSY, Capacity, LoopLag
-from burraco.server.collector import FullCollections
-from burraco.server.limits import Limits, Rates
-from burraco.server.results import listener
+from burraco.server.door.capacity import BUSY, Capacity, LoopLag
+from burraco.server.door.limits import Limits, Rates
+from burraco.server.process.collector import FullCollections
+from burraco.server.process.thinking import Thinking, ThinkingSettings
+from burraco.server.results.record import listener
 from burraco.server.table.bots import Bots
 from burraco.server.table.chat import TableChat
 from burraco.server.table.clocks import Clocks
@@ -45,7 +46,6 @@ from burraco.server.table.spectators import Spectators
 from burraco.server.table.step import Step
 from burraco.server.table.turns import Turns
 from burraco.server.table.views import Views
-from burraco.server.thinking import Thinking, ThinkingSettings
 from burraco.server.watching import CloseSocket, SendText, Watcher
 from burraco.storage import Store, TableRow
 
@@ -82,7 +82,7 @@ class Room:
         results: Results | Literal["stored"] | None = "stored",
     ) -> None:
         """``results`` records each finished table's results and ratings: by default in
-        ``store`` (server/results.py), None for a room that records none."""
+        ``store`` (server/results/record.py), None for a room that records none."""
         self.store = store
         #: The per-visitor rates (the chat's among them): the app's own.
         self.rates = rates or Rates(Limits())
@@ -135,7 +135,7 @@ class Room:
         self.pauser = Pauser(next_deal_seconds)
         self.event_log = EventLog(store, self.pauser)
         # A finished match's results and ratings are recorded by what the room hands
-        # the finisher (server/results.py), the tournaments' by their listener.
+        # the finisher (server/results/record.py), the tournaments' by their listener.
         recorder = listener(store) if results == "stored" else results
         self.finisher = Finisher(store, self.views, recorder)
         self.bots = Bots(

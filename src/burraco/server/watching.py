@@ -23,8 +23,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from burraco.server.background import cancel
-from burraco.server.inputs import clean_name
+from burraco.server.door.inputs import clean_name
+from burraco.server.process.background import cancel
 
 __all__ = ["Frame", "Outbox", "Pacer", "SendText", "Watcher", "spectator_name"]
 

@@ -47,7 +47,7 @@ tables = Table(
     Column("chat", Boolean, nullable=False, server_default="1"),
     #: The table was made by quick play.
     Column("quick", Boolean, nullable=False, server_default="0"),
-    #: Why a table made rated plays unrated (server/fairplay.py: "same_owner", "pair_cap");
+    #: Why a table made rated plays unrated (server/results/fairplay.py: "same_owner", "pair_cap");
     #: None for a table that plays as it was made (migration 0008).
     Column("unrated", String(16), nullable=True),
 )
@@ -242,7 +242,7 @@ challenges = Table(
 flags = Table(
     "flags",
     metadata,
-    #: An account the farm detector marked for review (server/fairplay.py; migration 0008).
+    #: An account the farm detector marked for review (server/results/fairplay.py; migration 0008).
     Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
     #: flagged (its rating frozen until a moderator clears it), cleared or banned.
     Column("status", String(8), nullable=False),

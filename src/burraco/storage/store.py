@@ -83,7 +83,7 @@ class TableRow:
     watch_delay: int = 0
     chat: bool = True
     quick: bool = False
-    #: Why a table made rated plays unrated (server/fairplay.py), or None.
+    #: Why a table made rated plays unrated (server/results/fairplay.py), or None.
     unrated: str | None = None
 
 
@@ -813,7 +813,7 @@ class Store:
 
     def user_names(self, after: int = 0) -> list[tuple[int, str, str]]:
         """The id, name and kind of every account made after account ``after`` (the room
-        keeps their look-alike skeletons: server/names.py)."""
+        keeps their look-alike skeletons: server/accounts/names.py)."""
         t = models.users
         with self.engine.connect() as c:
             rows = c.execute(
@@ -1085,7 +1085,7 @@ class Store:
             return {(int(x), int(y)): int(n) for x, y, n in c.execute(query).all()}
 
     def unrate_table(self, table_id: str, reason: str) -> None:
-        """A table made rated plays unrated, for ``reason`` (server/fairplay.py)."""
+        """A table made rated plays unrated, for ``reason`` (server/results/fairplay.py)."""
         with self._write() as c:
             c.execute(
                 update(models.tables)

@@ -115,7 +115,7 @@ export function variantLabel(name) {
 }
 
 // The names the server gives bots: a table's bot seats "greedy bot 1" (room.py,
-// quickplay.py), a tournament's bot lines "Greedy 5" and, in pairs, their players
+// quick/play.py), a tournament's bot lines "Greedy 5" and, in pairs, their players
 // "Greedy 5a" and "Greedy 5b" (tournament.py, pad_with_bots): the tournament's names
 // sit at its tables too.
 const TOURNAMENT_BOT = /^(Random|Greedy|Expert|Learned) (\d+[ab]?)$/;

@@ -1,5 +1,5 @@
 // /moderation: the accounts the farm detector flagged (their rating frozen), and a
-// moderator's decisions about them: clear, reset the ratings, ban (server/moderation.py).
+// moderator's decisions about them: clear, reset the ratings, ban (server/results/moderation.py).
 // Every decision is written to the audit log the page shows below.
 
 import { t, initI18n, onLangChange, refusalText, formatDate } from './i18n.js';

@@ -1,4 +1,4 @@
-// The page of an address the room does not have (404, server/pages.py): the room wrote
+// The page of an address the room does not have (404, server/routes/shells.py): the room wrote
 // its texts in the language of ?lang= or of the browser; a language the reader chose with
 // the #lang button (i18n.js) is followed here, and the button works as on every page.
 

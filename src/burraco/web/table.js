@@ -843,7 +843,7 @@ function renderAll() {
 function renderHeader(m) {
   const info = m.table;
   renderWatchers(info);
-  // A table made rated that plays unrated (server/fairplay.py) says so, and why.
+  // A table made rated that plays unrated (server/results/fairplay.py) says so, and why.
   $('#unrated').hidden = !info.unrated;
   if (info.unrated) {
     $('#unrated').textContent = t('player.unrated');
@@ -1633,7 +1633,7 @@ function showSheet() {
   for (const a of m.absent || []) {
     parts.push(t('score.absent', { name: seatName(info, a.seat, S.seat), bot: a.bot_turns, turns: a.turns }));
   }
-  // A table made rated that played unrated says why (server/fairplay.py).
+  // A table made rated that played unrated says why (server/results/fairplay.py).
   if (m.unrated) parts.push(t(`score.unrated_${m.unrated}`));
   $('#sheet-result').replaceChildren(...parts.map((text) => el('span', { class: 'result-line', text })));
   $('#sheet-result').dataset.winner = winner === null || winner === undefined ? '' : String(winner);

@@ -19,7 +19,8 @@ process died between the end and the entry).
 The desk is split like the room: ``book`` (the tournaments as read, saved and locked),
 ``actions`` (the director's), ``results`` (a finished table's result in) and ``views``
 (what the pages show); :class:`Desk` wires them and is their door for the rest of the
-server.
+server. Beside them, ``api`` holds the tournaments' routes and ``cli`` the terminal's
+``burraco desk``, which talks to a running room over HTTP.
 """
 
 from __future__ import annotations
@@ -27,17 +28,17 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from burraco.server.background import cancel
 from burraco.server.desk.actions import SEAT_OP, Director
 from burraco.server.desk.book import Book, LiveTournament, from_row
 from burraco.server.desk.results import Results
 from burraco.server.desk.views import FACTS_OP, Views
-from burraco.server.limits import Limits
+from burraco.server.door.limits import Limits
+from burraco.server.process.background import cancel
 from burraco.server.room import Room
 from burraco.storage import Store
 
 if TYPE_CHECKING:
-    from burraco.server.cluster import Cluster
+    from burraco.server.cluster.processes import Cluster
 
 __all__ = ["Desk", "LiveTournament"]
 

@@ -15,16 +15,16 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from burraco.server.capacity import BUSY
 from burraco.server.desk.book import Book, LiveTournament, hash_token, refused
-from burraco.server.inputs import clean_name
-from burraco.server.limits import Limits
+from burraco.server.door.capacity import BUSY
+from burraco.server.door.inputs import clean_name
+from burraco.server.door.limits import Limits
 from burraco.server.room import LiveTable, Room, RoomError
 from burraco.server.table.seats import new_table_id
 from burraco.tournament import Settings, Tournament, TournamentError
 
 if TYPE_CHECKING:
-    from burraco.server.cluster import Cluster
+    from burraco.server.cluster.processes import Cluster
 
 __all__ = ["SEAT_OP", "SETTINGS", "Director", "table_spec"]
 

@@ -24,7 +24,7 @@ from burraco.storage import Store, TournamentRow
 from burraco.tournament import Tournament, TournamentError
 
 if TYPE_CHECKING:
-    from burraco.server.cluster import Cluster
+    from burraco.server.cluster.processes import Cluster
 
 __all__ = ["Book", "LiveTournament", "from_row", "hash_token", "refused", "unrecorded"]
 

@@ -19,7 +19,7 @@ from burraco.server.room import LiveTable, Room, RoomError
 from burraco.tournament import TournamentError
 
 if TYPE_CHECKING:
-    from burraco.server.cluster import Cluster
+    from burraco.server.cluster.processes import Cluster
 
 __all__ = ["RESULTS_EVERY", "Results"]
 

@@ -17,7 +17,7 @@ from burraco.tournament import TournamentError
 from burraco.tournament.printing import standings_csv, standings_html, table_cards_html
 
 if TYPE_CHECKING:
-    from burraco.server.cluster import Cluster
+    from burraco.server.cluster.processes import Cluster
 
 __all__ = ["FACTS_OP", "FACTS_SECONDS", "Views", "facts"]
 

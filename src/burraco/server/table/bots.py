@@ -12,9 +12,9 @@ from typing import Any
 from burraco.actions import Action
 from burraco.bots import Bot
 from burraco.bots.arena import make_bot
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
+from burraco.server.process.thinking import Busy, Thinking
 from burraco.server.table.live import LiveTable, bots_alone, nobody_sees
-from burraco.server.thinking import Busy, Thinking
 
 __all__ = ["UNSEEN_PACE", "Bots"]
 

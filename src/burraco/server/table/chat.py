@@ -20,7 +20,7 @@ from burraco.server.chat import (
     chat_json,
     clean_chat,
 )
-from burraco.server.limits import Rates
+from burraco.server.door.limits import Rates
 from burraco.server.table.errors import UNAVAILABLE, RoomError
 from burraco.server.table.live import LiveTable
 from burraco.storage import Store

@@ -17,7 +17,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.server.table.errors import error_message
 from burraco.server.table.live import Close, LiveTable, Send, Shared, with_row
 from burraco.storage import Store

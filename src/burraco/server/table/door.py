@@ -25,7 +25,7 @@ import math
 import time
 from collections.abc import Callable
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.server.table.deserted import Deserted, nobody_at
 from burraco.server.table.errors import RoomError
 from burraco.server.table.live import LiveTable, Shared

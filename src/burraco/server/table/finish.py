@@ -1,6 +1,6 @@
 """The end of a match: its record and status stored, the players told, its results recorded.
 
-The room hands the finisher what records results and ratings (server/results.py); other
+The room hands the finisher what records results and ratings (server/results/record.py); other
 listeners (tournaments) register in :attr:`Finisher.listeners`. While the database
 refuses writes the step retries the end (:meth:`Step.finish`), as it follows from the log.
 """
@@ -22,7 +22,7 @@ __all__ = ["Finisher", "Results"]
 log = logging.getLogger("burraco.room")
 
 
-#: What records a finished table's results and rates a rated one (server/results.py's
+#: What records a finished table's results and rates a rated one (server/results/record.py's
 #: ``listener``: the room hands it here), retrying while the database refuses.
 Results = Callable[[LiveTable], Awaitable[None]]
 

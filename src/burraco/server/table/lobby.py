@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from burraco.server.capacity import Capacity
+from burraco.server.door.capacity import Capacity
 from burraco.server.table.live import LiveTable
 from burraco.storage import Store
 from burraco.variants import PRESETS, preset, variant

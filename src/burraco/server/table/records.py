@@ -2,7 +2,7 @@
 
 The record is the text of record.py, published once the match is over; the replay is
 every position of the match, all hands open. A review of a seat's finished deal
-(server/reviews.py) reads the record too: anyone's once the match is over, and before
+(server/process/reviews.py) reads the record too: anyone's once the match is over, and before
 that only the seat's own player's.
 """
 

@@ -14,9 +14,9 @@ import time
 from typing import Any
 
 from burraco.errors import RuleError
-from burraco.server.capacity import Capacity
-from burraco.server.fairplay import DAY, Account, unrated_reason
-from burraco.server.inputs import clean_name
+from burraco.server.door.capacity import Capacity
+from burraco.server.door.inputs import clean_name
+from burraco.server.results.fairplay import DAY, Account, unrated_reason
 from burraco.server.table.errors import UNAVAILABLE, RoomError
 from burraco.server.table.event import apply_event
 from burraco.server.table.live import LiveTable, Rematch, SeatState, with_row
@@ -352,7 +352,7 @@ class Seats:
 
     def _fair_play(self, table: LiveTable, bots: dict[int, int | None], now: float) -> None:
         """A rated table whose seats are all taken plays unrated when fair play says so
-        (server/fairplay.py: accounts of one owner on opposite lines, or two opponents past
+        (server/results/fairplay.py: accounts of one owner on opposite lines, or two opponents past
         their rated matches of the day), and keeps the reason for the table and the sheet."""
         ids = [bots.get(i, s.user_id) for i, s in enumerate(table.seats)]
         users = self.store.users(sorted({i for i in ids if i is not None}))

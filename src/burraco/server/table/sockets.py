@@ -1,7 +1,7 @@
 """A seat's sockets: opening, closing, and each message a seat sends, to its part.
 
 Past the cap of sockets a seat may hold, the oldest is told why and closed. Each socket
-pays for its messages from a budget of work (server/limits.py, :class:`Budget`): a sync
+pays for its messages from a budget of work (server/door/limits.py, :class:`Budget`): a sync
 costs by the events it resends, and a sync of what the socket was sent already is
 refused, so that no socket takes more than its share of the loop (issue 32).
 """
@@ -14,8 +14,8 @@ from bisect import bisect_right
 from dataclasses import replace
 from typing import Any
 
-from burraco.server.capacity import Capacity
-from burraco.server.limits import Budget, Limits
+from burraco.server.door.capacity import Capacity
+from burraco.server.door.limits import Budget, Limits
 from burraco.server.messages import BadMessage, read_message
 from burraco.server.table.chat import TableChat
 from burraco.server.table.errors import TOO_FAST, RoomError, error_message

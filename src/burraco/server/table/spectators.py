@@ -12,7 +12,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from burraco.server.capacity import BUSY, Capacity
+from burraco.server.door.capacity import BUSY, Capacity
 from burraco.server.messages import BadMessage, read_message
 from burraco.server.table.chat import TableChat
 from burraco.server.table.errors import RoomError, error_message

@@ -12,10 +12,10 @@ from typing import Any
 
 from burraco.actions import Action
 from burraco.errors import IllegalMove
+from burraco.server.process.thinking import Busy, Thinking
 from burraco.server.table.errors import RoomError
 from burraco.server.table.live import LiveTable, fair_play_refusal
 from burraco.server.table.pause import set_clock
-from burraco.server.thinking import Busy, Thinking
 
 __all__ = ["Turns"]
 

@@ -64,7 +64,7 @@ def match_over(table: LiveTable) -> dict[str, Any]:
         "abandoned_by": None if match.abandoned_by < 0 else match.abandoned_by,
         "abandon_penalty": match.v.abandon_penalty,
         "absent": absent_json([s.kind for s in table.seats], table.turns),
-        # Why a table made rated played unrated (server/fairplay.py), for the sheet.
+        # Why a table made rated played unrated (server/results/fairplay.py), for the sheet.
         "unrated": table.row.unrated,
     }
 
