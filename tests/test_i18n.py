@@ -458,7 +458,7 @@ def test_every_error_code_of_the_room_has_its_text() -> None:
     english = texts()["en"]
     found = {
         m.group(1)
-        for path in sorted(SERVER.glob("*.py"))
+        for path in sorted(SERVER.rglob("*.py"))
         for m in ROOM_CODE.finditer(path.read_text(encoding="utf-8"))
     }
     assert found, "no error code found in the server's sources"
