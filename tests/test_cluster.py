@@ -264,6 +264,28 @@ def test_a_challenge_made_on_one_process_is_accepted_once_on_either(rooms: list[
         assert httpx.get(f"{url}/api/challenges/{seat['challenge']}").json()["status"] == "accepted"
 
 
+def test_what_a_bot_accepts_said_on_one_process_refuses_a_challenge_on_the_other(
+    rooms: list[str],
+) -> None:
+    """Issue 32: a program's word on what it accepts, said to one process, refuses a
+    challenge outside it sent to the other (the cluster keeps it in Redis)."""
+    one, two = rooms
+    anna = httpx.Client(base_url=one, timeout=seconds(30))
+    signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "cuori e picche"})
+    assert signed.status_code == 200, signed.text
+    csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+    token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
+    bearer = {"Authorization": f"Bearer {token}"}
+    said = httpx.get(f"{two}/api/bot/challenges?seconds=30-60", headers=bearer)
+    assert said.status_code == 200, said.text
+    body = {"players": 2, "deals": 1, "move_seconds": 10}
+    sent = anna.post("/api/players/Robo/challenge", json=body, headers=csrf)
+    assert (sent.status_code, sent.json()["code"]) == (422, "not_accepted"), sent.text
+    assert "out of its range (30 to 60 s)" in sent.json()["detail"]
+    fits = anna.post("/api/players/Robo/challenge", json=body | {"move_seconds": 45}, headers=csrf)
+    assert fits.status_code == 200, fits.text
+
+
 def test_a_token_revoked_on_one_process_closes_its_socket_on_the_other(
     rooms: list[str],
 ) -> None:

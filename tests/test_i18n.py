@@ -103,6 +103,7 @@ ROOM_CODES = [
     # Bot accounts (docs/bots.md).
     "bad_token",
     "no_bot",
+    "not_accepted",
     "too_many_bots",
     "too_many_tokens",
     "chat_quick_only",
