@@ -85,6 +85,7 @@ ROOM_CODES = [
     "replaced",
     "not_found",
     "too_many",
+    "too_many_sockets",
     "too_fast",
     "sync_repeated",
     "too_large",

@@ -43,7 +43,7 @@ from burraco.server.cluster import Cluster
 from burraco.server.desk import Desk
 from burraco.server.guard import Guard, socket_origin
 from burraco.server.inputs import MP_LIMIT, EntrantName, PlayerName, TournamentName
-from burraco.server.limits import Limits, Rates, SharedRates
+from burraco.server.limits import TRY_LATER, Limits, Rates, SharedRates, socket_refusal
 from burraco.server.moderation_api import routes as moderation_routes
 from burraco.server.pages import (
     WEB,
@@ -543,6 +543,11 @@ def create_app(
         # bot's token is no cookie: any program may send it).
         bearer = by_token(socket)
         user_id = user.id if user is not None and (token or bearer or same_origin(socket)) else None
+        refused = await socket_refusal(rates, user_id) if user_id is not None else None
+        if refused is not None:  # one account's sockets in a loop, from any address
+            await socket.send_json(refused[0])
+            await socket.close(code=TRY_LATER, reason=refused[1])
+            return
         pace = "bot_messages" if bearer else "socket_messages"
         # A spectator (?watch=1) needs no token: it hears public information only.
         watching = socket.query_params.get("watch") == "1"
