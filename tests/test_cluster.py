@@ -150,6 +150,93 @@ def test_two_claims_of_one_table_in_one_process_load_it_once(redis_url: str) -> 
     assert now is held
 
 
+def test_a_node_whose_channel_has_no_listener_is_dead_before_its_key_lapses(
+    redis_url: str,
+) -> None:
+    """A process killed with ``kill -9`` loses its Redis connections at once, but its key
+    said it was alive for up to 4 s more, and its tables and sockets waited that long
+    (bench/cluster.py: every player back after 13.7-20.4 s). A node whose key is there but
+    whose channel nobody listens to is dead; one that listens is alive."""
+    from burraco.server.cluster import Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    cluster = Cluster(Room(Store("sqlite://")), redis_url, "one")
+
+    async def scenario() -> tuple[bool, bool, bool]:
+        try:
+            await cluster.redis.set("burraco:alive:two", "1", ex=60)  # its key: not lapsed
+            killed = await cluster.is_alive("two")  # nobody listens on burraco:rpc:two
+            listener = cluster.redis.pubsub()
+            await listener.subscribe("burraco:rpc:two")  # two (re)started: it listens
+            back = await cluster.is_alive("two")
+            await listener.aclose()
+            await cluster.redis.delete("burraco:alive:two")
+            lapsed = await cluster.is_alive("two")
+            return killed, back, lapsed
+        finally:
+            await cluster.redis.aclose()
+
+    assert asyncio.run(scenario()) == (False, True, False)
+
+
+def test_a_dead_nodes_tables_are_adopted_in_batches_each_once(redis_url: str) -> None:
+    """A process that adopts a dead one's tables loads each from its log on the event loop:
+    all at once they held the tables in play here as long (bench/cluster.py: p99 of 213 ms
+    during the failover). Adopted a few at a time, the loop turns between batches, every
+    table of the dead node is adopted, each once, and nobody else's table is."""
+    from burraco.server.cluster import ADOPT_BATCH, Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    store = Store("sqlite://")
+    room = Room(store, bot_delay=0)
+    theirs = []
+    for _ in range(3 * ADOPT_BATCH + 1):
+        table, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Anna"})
+        theirs.append(table.id)
+    cluster = Cluster(room, redis_url, "one")
+    adopted: list[str] = []
+    cluster.taken.append(adopted.append)
+
+    async def scenario() -> list[int]:
+        try:
+            for table_id in theirs:  # in play (a join starts a table of two), as left
+                await room.join(table_id, {"name": "Bruno"})
+            room.tables.clear()  # the dead node's: in the store only, here
+            for table_id in theirs[:-1]:
+                await cluster.redis.set(f"burraco:owner:{table_id}", "gone", ex=60)
+            await cluster.redis.set(f"burraco:owner:{theirs[-1]}", "three", ex=60)
+            await cluster.redis.set("burraco:alive:three", "1", ex=60)
+            listener = cluster.redis.pubsub()
+            await listener.subscribe("burraco:rpc:three")  # "three" lives
+            ticks: list[int] = []  # how many tables were adopted at each turn of the loop
+
+            async def ticker() -> None:
+                while True:
+                    ticks.append(len(adopted))
+                    await asyncio.sleep(0)
+
+            turning = asyncio.create_task(ticker())
+            await cluster._scan()  # finds "gone" dead, and adopts its tables
+            while cluster._adopting:
+                await asyncio.sleep(0.01)
+            turning.cancel()
+            await listener.aclose()
+            return ticks
+        finally:
+            await cluster.redis.aclose()
+
+    ticks = asyncio.run(scenario())
+    dead_ones = sorted(theirs[:-1])
+    assert sorted(adopted) == dead_ones  # each once, and not the living node's
+    assert sorted(cluster.owned) == dead_ones
+    assert all(t in room.tables and room.tables[t].status == "playing" for t in dead_ones)
+    # The loop turned while they were adopted: after each batch, other work ran.
+    batches = range(ADOPT_BATCH, len(dead_ones) + 1, ADOPT_BATCH)
+    assert set(batches) <= set(ticks), sorted(set(ticks))
+
+
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "burraco.cli", "serve", "--port", str(port),
