@@ -510,6 +510,61 @@ def test_when_the_owner_dies_every_player_plays_on_within_the_lease(rooms: list[
     assert took < OWNER_SECONDS + 5, f"playing again took {took:.1f} s"
 
 
+def test_a_dead_owners_tables_are_adopted_and_their_pages_reconnecting_at_once_served(
+    rooms: list[str], redis_url: str
+) -> None:
+    """kill -9 of the owner of eight tables, each with one player on it and one relayed
+    through the other process: the other process adopts every table (its lease is its
+    own after), closes each relayed socket with 1012, and every page, reconnecting at
+    once (all eight tables' pages to the survivor), plays again."""
+    from burraco.server.cluster import OWNER_SECONDS
+
+    urls = rooms
+    ws_urls = [u.replace("http", "ws") for u in urls]
+    players: list[PagePlayer] = []
+    tables = []
+    for n in range(8):
+        # Each table's creator from an address of their own (an address holds 3 tables).
+        transport = httpx.HTTPTransport(local_address=f"127.0.3.{n + 1}")
+        with httpx.Client(transport=transport, timeout=seconds(30)) as http:
+            body = {"players": 2, "deals": 20, "name": f"Anna{n}", "move_seconds": 0}
+            created = http.post(f"{urls[0]}/api/tables", json=body).json()
+            path = f"{urls[1]}/api/tables/{created['table']}/join"
+            joined = http.post(path, json={"name": f"Bruno{n}"}).json()
+        tables.append(created["table"])
+        players.append(PagePlayer(ws_urls, created["table"], created["token"], 2 * n))
+        players.append(PagePlayer(ws_urls, created["table"], joined["token"], 2 * n + 1))
+
+    async def evening() -> float:
+        # Each table's first player straight to its owner, the second relayed by the other.
+        tasks = [asyncio.create_task(p.run(first=i % 2)) for i, p in enumerate(players)]
+        going = time.time() + seconds(60)
+        while not all(p.played_at for p in players):
+            assert time.time() < going, "the tables did not get going"
+            await asyncio.sleep(0.05)
+        ROOMS[0].kill()
+        killed = time.time()
+        deadline = killed + seconds(OWNER_SECONDS + 5)
+        while time.time() < deadline:
+            if all(any(t > killed for t in p.played_at) for p in players):
+                break
+            await asyncio.sleep(0.2)
+        for p in players:
+            p.stop = True
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return killed
+
+    killed = asyncio.run(evening())
+    late = [p.table for p in players if not any(t > killed for t in p.played_at)]
+    assert not late, f"players of these tables never played again: {late}"
+    relayed = players[1::2]
+    assert all(1012 in p.closes for p in relayed), [p.closes for p in relayed]
+    import redis
+
+    owners = redis.Redis.from_url(redis_url).mget([f"burraco:owner:{t}" for t in tables])
+    assert owners == [b"two"] * len(tables)
+
+
 def test_a_relay_closes_a_bad_token_and_keeps_hints_from_holding_up_others(
     rooms: list[str],
 ) -> None:
