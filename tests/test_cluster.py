@@ -237,6 +237,47 @@ def test_a_dead_nodes_tables_are_adopted_in_batches_each_once(redis_url: str) ->
     assert set(batches) <= set(ticks), sorted(set(ticks))
 
 
+def test_a_socket_for_a_known_table_costs_no_query(redis_url: str) -> None:
+    """Every socket that opens on a process of a cluster asked the database whether its
+    table exists, a query that holds the event loop: after a failover hundreds of pages
+    reconnecting at once asked it, and the tables in play waited. A table this process
+    holds, one with an owner in Redis, or one it found in the database before, is known
+    without a query; an id nobody made is not known."""
+    from sqlalchemy import event
+
+    from burraco.server.cluster import Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    store = Store("sqlite://")
+    room = Room(store, bot_delay=0)
+    here, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Anna"})
+    stored, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Bice"})
+    room.tables.pop(stored.id)  # in the database only (another process's, say)
+    cluster = Cluster(room, redis_url, "one")
+    queries: list[str] = []
+    event.listen(store.engine, "before_cursor_execute", lambda *a: queries.append(a[2]))
+
+    async def scenario() -> list[tuple[bool, int]]:
+        try:
+            await cluster.redis.set("burraco:owner:t-elsewhere", "two", ex=60)
+            asked = []
+            for table in (here.id, "t-elsewhere", stored.id, stored.id, "t-nobodys"):
+                before = len(queries)
+                asked.append((await cluster.known(table), len(queries) - before))
+            return asked
+        finally:
+            await cluster.redis.aclose()
+
+    assert asyncio.run(scenario()) == [
+        (True, 0),  # held here
+        (True, 0),  # owned by another process
+        (True, 1),  # read from the database once,
+        (True, 0),  # then remembered
+        (False, 1),
+    ]
+
+
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "burraco.cli", "serve", "--port", str(port),

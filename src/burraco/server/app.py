@@ -557,7 +557,7 @@ def create_app(
             # Nobody chats under a registered person's name, nor under a look-alike of it,
             # but that person: the others are "Spectator" (as without a name).
             spectator = ""
-        known = cluster is not None and store.table(table_id) is not None
+        known = cluster is not None and await cluster.known(table_id)
         owner = await cluster.owner(table_id) if cluster is not None and known else None
         if cluster is not None and owner is not None and owner != cluster.node:
             # Another process holds the table: carry this socket there and back, and close
@@ -572,6 +572,7 @@ def create_app(
                     _paced(rates, _texts(socket), socket.send_json, pace),
                     user_id,
                     watch=spectator,
+                    send_text=socket.send_text,
                 )
             with contextlib.suppress(Exception):
                 await socket.close(code=code)

@@ -60,6 +60,8 @@ ADOPT_BATCH, ADOPT_PAUSE = 4, 0.05
 #: The sockets relayed to a dead owner are closed over this many seconds, not at once:
 #: their pages reconnect as a stream, not a storm, while the tables are adopted.
 RESTART_SPREAD = 1.0
+#: Tables remembered as existing (:meth:`Cluster.known`), past which the oldest are forgotten.
+KNOWN_TABLES = 100_000
 #: Close codes: the table's server is gone (reconnect), and the token holds no seat.
 RESTART, FORBIDDEN = 1012, 4403
 #: Redis connections of one process. Past them a command waits for a free one: redis-py's
@@ -115,7 +117,8 @@ class Cluster:
         #: Per relayed connection, its messages in order, handled by a task of its own.
         self._inboxes: dict[str, asyncio.Queue[dict[str, Any] | None]] = {}
         #: Per socket this process relays, what its table's owner says to it.
-        self._outboxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        #: (as the owner wrote it: JSON text, passed on as it came).
+        self._outboxes: dict[str, asyncio.Queue[str]] = {}
         #: Per request this process sent to another, the future of its answer.
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         #: Operations of the server's own (not a table's) another process may ask of this
@@ -132,6 +135,8 @@ class Cluster:
         self._adopting: dict[str, asyncio.Task[None]] = {}
         #: Nodes whose key has not lapsed yet but whose channel was found silent twice.
         self._dead: set[str] = set()
+        #: Tables known to exist (:meth:`known`), the oldest first.
+        self._known: dict[str, None] = {}
 
     async def start(self) -> None:
         pubsub = self.redis.pubsub()
@@ -255,6 +260,22 @@ class Cluster:
             return {}
         owners = await self.redis.mget([self._key(t) for t in tables])
         return {t: None if o is None else str(o) for t, o in zip(tables, owners, strict=True)}
+
+    async def known(self, table: str) -> bool:
+        """Whether the table exists (anywhere in the cluster): asked of every socket that
+        opens. Read from what this process holds, then from Redis (a table in play has an
+        owner's key), and only then from the database: a table once made is never
+        deleted, so a yes is kept. (The database's answer is a query that holds the event
+        loop: each page reconnecting after a failover asked it, and the tables in play
+        waited for hundreds of them.)"""
+        if table in self.owned or table in self.room.tables or table in self._known:
+            return True
+        if await self.redis.exists(self._key(table)) or self.room.store.table(table) is not None:
+            self._known[table] = None
+            while len(self._known) > KNOWN_TABLES:
+                self._known.pop(next(iter(self._known)))
+            return True
+        return False
 
     # --- ownership ------------------------------------------------------------------------
 
@@ -440,14 +461,17 @@ class Cluster:
         user_id: int | None = None,
         *,
         watch: str | None = None,
+        send_text: Callable[[str], Awaitable[None]] | None = None,
     ) -> int:
         """Carry one player's socket (or, with ``watch``, the name of a spectator, one
         spectator's socket) to the table's owner and back, until either side ends
         it. The close code for the player's socket: :data:`RESTART` when the owner died
         (the page reconnects), the owner's own code (:data:`FORBIDDEN` for a bad token,
-        a replaced socket), or 1000 when the player left."""
+        a replaced socket), or 1000 when the player left. With ``send_text`` (the
+        socket's), what the owner says goes on as the text it came in, not read and
+        written again."""
         connection = secrets.token_hex(8)
-        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        outbox: asyncio.Queue[str] = asyncio.Queue()
         self._outboxes[connection] = outbox
         ended: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
@@ -458,10 +482,13 @@ class Cluster:
         async def pump() -> None:
             while True:
                 said = await outbox.get()
-                if said.get("type") == "_close":  # the owner closes this socket
-                    end(int(said.get("code", 1000)))
+                if said.startswith(_CLOSING):  # the owner closes this socket
+                    end(int(json.loads(said).get("code", 1000)))
                     return
-                await send(said)
+                if send_text is not None:
+                    await send_text(said)
+                else:
+                    await send(json.loads(said))
 
         async def forward() -> None:
             while True:
@@ -538,12 +565,15 @@ class Cluster:
                 if message is None:
                     continue
                 channel: str = message["channel"]
-                data = json.loads(message["data"])
                 if channel.startswith("burraco:out:"):
+                    # Passed on as it came: a relayed socket's every state was read and
+                    # written again here, a cost of every message of two thirds of them.
                     outbox = self._outboxes.get(channel.rsplit(":", 1)[1])
                     if outbox is not None:
-                        outbox.put_nowait(data)
-                elif channel.startswith("burraco:reply:"):
+                        outbox.put_nowait(str(message["data"]))
+                    continue
+                data = json.loads(message["data"])
+                if channel.startswith("burraco:reply:"):
                     waiting = self._replies.get(channel.rsplit(":", 1)[1])
                     if waiting is not None and not waiting.done():
                         waiting.set_result(data)
@@ -601,7 +631,7 @@ class Cluster:
             await self.redis.publish(out, json.dumps(message))
 
         async def close(code: int, reason: str) -> None:
-            await self.redis.publish(out, json.dumps({"type": "_close", "code": code}))
+            await self.redis.publish(out, _CLOSING + json.dumps(code) + "}")
 
         async def send_text(text: str) -> None:
             await self.redis.publish(out, text)
@@ -663,6 +693,10 @@ class Cluster:
             if table is not None and watcher is not None:
                 with contextlib.suppress(Exception):
                     await room.unwatch(table, watcher)
+
+
+#: How the owner's word to close a relayed socket begins (its code follows).
+_CLOSING = '{"type": "_close", "code": '
 
 
 def _forget(tasks: dict[str, asyncio.Task[None]], key: str, done: asyncio.Task[None]) -> None:
