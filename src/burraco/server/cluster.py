@@ -56,10 +56,10 @@ SILENT_SECONDS = 0.5
 WATCH_EVERY = 0.25
 #: A dead owner's tables are adopted this many at a time, with this pause between: each
 #: is loaded from its log on the event loop, and the tables in play must keep it.
-ADOPT_BATCH, ADOPT_PAUSE = 4, 0.05
+ADOPT_BATCH, ADOPT_PAUSE = 4, 0.1
 #: The sockets relayed to a dead owner are closed over this many seconds, not at once:
 #: their pages reconnect as a stream, not a storm, while the tables are adopted.
-RESTART_SPREAD = 1.0
+RESTART_SPREAD = 2.0
 #: Tables remembered as existing (:meth:`Cluster.known`), past which the oldest are forgotten.
 KNOWN_TABLES = 100_000
 #: Close codes: the table's server is gone (reconnect), and the token holds no seat.
