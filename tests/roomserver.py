@@ -43,6 +43,7 @@ class RoomServer:
             quick_play="10000/minute",
             read_reviews="10000/minute",
             socket_messages="100000/minute",
+            account_sockets="100000/minute",
             log_in="10000/minute",
             log_in_free=10000,
             sign_up="10000/minute",

@@ -686,6 +686,41 @@ def test_a_bot_says_which_challenges_it_accepts_and_none_is_without_a_clock(
         assert "seconds" in bad.json()["detail"]
 
 
+def test_a_challenge_outside_what_the_bot_accepts_is_refused_when_sent(tmp_path: Path) -> None:
+    """Issue 32: what a bot's program accepts was applied only when it next asked for its
+    challenges, so a challenge it would decline held its challenger's table meanwhile. Once
+    the program has said it, a challenge outside it is refused when sent (422, the broken
+    rule named) and never reaches the bot; one inside it waits for the bot as before; the
+    program's latest word holds."""
+    with room(tmp_path) as server:
+        anna = Person(server.url, "Anna")
+        token = anna.new_bot("Robo")
+        http = httpx.Client(base_url=server.url, headers=bearer(token), timeout=seconds(30))
+        query = {"games": "italian-2", "seconds": "10-120", "rated": "true"}
+        assert http.get("/api/bot/challenges", params=query).json()["challenges"] == []
+        tables_before = set(server.room.tables)
+        for body, field, rule in (
+            ({"variant": "buraco", "move_seconds": 40}, "variant", "not among its games"),
+            ({"move_seconds": 5}, "move_seconds", "out of its range (10 to 120 s)"),
+            ({"move_seconds": 40, "rated": False}, "rated", "rated matches only"),
+        ):
+            sent = anna.post("/api/players/Robo/challenge", {"players": 2, "rated": True} | body)
+            assert (sent.status_code, sent.json()["code"]) == (422, "not_accepted"), sent.text
+            assert sent.json()["params"]["field"] == field
+            assert rule in sent.json()["detail"]
+        # Nothing was made: no table of Anna's waits, no challenge waits for the bot.
+        assert set(server.room.tables) == tables_before
+        fits = anna.challenge("Robo", move_seconds=40)
+        listed = http.get("/api/bot/challenges", params=query).json()
+        assert [c["challenge"] for c in listed["challenges"]] == [fits["challenge"]]
+        assert listed["declined"] == []
+        # The program now accepts anything: a short clock is sent, and waits for it.
+        http.get("/api/bot/challenges")
+        quick = anna.challenge("Robo", move_seconds=5, rated=False)
+        status = httpx.get(f"{server.url}/api/challenges/{quick['challenge']}").json()
+        assert status["status"] == "pending"
+
+
 def test_the_client_accepts_only_the_challenges_its_program_names(tmp_path: Path) -> None:
     """``burraco bot --games italian-2 --clock 10-120`` (burraco.client's ``Accepts``)
     plays the challenge that fits and leaves the other declined."""

@@ -150,6 +150,134 @@ def test_two_claims_of_one_table_in_one_process_load_it_once(redis_url: str) -> 
     assert now is held
 
 
+def test_a_node_whose_channel_has_no_listener_is_dead_before_its_key_lapses(
+    redis_url: str,
+) -> None:
+    """A process killed with ``kill -9`` loses its Redis connections at once, but its key
+    said it was alive for up to 4 s more, and its tables and sockets waited that long
+    (bench/cluster.py: every player back after 13.7-20.4 s). A node whose key is there but
+    whose channel nobody listens to is dead; one that listens is alive."""
+    from burraco.server.cluster.processes import Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    cluster = Cluster(Room(Store("sqlite://")), redis_url, "one")
+
+    async def scenario() -> tuple[bool, bool, bool]:
+        try:
+            await cluster.redis.set("burraco:alive:two", "1", ex=60)  # its key: not lapsed
+            killed = await cluster.is_alive("two")  # nobody listens on burraco:rpc:two
+            listener = cluster.redis.pubsub()
+            await listener.subscribe("burraco:rpc:two")  # two (re)started: it listens
+            back = await cluster.is_alive("two")
+            await listener.aclose()
+            await cluster.redis.delete("burraco:alive:two")
+            lapsed = await cluster.is_alive("two")
+            return killed, back, lapsed
+        finally:
+            await cluster.redis.aclose()
+
+    assert asyncio.run(scenario()) == (False, True, False)
+
+
+def test_a_dead_nodes_tables_are_adopted_in_batches_each_once(redis_url: str) -> None:
+    """A process that adopts a dead one's tables loads each from its log on the event loop:
+    all at once they held the tables in play here as long (bench/cluster.py: p99 of 213 ms
+    during the failover). Adopted a few at a time, the loop turns between batches, every
+    table of the dead node is adopted, each once, and nobody else's table is."""
+    from burraco.server.cluster.processes import ADOPT_BATCH, Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    store = Store("sqlite://")
+    room = Room(store, bot_delay=0)
+    theirs = []
+    for _ in range(3 * ADOPT_BATCH + 1):
+        table, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Anna"})
+        theirs.append(table.id)
+    cluster = Cluster(room, redis_url, "one")
+    adopted: list[str] = []
+    cluster.taken.append(adopted.append)
+
+    async def scenario() -> list[int]:
+        try:
+            for table_id in theirs:  # in play (a join starts a table of two), as left
+                await room.join(table_id, {"name": "Bruno"})
+            room.tables.clear()  # the dead node's: in the store only, here
+            for table_id in theirs[:-1]:
+                await cluster.redis.set(f"burraco:owner:{table_id}", "gone", ex=60)
+            await cluster.redis.set(f"burraco:owner:{theirs[-1]}", "three", ex=60)
+            await cluster.redis.set("burraco:alive:three", "1", ex=60)
+            listener = cluster.redis.pubsub()
+            await listener.subscribe("burraco:rpc:three")  # "three" lives
+            ticks: list[int] = []  # how many tables were adopted at each turn of the loop
+
+            async def ticker() -> None:
+                while True:
+                    ticks.append(len(adopted))
+                    await asyncio.sleep(0)
+
+            turning = asyncio.create_task(ticker())
+            await cluster._scan()  # finds "gone" dead, and adopts its tables
+            while cluster._adopting:
+                await asyncio.sleep(0.01)
+            turning.cancel()
+            await listener.aclose()
+            return ticks
+        finally:
+            await cluster.redis.aclose()
+
+    ticks = asyncio.run(scenario())
+    dead_ones = sorted(theirs[:-1])
+    assert sorted(adopted) == dead_ones  # each once, and not the living node's
+    assert sorted(cluster.owned) == dead_ones
+    assert all(t in room.tables and room.tables[t].status == "playing" for t in dead_ones)
+    # The loop turned while they were adopted: after each batch, other work ran.
+    batches = range(ADOPT_BATCH, len(dead_ones) + 1, ADOPT_BATCH)
+    assert set(batches) <= set(ticks), sorted(set(ticks))
+
+
+def test_a_socket_for_a_known_table_costs_no_query(redis_url: str) -> None:
+    """Every socket that opens on a process of a cluster asked the database whether its
+    table exists, a query that holds the event loop: after a failover hundreds of pages
+    reconnecting at once asked it, and the tables in play waited. A table this process
+    holds, one with an owner in Redis, or one it found in the database before, is known
+    without a query; an id nobody made is not known."""
+    from sqlalchemy import event
+
+    from burraco.server.cluster.processes import Cluster
+    from burraco.server.room import Room
+    from burraco.storage import Store
+
+    store = Store("sqlite://")
+    room = Room(store, bot_delay=0)
+    here, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Anna"})
+    stored, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Bice"})
+    room.tables.pop(stored.id)  # in the database only (another process's, say)
+    cluster = Cluster(room, redis_url, "one")
+    queries: list[str] = []
+    event.listen(store.engine, "before_cursor_execute", lambda *a: queries.append(a[2]))
+
+    async def scenario() -> list[tuple[bool, int]]:
+        try:
+            await cluster.redis.set("burraco:owner:t-elsewhere", "two", ex=60)
+            asked = []
+            for table in (here.id, "t-elsewhere", stored.id, stored.id, "t-nobodys"):
+                before = len(queries)
+                asked.append((await cluster.known(table), len(queries) - before))
+            return asked
+        finally:
+            await cluster.redis.aclose()
+
+    assert asyncio.run(scenario()) == [
+        (True, 0),  # held here
+        (True, 0),  # owned by another process
+        (True, 1),  # read from the database once,
+        (True, 0),  # then remembered
+        (False, 1),
+    ]
+
+
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "burraco.cli", "serve", "--port", str(port),
@@ -262,6 +390,28 @@ def test_a_challenge_made_on_one_process_is_accepted_once_on_either(rooms: list[
     assert (again.status_code, again.json()["code"]) == (404, "not_found")
     for url in rooms:
         assert httpx.get(f"{url}/api/challenges/{seat['challenge']}").json()["status"] == "accepted"
+
+
+def test_what_a_bot_accepts_said_on_one_process_refuses_a_challenge_on_the_other(
+    rooms: list[str],
+) -> None:
+    """Issue 32: a program's word on what it accepts, said to one process, refuses a
+    challenge outside it sent to the other (the cluster keeps it in Redis)."""
+    one, two = rooms
+    anna = httpx.Client(base_url=one, timeout=seconds(30))
+    signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "cuori e picche"})
+    assert signed.status_code == 200, signed.text
+    csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+    token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
+    bearer = {"Authorization": f"Bearer {token}"}
+    said = httpx.get(f"{two}/api/bot/challenges?seconds=30-60", headers=bearer)
+    assert said.status_code == 200, said.text
+    body = {"players": 2, "deals": 1, "move_seconds": 10}
+    sent = anna.post("/api/players/Robo/challenge", json=body, headers=csrf)
+    assert (sent.status_code, sent.json()["code"]) == (422, "not_accepted"), sent.text
+    assert "out of its range (30 to 60 s)" in sent.json()["detail"]
+    fits = anna.post("/api/players/Robo/challenge", json=body | {"move_seconds": 45}, headers=csrf)
+    assert fits.status_code == 200, fits.text
 
 
 def test_a_token_revoked_on_one_process_closes_its_socket_on_the_other(
@@ -399,6 +549,61 @@ def test_when_the_owner_dies_every_player_plays_on_within_the_lease(rooms: list[
     took = max(back) - killed  # type: ignore[type-var,operator]
     print(f"both players played again {took:.1f} s after the owner was killed")
     assert took < OWNER_SECONDS + 5, f"playing again took {took:.1f} s"
+
+
+def test_a_dead_owners_tables_are_adopted_and_their_pages_reconnecting_at_once_served(
+    rooms: list[str], redis_url: str
+) -> None:
+    """kill -9 of the owner of eight tables, each with one player on it and one relayed
+    through the other process: the other process adopts every table (its lease is its
+    own after), closes each relayed socket with 1012, and every page, reconnecting at
+    once (all eight tables' pages to the survivor), plays again."""
+    from burraco.server.cluster.processes import OWNER_SECONDS
+
+    urls = rooms
+    ws_urls = [u.replace("http", "ws") for u in urls]
+    players: list[PagePlayer] = []
+    tables = []
+    for n in range(8):
+        # Each table's creator from an address of their own (an address holds 3 tables).
+        transport = httpx.HTTPTransport(local_address=f"127.0.3.{n + 1}")
+        with httpx.Client(transport=transport, timeout=seconds(30)) as http:
+            body = {"players": 2, "deals": 20, "name": f"Anna{n}", "move_seconds": 0}
+            created = http.post(f"{urls[0]}/api/tables", json=body).json()
+            path = f"{urls[1]}/api/tables/{created['table']}/join"
+            joined = http.post(path, json={"name": f"Bruno{n}"}).json()
+        tables.append(created["table"])
+        players.append(PagePlayer(ws_urls, created["table"], created["token"], 2 * n))
+        players.append(PagePlayer(ws_urls, created["table"], joined["token"], 2 * n + 1))
+
+    async def evening() -> float:
+        # Each table's first player straight to its owner, the second relayed by the other.
+        tasks = [asyncio.create_task(p.run(first=i % 2)) for i, p in enumerate(players)]
+        going = time.time() + seconds(60)
+        while not all(p.played_at for p in players):
+            assert time.time() < going, "the tables did not get going"
+            await asyncio.sleep(0.05)
+        ROOMS[0].kill()
+        killed = time.time()
+        deadline = killed + seconds(OWNER_SECONDS + 5)
+        while time.time() < deadline:
+            if all(any(t > killed for t in p.played_at) for p in players):
+                break
+            await asyncio.sleep(0.2)
+        for p in players:
+            p.stop = True
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return killed
+
+    killed = asyncio.run(evening())
+    late = [p.table for p in players if not any(t > killed for t in p.played_at)]
+    assert not late, f"players of these tables never played again: {late}"
+    relayed = players[1::2]
+    assert all(1012 in p.closes for p in relayed), [p.closes for p in relayed]
+    import redis
+
+    owners = redis.Redis.from_url(redis_url).mget([f"burraco:owner:{t}" for t in tables])
+    assert owners == [b"two"] * len(tables)
 
 
 def test_a_relay_closes_a_bad_token_and_keeps_hints_from_holding_up_others(

@@ -85,6 +85,7 @@ ROOM_CODES = [
     "replaced",
     "not_found",
     "too_many",
+    "too_many_sockets",
     "too_fast",
     "sync_repeated",
     "too_large",
@@ -103,6 +104,7 @@ ROOM_CODES = [
     # Bot accounts (docs/bots.md).
     "bad_token",
     "no_bot",
+    "not_accepted",
     "too_many_bots",
     "too_many_tokens",
     "chat_quick_only",

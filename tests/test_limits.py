@@ -8,6 +8,7 @@ import contextlib
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 from roomserver import RoomServer
@@ -115,6 +116,57 @@ def test_a_socket_that_floods_is_paced_and_the_others_are_not(tmp_path: Path) ->
                 # Bruno is not held back.
                 await bruno.send({"type": "ping"})
                 await bruno.until("pong")
+
+        asyncio.run(scenario())
+
+
+def test_one_account_opening_sockets_in_a_loop_is_held_from_any_address(tmp_path: Path) -> None:
+    """Issue 32: one account opening and closing sockets in a loop, from a new address
+    each time, was limited by nothing (the rates counted addresses). Past
+    ``account_sockets`` its next socket, from yet another address, is told
+    ``too_many_sockets`` and closed with 1013 and a reason that says why; another
+    player's socket at the same table opens as usual."""
+    import asyncio
+    import json
+
+    import websockets
+
+    limits = Limits(account_sockets="4/minute")
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", limits=limits) as server:
+        with _from(server, "127.0.0.1") as anna:
+            signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "x" * 12})
+            assert signed.status_code == 200, signed.text
+            csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+            table = anna.post("/api/tables", json={"name": "Anna"}, headers=csrf).json()
+            cookie = {"Cookie": f"burraco_session={anna.cookies['burraco_session']}"}
+        with _from(server, "127.0.0.2") as bruno:
+            joined = bruno.post(f"/api/tables/{table['table']}/join", json={"name": "Bruno"})
+        base = f"{server.ws_url}/ws/{table['table']}?token="
+
+        async def opened(token: str, address: str, headers: dict[str, str]) -> Any:
+            """The first message a socket from ``address`` hears, and how it closed."""
+            async with websockets.connect(
+                base + token, additional_headers=headers, local_addr=(address, 0)
+            ) as socket:
+                first = json.loads(await asyncio.wait_for(socket.recv(), 20))
+                if first["type"] == "error":
+                    with contextlib.suppress(websockets.ConnectionClosed):
+                        await asyncio.wait_for(socket.recv(), 20)
+                    assert socket.close_code is not None
+                    return first, socket.close_code, socket.close_reason
+                return first, None, None
+
+        async def scenario() -> None:
+            for n in range(4):
+                first, _, _ = await opened(table["token"], f"127.0.0.{10 + n}", cookie)
+                assert first["type"] == "state", first
+            first, code, reason = await opened(table["token"], "127.0.0.20", cookie)
+            assert (first["code"], code) == ("too_many_sockets", 1013)
+            assert 1 <= first["params"]["seconds"] <= 60
+            assert "too many sockets opened by this account" in reason
+            # Bruno, a guest at the same table, is not held back by Anna's count.
+            other, _, _ = await opened(joined.json()["token"], "127.0.0.20", {})
+            assert other["type"] == "state", other
 
         asyncio.run(scenario())
 

@@ -107,6 +107,7 @@ def create_app(
     bot_accounts, challenges = BotAccounts(store, accounts, limits), Challenges(store)
     if cluster is not None:
         spread_revocations(cluster, bot_accounts)
+        challenges.shared = cluster.redis  # what a bot accepts holds on every process
     quick = quick_play(
         room,
         store,

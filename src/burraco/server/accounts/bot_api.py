@@ -108,6 +108,18 @@ def routes(room: Room, store: Store, bots: BotAccounts, challenges: Challenges) 
                 422,
                 params={"field": "move_seconds"},
             )
+        accepts = await challenges.accepts(target.id)
+        broken = accepts.broken(body.model_dump()) if accepts is not None else None
+        if broken is not None:
+            # Refused now, not left to the program's next look: a challenge it would only
+            # decline would hold its challenger's table (and a place in the room) meanwhile.
+            field, why = broken
+            raise RoomError(
+                "not_accepted",
+                f"{target.name} does not accept this challenge: {why}",
+                422,
+                params={"field": field, "bot": target.name},
+            )
         request_ = body.model_dump() | {"name": challenger.name, "chat": True}
         if request_["lines"] is None:
             request_.pop("lines")
@@ -169,9 +181,12 @@ def routes(room: Room, store: Store, bots: BotAccounts, challenges: Challenges) 
     ) -> dict[str, Any]:
         """The challenges waiting for the bot that it accepts (``games``, a clock range
         ``seconds``, ``rated``: :class:`Accepts`); the others are declined now, so that
-        their challengers hear it at once."""
+        their challengers hear it at once. What it accepts is kept: a later challenge
+        outside it is refused when sent (422 ``not_accepted``)."""
         me = bot(request)
         accepts = Accepts.read(games, seconds, rated)
+        # Held from now on: a challenge outside it is refused when it is sent.
+        await challenges.declare(me.id, accepts)
         fitting, declined = [], []
         for found in challenges.of_bot(me.id):
             if accepts.refusal(found.options) is None:

@@ -190,7 +190,7 @@ class BotAccounts:
             )
 
 
-#: The longest move clock of a table (server/table_api.py's bodies).
+#: The longest move clock of a table (server/routes/tables.py's bodies).
 MOST_SECONDS = 3600
 
 
@@ -240,17 +240,44 @@ class Accepts:
 
     def refusal(self, options: dict[str, Any]) -> str | None:
         """Why the bot declines a challenge of these options (None: it fits)."""
+        broken = self.broken(options)
+        return None if broken is None else broken[1]
+
+    def broken(self, options: dict[str, Any]) -> tuple[str, str] | None:
+        """The field of a challenge these options break, and why (None: it fits).
+
+        >>> Accepts.read("buraco", None, None).broken({"variant": "italian", "players": 2})
+        ('variant', 'italian-2 is not among its games (buraco)')
+        """
         variant, players = str(options.get("variant")), options.get("players")
         game = f"{variant}-{players}"
         if self.games is not None and not {variant, game} & self.games:
-            return f"{game} is not among its games ({', '.join(sorted(self.games))})"
+            return "variant", f"{game} is not among its games ({', '.join(sorted(self.games))})"
         clock = int(options.get("move_seconds") or 0)
         lowest, highest = self.seconds
         if not lowest <= clock <= highest:
-            return f"a move clock of {clock} s is out of its range ({lowest} to {highest} s)"
+            why = f"a move clock of {clock} s is out of its range ({lowest} to {highest} s)"
+            return "move_seconds", why
         if self.rated is not None and bool(options.get("rated")) != self.rated:
-            return f"it plays {'rated' if self.rated else 'unrated'} matches only"
+            return "rated", f"it plays {'rated' if self.rated else 'unrated'} matches only"
         return None
+
+    def json(self) -> str:
+        """As kept in Redis for the cluster's other processes (:meth:`of_json`).
+
+        >>> accepts = Accepts.read("italian-2", "10-120", True)
+        >>> Accepts.of_json(accepts.json()) == accepts
+        True
+        """
+        games = sorted(self.games) if self.games is not None else None
+        return json.dumps({"games": games, "seconds": list(self.seconds), "rated": self.rated})
+
+    @classmethod
+    def of_json(cls, text: str) -> Accepts:
+        data = json.loads(text)
+        games = frozenset(data["games"]) if data["games"] is not None else None
+        low, high = data["seconds"]
+        return cls(games, (int(low), int(high)), data["rated"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +316,30 @@ class Challenges:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        #: What each bot's program last said it accepts (its latest ``GET
+        #: /api/bot/challenges``), by bot id: a challenge outside it is refused when it is
+        #: sent, so that it never waits for the bot's answer (issue 32).
+        self.declared: dict[int, Accepts] = {}
+        #: The cluster's Redis (None: one process): what a program said on one process
+        #: holds on every other, and outlives a restart of the one it said it to.
+        self.shared: Any = None
+
+    async def declare(self, bot_id: int, accepts: Accepts) -> None:
+        """Remember what the bot's program accepts (the latest it said wins)."""
+        self.declared[bot_id] = accepts
+        if self.shared is not None:
+            with contextlib.suppress(Exception):  # Redis away: this process knows it still
+                await self.shared.set(_declared_key(bot_id), accepts.json(), ex=int(self.KEPT))
+
+    async def accepts(self, bot_id: int) -> Accepts | None:
+        """What the bot's program last said it accepts (None: it never said, so far as
+        this process or the cluster knows: every challenge waits for its answer)."""
+        if self.shared is not None:
+            with contextlib.suppress(Exception):
+                said = await self.shared.get(_declared_key(bot_id))
+                if said is not None:
+                    self.declared[bot_id] = Accepts.of_json(str(said))
+        return self.declared.get(bot_id)
 
     def _since(self) -> float:
         """When the oldest challenge still waiting was made."""
@@ -334,6 +385,10 @@ class Challenges:
             if seat is None or seat == row.seat:
                 return _challenge(row)
         return None
+
+
+def _declared_key(bot_id: int) -> str:
+    return f"burraco:accepts:{bot_id}"
 
 
 def _row(challenge: Challenge) -> ChallengeRow:

@@ -12,10 +12,16 @@ all of its channels through one subscription, and hands each message to the requ
 or the socket it is for.
 
 Every process also says it is alive every second (``burraco:alive:{node}``, which
-lapses after :data:`ALIVE_SECONDS`). A process that dies is known dead within those
-seconds, before its tables' leases run out: its tables are taken over at once by the
-next process that needs them or finds them, and the sockets relayed to it are closed
-with 1012 (service restart), so that the pages reconnect, to a living process.
+lapses after :data:`ALIVE_SECONDS`), and listens on ``burraco:rpc:{node}`` while it
+lives: a process killed loses its Redis connections with it, so a process whose channel
+has had no listener for :data:`SILENT_SECONDS` is dead too (a machine that vanishes
+without closing them is known dead when its key lapses). A dead process's tables are
+taken over before their leases run out: the first living process to see it dead adopts
+them, a few at a time so that the tables in play keep the loop, and any process takes
+one at once when a request or a socket needs it; the sockets relayed to it are closed
+with 1012 (service restart), after the dead process's own pages have come back and
+spread over :data:`RESTART_SPREAD` seconds, so that the pages reconnect, to a living
+process, not all at once.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -43,6 +50,21 @@ RPC_SECONDS = 10
 LOCK_SECONDS = 30.0
 #: A process says it is alive this often, and is taken for dead this long after.
 ALIVE_EVERY, ALIVE_SECONDS = 1.0, 4
+#: A process whose channel has had no listener this long is dead (its key not lapsed
+#: yet): a live process's subscription that drops is renewed at once by redis-py.
+SILENT_SECONDS = 0.5
+#: How often the owner of relayed sockets is looked at (one look for all its sockets).
+WATCH_EVERY = 0.25
+#: A dead owner's tables are adopted this many at a time, with this pause between: each
+#: is loaded from its log on the event loop, and the tables in play must keep it.
+ADOPT_BATCH, ADOPT_PAUSE = 4, 0.1
+#: The sockets relayed to a dead owner are closed this long after it is known dead, over
+#: this many seconds, not at once: the dead process's own sockets reconnect first (their
+#: pages' pause, 0.5-1 s), then these as a stream, not a storm on top of that one
+#: (bench/cluster.py: both at once held the tables in play for seconds).
+RESTART_AFTER, RESTART_SPREAD = 1.5, 2.0
+#: Tables remembered as existing (:meth:`Cluster.known`), past which the oldest are forgotten.
+KNOWN_TABLES = 100_000
 #: Close codes: the table's server is gone (reconnect), and the token holds no seat.
 RESTART, FORBIDDEN = 1012, 4403
 #: Redis connections of one process. Past them a command waits for a free one: redis-py's
@@ -98,7 +120,8 @@ class Cluster:
         #: Per relayed connection, its messages in order, handled by a task of its own.
         self._inboxes: dict[str, asyncio.Queue[dict[str, Any] | None]] = {}
         #: Per socket this process relays, what its table's owner says to it.
-        self._outboxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        #: (as the owner wrote it: JSON text, passed on as it came).
+        self._outboxes: dict[str, asyncio.Queue[str]] = {}
         #: Per request this process sent to another, the future of its answer.
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         #: Operations of the server's own (not a table's) another process may ask of this
@@ -107,20 +130,31 @@ class Cluster:
         #: Told of each table this process takes from the store (its owner gone), once it
         #: is loaded and running: what the log does not keep (a tournament's grace).
         self.taken: list[Callable[[str], None]] = []
+        #: Per other node this process relays sockets to, how each relay is ended (with
+        #: a close code), and the one task that watches that node for all of them.
+        self._ends: dict[str, set[Callable[[int], None]]] = {}
+        self._watching: dict[str, asyncio.Task[None]] = {}
+        #: Per dead node whose tables this process is adopting, the task doing it.
+        self._adopting: dict[str, asyncio.Task[None]] = {}
+        #: Nodes whose key has not lapsed yet but whose channel was found silent twice.
+        self._dead: set[str] = set()
+        #: Tables known to exist (:meth:`known`), the oldest first.
+        self._known: dict[str, None] = {}
 
     async def start(self) -> None:
-        await self._say_alive()
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(f"burraco:rpc:{self.node}")
+        # Listening before it says it is alive: a living node always has a listener.
+        await pubsub.subscribe(self._rpc(self.node))
         await pubsub.psubscribe("burraco:in:*", f"burraco:out:{self.node}:*")
         await pubsub.psubscribe(f"burraco:reply:{self.node}:*")
+        await self._say_alive()
         self._tasks.append(asyncio.create_task(self._listen(pubsub)))
         self._tasks.append(asyncio.create_task(self._heartbeat()))
         self._tasks.append(asyncio.create_task(self._alive_forever()))
         self.room.start_watching()
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._watching.values(), *self._adopting.values()]:
             await cancel(task)
         for table in list(self.owned):
             with contextlib.suppress(Exception):
@@ -145,8 +179,35 @@ class Cluster:
                 await self._say_alive()
             await asyncio.sleep(ALIVE_EVERY)
 
+    @staticmethod
+    def _rpc(node: str) -> str:
+        return f"burraco:rpc:{node}"
+
     async def is_alive(self, node: str) -> bool:
-        return node == self.node or bool(await self.redis.exists(self._alive(node)))
+        """Whether ``node`` lives: its key has not lapsed, and its channel has a listener
+        (or finds one again within :data:`SILENT_SECONDS`: a subscription being renewed).
+        A process killed with ``kill -9`` is so known dead within a second, not when its
+        key lapses."""
+        if node == self.node:
+            return True
+        alive, listening = await self._signs_of_life(node)
+        if alive and not listening and node not in self._dead:
+            await asyncio.sleep(SILENT_SECONDS)
+            alive, listening = await self._signs_of_life(node)
+        if alive and listening:
+            self._dead.discard(node)  # back (restarted under its name)
+            return True
+        if alive:
+            self._dead.add(node)
+        return False
+
+    async def _signs_of_life(self, node: str) -> tuple[bool, bool]:
+        """Whether the node's key is there, and whether its channel has a listener."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.exists(self._alive(node))
+            pipe.pubsub_numsub(self._rpc(node))
+            alive, listeners = await pipe.execute()
+        return bool(alive), bool(listeners and int(listeners[0][1]))
 
     async def alive_nodes(self) -> list[str]:
         """Every living node's name, this one's included, sorted."""
@@ -156,12 +217,68 @@ class Cluster:
         return sorted(found)
 
     async def _take_from_the_dead(self, table: str, owner: str) -> bool:
-        """If ``owner`` is dead, end its lease on ``table`` and claim it here."""
+        """If ``owner`` is dead, end its lease on ``table`` and claim it here (and adopt
+        its other tables soon)."""
         if await self.is_alive(owner):
             return False
-        await self.redis.eval(_RELEASE_DEAD, 1, self._key(table), owner)
-        log.warning("node %s is gone: %s takes table %s over", owner, self.node, table)
+        self._adopt_soon(owner)
+        return await self._take(table, owner)
+
+    async def _take(self, table: str, dead: str) -> bool:
+        """End the dead node's lease on ``table`` (if it still holds it) and claim it."""
+        await self.redis.eval(_RELEASE_DEAD, 1, self._key(table), dead)
+        log.warning("node %s is gone: %s takes table %s over", dead, self.node, table)
         return await self.claim(table)
+
+    def _adopt_soon(self, dead: str) -> None:
+        """Adopt the tables of the dead node ``dead`` in the background (once at a time)."""
+        running = self._adopting.get(dead)
+        if dead == self.node or (running is not None and not running.done()):
+            return
+        task = asyncio.create_task(self._adopt(dead))
+        self._adopting[dead] = task
+        task.add_done_callback(lambda done: _forget(self._adopting, dead, done))
+
+    async def _adopt(self, dead: str) -> None:
+        """Take over the tables in play the dead node still holds, :data:`ADOPT_BATCH` at
+        a time with :data:`ADOPT_PAUSE` between: each is loaded from its log on the event
+        loop, and a whole process's tables at once held the tables in play here (and the
+        pages reconnecting meanwhile) for as long. In an order of this process's own, so
+        that two living processes share the work rather than race for the same tables."""
+        theirs = [t for t, owner in (await self._owners()).items() if owner == dead]
+        random.shuffle(theirs)
+        for start in range(0, len(theirs), ADOPT_BATCH):
+            for table in theirs[start : start + ADOPT_BATCH]:
+                if table not in self.owned:
+                    with contextlib.suppress(Exception):
+                        await self._take(table, dead)
+            await asyncio.sleep(ADOPT_PAUSE)
+
+    async def _owners(self) -> dict[str, str | None]:
+        """Each table in play that this process does not own, and its owner in Redis (None:
+        nobody holds it), read in one command."""
+        tables = [row.id for row in self.room.store.tables(("playing",))]
+        tables = [t for t in tables if t not in self.owned]
+        if not tables:
+            return {}
+        owners = await self.redis.mget([self._key(t) for t in tables])
+        return {t: None if o is None else str(o) for t, o in zip(tables, owners, strict=True)}
+
+    async def known(self, table: str) -> bool:
+        """Whether the table exists (anywhere in the cluster): asked of every socket that
+        opens. Read from what this process holds, then from Redis (a table in play has an
+        owner's key), and only then from the database: a table once made is never
+        deleted, so a yes is kept. (The database's answer is a query that holds the event
+        loop: each page reconnecting after a failover asked it, and the tables in play
+        waited for hundreds of them.)"""
+        if table in self.owned or table in self.room.tables or table in self._known:
+            return True
+        if await self.redis.exists(self._key(table)) or self.room.store.table(table) is not None:
+            self._known[table] = None
+            while len(self._known) > KNOWN_TABLES:
+                self._known.pop(next(iter(self._known)))
+            return True
+        return False
 
     # --- ownership ------------------------------------------------------------------------
 
@@ -255,18 +372,28 @@ class Cluster:
 
     async def _heartbeat(self) -> None:
         while True:
-            await self.renew()
-            # Tables in play that nobody (alive) holds are taken over here.
-            for row in self.room.store.tables(("playing",)):
-                if row.id in self.owned:
-                    continue
-                with contextlib.suppress(Exception):
-                    current = await self.redis.get(self._key(row.id))
-                    if current is None:
-                        await self.claim(row.id)
-                    else:
-                        await self._take_from_the_dead(row.id, str(current))
+            with contextlib.suppress(Exception):
+                await self.renew()
+            with contextlib.suppress(Exception):
+                await self._scan()
             await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    async def _scan(self) -> None:
+        """Take over the tables in play that nobody holds, and adopt those of dead nodes
+        (their owners read in one command, each owner asked after once)."""
+        owners = await self._owners()
+        alive: dict[str, bool] = {}
+        unheld = [t for t, owner in owners.items() if owner is None]
+        for n, table in enumerate(unheld, 1):
+            with contextlib.suppress(Exception):
+                await self.claim(table)
+            if n % ADOPT_BATCH == 0:
+                await asyncio.sleep(ADOPT_PAUSE)
+        for owner in {o for o in owners.values() if o is not None}:
+            if owner not in alive:
+                alive[owner] = await self.is_alive(owner)
+            if not alive[owner]:
+                self._adopt_soon(owner)
 
     # --- requests to the owner ------------------------------------------------------------
 
@@ -337,14 +464,17 @@ class Cluster:
         user_id: int | None = None,
         *,
         watch: str | None = None,
+        send_text: Callable[[str], Awaitable[None]] | None = None,
     ) -> int:
         """Carry one player's socket (or, with ``watch``, the name of a spectator, one
         spectator's socket) to the table's owner and back, until either side ends
         it. The close code for the player's socket: :data:`RESTART` when the owner died
         (the page reconnects), the owner's own code (:data:`FORBIDDEN` for a bad token,
-        a replaced socket), or 1000 when the player left."""
+        a replaced socket), or 1000 when the player left. With ``send_text`` (the
+        socket's), what the owner says goes on as the text it came in, not read and
+        written again."""
         connection = secrets.token_hex(8)
-        outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        outbox: asyncio.Queue[str] = asyncio.Queue()
         self._outboxes[connection] = outbox
         ended: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
@@ -355,15 +485,13 @@ class Cluster:
         async def pump() -> None:
             while True:
                 said = await outbox.get()
-                if said.get("type") == "_close":  # the owner closes this socket
-                    end(int(said.get("code", 1000)))
+                if said.startswith(_CLOSING):  # the owner closes this socket
+                    end(int(json.loads(said).get("code", 1000)))
                     return
-                await send(said)
-
-        async def watch_owner() -> None:
-            while await self.is_alive(owner):
-                await asyncio.sleep(ALIVE_EVERY)
-            end(RESTART)
+                if send_text is not None:
+                    await send_text(said)
+                else:
+                    await send(json.loads(said))
 
         async def forward() -> None:
             while True:
@@ -382,15 +510,23 @@ class Cluster:
             "out": out,
         }
         tasks: list[asyncio.Task[None]] = []
+        # The owner is watched for all the sockets relayed to it at once (RESTART if it dies).
+        self._ends.setdefault(owner, set()).add(end)
+        watcher = self._watching.get(owner)
+        if watcher is None or watcher.done():
+            self._watching[owner] = asyncio.create_task(self._watch(owner))
         try:
             await self.redis.publish(inbox, json.dumps(hello))
-            tasks = [asyncio.create_task(job()) for job in (pump, watch_owner, forward)]
+            tasks = [asyncio.create_task(job()) for job in (pump, forward)]
             for task in tasks:
                 # A task that stops (the player left, or a failure) ends the relay too.
                 task.add_done_callback(lambda _: end(1000))
                 task.add_done_callback(_read_failure)
             return await ended
         finally:
+            ends = self._ends.get(owner)
+            if ends is not None:
+                ends.discard(end)
             for task in tasks:
                 task.cancel()
             if tasks:
@@ -402,6 +538,30 @@ class Cluster:
                 await self.redis.publish(inbox, json.dumps(bye))
             self._outboxes.pop(connection, None)
 
+    async def _watch(self, owner: str) -> None:
+        """Look at ``owner`` every :data:`WATCH_EVERY` seconds while sockets are relayed to
+        it; when it is dead, adopt its tables and close those sockets with
+        :data:`RESTART`, :data:`RESTART_AFTER` seconds on and spread over
+        :data:`RESTART_SPREAD` seconds (a process's pages reconnecting at one moment,
+        each a state, a sync and a seat coming online, held the tables in play here as
+        long as they took)."""
+        try:
+            while self._ends.get(owner):
+                with contextlib.suppress(Exception):
+                    if not await self.is_alive(owner):
+                        break
+                await asyncio.sleep(WATCH_EVERY)
+            else:
+                return
+        finally:
+            _forget(self._watching, owner, asyncio.current_task())  # type: ignore[arg-type]
+        self._adopt_soon(owner)
+        ends = list(self._ends.pop(owner, ()))
+        random.shuffle(ends)
+        loop = asyncio.get_running_loop()
+        for n, end in enumerate(ends):
+            loop.call_later(RESTART_AFTER + RESTART_SPREAD * n / len(ends), end, RESTART)
+
     async def _listen(self, pubsub: Any) -> None:
         while True:
             try:
@@ -409,12 +569,15 @@ class Cluster:
                 if message is None:
                     continue
                 channel: str = message["channel"]
-                data = json.loads(message["data"])
                 if channel.startswith("burraco:out:"):
+                    # Passed on as it came: a relayed socket's every state was read and
+                    # written again here, a cost of every message of two thirds of them.
                     outbox = self._outboxes.get(channel.rsplit(":", 1)[1])
                     if outbox is not None:
-                        outbox.put_nowait(data)
-                elif channel.startswith("burraco:reply:"):
+                        outbox.put_nowait(str(message["data"]))
+                    continue
+                data = json.loads(message["data"])
+                if channel.startswith("burraco:reply:"):
                     waiting = self._replies.get(channel.rsplit(":", 1)[1])
                     if waiting is not None and not waiting.done():
                         waiting.set_result(data)
@@ -472,7 +635,7 @@ class Cluster:
             await self.redis.publish(out, json.dumps(message))
 
         async def close(code: int, reason: str) -> None:
-            await self.redis.publish(out, json.dumps({"type": "_close", "code": code}))
+            await self.redis.publish(out, _CLOSING + json.dumps(code) + "}")
 
         async def send_text(text: str) -> None:
             await self.redis.publish(out, text)
@@ -534,6 +697,16 @@ class Cluster:
             if table is not None and watcher is not None:
                 with contextlib.suppress(Exception):
                     await room.unwatch(table, watcher)
+
+
+#: How the owner's word to close a relayed socket begins (its code follows).
+_CLOSING = '{"type": "_close", "code": '
+
+
+def _forget(tasks: dict[str, asyncio.Task[None]], key: str, done: asyncio.Task[None]) -> None:
+    """Forget a finished task kept by ``key``, unless a newer one took its place."""
+    if tasks.get(key) is done:
+        del tasks[key]
 
 
 def _read_failure(task: asyncio.Task[None]) -> None:

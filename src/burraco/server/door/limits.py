@@ -28,7 +28,17 @@ from limits import parse
 
 from burraco.server.door.capacity import from_env
 
-__all__ = ["SHARED_KINDS", "SYNC_EVENTS", "Budget", "Limits", "Lockout", "Rates", "SharedRates"]
+__all__ = [
+    "SHARED_KINDS",
+    "SYNC_EVENTS",
+    "TRY_LATER",
+    "Budget",
+    "Limits",
+    "Lockout",
+    "Rates",
+    "SharedRates",
+    "socket_refusal",
+]
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +80,11 @@ class Limits:
     #: is the socket's budget of work at its table (:class:`Budget`): a message costs 1, a
     #: sync more, by the events it resends.
     socket_messages: str = "60 per 10 seconds"
+    #: Sockets one account (a person's or a bot's) may open, seats' and spectators',
+    #: from however many addresses: a page reconnects a few times an evening, a program
+    #: after a restart once a table; one opening and closing sockets in a loop is held to
+    #: this (each opening costs the room a state, a sync, a seat coming online).
+    account_sockets: str = "30/minute"
     #: Messages a bot account's socket may send (docs/bots.md): a program moves as fast as
     #: the table lets it, and this only stops a loop gone wrong. Its syncs cost it as
     #: much more as its budget is bigger: a program replays no more of a log than a person.
@@ -101,6 +116,7 @@ _WHAT = {
     "read_reviews": "reads of reviews",
     "log_in": "login attempts",
     "sign_up": "new accounts",
+    "account_sockets": "sockets opened by your account",
     "socket_messages": "messages",
     "bot_messages": "messages",
     "chat_messages": "chat messages",
@@ -180,8 +196,27 @@ SHARED_KINDS: frozenset[str] = frozenset(
         "read_reviews",
         "log_in",
         "sign_up",
+        # An account's sockets may open on any process, from any address.
+        "account_sockets",
     }
 )
+
+#: The close code of a socket its account opened too soon after too many others: the
+#: page tries again later (its backoff).
+TRY_LATER = 1013
+
+
+async def socket_refusal(rates: Rates, user_id: int) -> tuple[dict[str, object], str] | None:
+    """None if the account ``user_id`` may open one more socket now (counting it), else
+    what the socket is told (an error, ``too_many_sockets`` with the seconds to wait) and
+    the reason it is closed with (:data:`TRY_LATER`)."""
+    wait = await rates.hit_anywhere("account_sockets", f"user-{user_id}")
+    if wait is None:
+        return None
+    seconds = round(wait)
+    reason = f"too many sockets opened by this account: try again in {seconds} s"
+    error = {"type": "error", "code": "too_many_sockets", "message": reason}
+    return error | {"params": {"seconds": seconds}}, reason
 
 
 class SharedRates:

@@ -26,7 +26,7 @@ or a guest):
 the room's service around it: a task that matches every half second and seats each group
 at a new table, and the tickets that tell each player where they sit, in this process's
 memory. In a cluster the same rules run on a queue kept in Redis
-(:class:`burraco.server.quick_redis.RedisQuickPlay`, docs/cluster.md); both are a
+(:class:`burraco.server.quick.redis_queue.RedisQuickPlay`, docs/cluster.md); both are a
 :class:`QuickService`.
 
 >>> queue = QuickQueue(QuickRules(wait_seconds=20))
@@ -442,7 +442,7 @@ SeatTable = Callable[..., Awaitable[tuple[str, dict[int, str]]]]
 
 class QuickService(Protocol):
     """Quick play as the routes see it: in one process's memory (:class:`QuickPlay`) or
-    in Redis for a cluster (:class:`~burraco.server.quick_redis.RedisQuickPlay`)."""
+    in Redis for a cluster (:class:`~burraco.server.quick.redis_queue.RedisQuickPlay`)."""
 
     @property
     def rules(self) -> QuickRules: ...

@@ -1,7 +1,7 @@
 """Quick play for a cluster: the queue, the tickets and the seating in Redis.
 
-The same rules as one process's :class:`~burraco.server.quickplay.QuickPlay` (the
-matcher is the same pure :class:`~burraco.server.quickplay.QuickQueue`, rebuilt from
+The same rules as one process's :class:`~burraco.server.quick.play.QuickPlay` (the
+matcher is the same pure :class:`~burraco.server.quick.play.QuickQueue`, rebuilt from
 Redis at each round), but every process of the cluster sees one queue: players who
 press "Play" on different processes meet, a ticket may be asked about on any process,
 and a ticket outlives the process that gave it. The keys (docs/cluster.md):
@@ -228,7 +228,7 @@ def _entry(raw: str) -> Entry:
 
 
 class RedisQuickPlay(Matcher):
-    """Quick play over Redis (a :class:`~burraco.server.quickplay.QuickService`):
+    """Quick play over Redis (a :class:`~burraco.server.quick.play.QuickService`):
     ``redis`` is an asyncio client that answers strings (``decode_responses``)."""
 
     def __init__(

@@ -23,7 +23,7 @@ from burraco.server.accounts.bots import BotAccounts
 from burraco.server.accounts.people import BAD_TOKEN, Accounts, by_token, same_origin, user_of
 from burraco.server.desk import Desk
 from burraco.server.door.capacity import BUSY
-from burraco.server.door.limits import Limits, Rates
+from burraco.server.door.limits import TRY_LATER, Limits, Rates, socket_refusal
 from burraco.server.room import TOO_FAST, Room, RoomError, error_message
 from burraco.server.watching import spectator_name
 from burraco.storage import Store
@@ -81,6 +81,11 @@ def routes(
         # bot's token is no cookie: any program may send it).
         bearer = by_token(socket)
         user_id = user.id if user is not None and (token or bearer or same_origin(socket)) else None
+        refused = await socket_refusal(rates, user_id) if user_id is not None else None
+        if refused is not None:  # one account's sockets in a loop, from any address
+            await socket.send_json(refused[0])
+            await socket.close(code=TRY_LATER, reason=refused[1])
+            return
         pace = "bot_messages" if bearer else "socket_messages"
         # A spectator (?watch=1) needs no token: it hears public information only.
         watching = socket.query_params.get("watch") == "1"
@@ -90,7 +95,7 @@ def routes(
             # Nobody chats under a registered person's name, nor under a look-alike of it,
             # but that person: the others are "Spectator" (as without a name).
             spectator = ""
-        known = cluster is not None and store.table(table_id) is not None
+        known = cluster is not None and await cluster.known(table_id)
         owner = await cluster.owner(table_id) if cluster is not None and known else None
         if cluster is not None and owner is not None and owner != cluster.node:
             receive = paced(rates, texts(socket), socket.send_json, pace)
@@ -173,7 +178,14 @@ async def relay(
     code = 1000
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         code = await cluster.relay(
-            table_id, owner, token, socket.send_json, receive, user_id, watch=spectator
+            table_id,
+            owner,
+            token,
+            socket.send_json,
+            receive,
+            user_id,
+            watch=spectator,
+            send_text=socket.send_text,
         )
     with contextlib.suppress(Exception):
         await socket.close(code=code)
