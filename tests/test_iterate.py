@@ -163,7 +163,9 @@ def test_the_expert_can_teach(tmp_path: Path) -> None:
 
 def test_the_anchor_keeps_the_teacher_in_the_monte_carlo_phase(tmp_path: Path) -> None:
     plain, anchored = tmp_path / "plain", tmp_path / "anchored"
-    config = IterateConfig(minutes=0.12, imitate=0.25, eval_every=0.06, **TINY)
+    # A quarter of 2.4 CPU-seconds imitating, the rest Monte-Carlo: thousands of decisions
+    # in that phase, far more than the 50 latest looked at.
+    config = IterateConfig(minutes=0.04, imitate=0.25, eval_every=0.04, **TINY)
     train(config, plain)
     train(dataclasses.replace(config, anchor=True), anchored)
     for directory, taught in ((plain, False), (anchored, True)):
