@@ -184,7 +184,8 @@ def test_a_person_challenging_her_own_bot_plays_unrated_and_is_told_why(tmp_path
 
 
 def test_a_bot_process_plays_a_rated_match_against_a_house_bot(tmp_path: Path) -> None:
-    with room(tmp_path, expert_seconds=0.2) as server:
+    # The expert's 50 ms a move: the claim is the match and its ratings, not its play.
+    with room(tmp_path, expert_seconds=0.05) as server:
         anna = Person(server.url, "Anna")
         token = anna.new_bot("Robo")
         before = rating(server.url, "expert")
