@@ -112,18 +112,18 @@ def test_the_best_checkpoint_is_the_best_evaluated(tmp_path: Path) -> None:
 
 
 def test_a_run_resumes_where_it_stopped(tmp_path: Path) -> None:
-    first = IterateConfig(minutes=0.08, teacher="greedy", eval_every=0.04, **TINY)
+    first = IterateConfig(minutes=0.04, teacher="greedy", eval_every=0.02, **TINY)
     train(first, tmp_path)
     saved = json.loads((tmp_path / "run.json").read_text())
     rows = _rows(tmp_path / "curve.csv")
     lines: list[str] = []
-    run = train(dataclasses.replace(first, minutes=0.16), tmp_path, lines.append)
+    run = train(dataclasses.replace(first, minutes=0.08), tmp_path, lines.append)
     assert lines[0].startswith("resumed")
     assert run.deals > saved["deals"] and run.steps > saved["steps"]
     again = _rows(tmp_path / "curve.csv")
     assert again[: len(rows)] == rows and len(again) > len(rows)
     minutes = [float(r["minutes"]) for r in again]
-    assert minutes == sorted(minutes) and minutes[-1] >= 0.16
+    assert minutes == sorted(minutes) and minutes[-1] >= 0.08
     with pytest.raises(ValueError, match="players=2, not 4"):
         train(IterateConfig(players=4, minutes=0.3, **TINY), tmp_path)
 
