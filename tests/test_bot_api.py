@@ -184,7 +184,8 @@ def test_a_person_challenging_her_own_bot_plays_unrated_and_is_told_why(tmp_path
 
 
 def test_a_bot_process_plays_a_rated_match_against_a_house_bot(tmp_path: Path) -> None:
-    with room(tmp_path, expert_seconds=0.2) as server:
+    # The expert's 50 ms a move: the claim is the match and its ratings, not its play.
+    with room(tmp_path, expert_seconds=0.05) as server:
         anna = Person(server.url, "Anna")
         token = anna.new_bot("Robo")
         before = rating(server.url, "expert")
@@ -1004,7 +1005,9 @@ def test_a_trained_research_agent_plays_a_rated_match_in_about_20_lines(tmp_path
     assert len([line for line in code.strip().splitlines() if line.strip()]) <= 20
     agent = tmp_path / "agent.npz"
     _trained_agent(agent)
-    with room(tmp_path, expert_seconds=0.2) as server:
+    # The expert's 50 ms a move: the claim is the agent's client, not the expert's play
+    # (its long deals against a weak linear policy took most of a minute at 0.2 s).
+    with room(tmp_path, expert_seconds=0.05) as server:
         token = Person(server.url, "Anna").new_bot("Deep")
         out = run_example(code, server.url, token, AGENT=str(agent))
         [match] = results_of(server.url, token)

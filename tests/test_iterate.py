@@ -94,7 +94,8 @@ def test_a_tiny_run_imitates_its_teacher(tmp_path: Path) -> None:
 
 
 def test_the_best_checkpoint_is_the_best_evaluated(tmp_path: Path) -> None:
-    config = IterateConfig(minutes=0.2, teacher="greedy", imitate=0.5, eval_every=0.04, **TINY)
+    # Five evaluations (at 0, 0.02 ... 0.08 CPU-minutes), in both phases.
+    config = IterateConfig(minutes=0.08, teacher="greedy", imitate=0.5, eval_every=0.02, **TINY)
     train(config, tmp_path)
     rows = _rows(tmp_path / "curve.csv")
     scores = [float(r["score"]) for r in rows]
@@ -111,18 +112,18 @@ def test_the_best_checkpoint_is_the_best_evaluated(tmp_path: Path) -> None:
 
 
 def test_a_run_resumes_where_it_stopped(tmp_path: Path) -> None:
-    first = IterateConfig(minutes=0.08, teacher="greedy", eval_every=0.04, **TINY)
+    first = IterateConfig(minutes=0.04, teacher="greedy", eval_every=0.02, **TINY)
     train(first, tmp_path)
     saved = json.loads((tmp_path / "run.json").read_text())
     rows = _rows(tmp_path / "curve.csv")
     lines: list[str] = []
-    run = train(dataclasses.replace(first, minutes=0.16), tmp_path, lines.append)
+    run = train(dataclasses.replace(first, minutes=0.08), tmp_path, lines.append)
     assert lines[0].startswith("resumed")
     assert run.deals > saved["deals"] and run.steps > saved["steps"]
     again = _rows(tmp_path / "curve.csv")
     assert again[: len(rows)] == rows and len(again) > len(rows)
     minutes = [float(r["minutes"]) for r in again]
-    assert minutes == sorted(minutes) and minutes[-1] >= 0.16
+    assert minutes == sorted(minutes) and minutes[-1] >= 0.08
     with pytest.raises(ValueError, match="players=2, not 4"):
         train(IterateConfig(players=4, minutes=0.3, **TINY), tmp_path)
 
@@ -163,7 +164,9 @@ def test_the_expert_can_teach(tmp_path: Path) -> None:
 
 def test_the_anchor_keeps_the_teacher_in_the_monte_carlo_phase(tmp_path: Path) -> None:
     plain, anchored = tmp_path / "plain", tmp_path / "anchored"
-    config = IterateConfig(minutes=0.12, imitate=0.25, eval_every=0.06, **TINY)
+    # A quarter of 2.4 CPU-seconds imitating, the rest Monte-Carlo: thousands of decisions
+    # in that phase, far more than the 50 latest looked at.
+    config = IterateConfig(minutes=0.04, imitate=0.25, eval_every=0.04, **TINY)
     train(config, plain)
     train(dataclasses.replace(config, anchor=True), anchored)
     for directory, taught in ((plain, False), (anchored, True)):
