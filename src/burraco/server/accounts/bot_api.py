@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import time
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from burraco.server.accounts.api import finished, programs_of
 from burraco.server.accounts.bots import Accepts, BotAccounts, Challenge, Challenges
 from burraco.server.accounts.people import by_token, user_of
+from burraco.server.door.inputs import Preset
 from burraco.server.room import Room, RoomError
 from burraco.storage import Store, UserRow
 
@@ -34,10 +35,7 @@ class Revoke(BaseModel):
 
 
 class ChallengeBody(BaseModel):
-    #: Every preset a table may play (a new table's, table_api.py), Brazil's too.
-    variant: Literal[
-        "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
-    ] = "italian"
+    variant: Preset = "italian"
     players: int = Field(2, ge=2, le=6)
     lines: int | None = Field(None, ge=2, le=6)
     deals: int | None = Field(None, ge=1, le=50)

@@ -22,16 +22,21 @@ ValueError: a name may not hold control characters, bidi controls or unpaired su
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
 from burraco.server.accounts.names import invisible, normal
 
-__all__ = ["MP_LIMIT", "EntrantName", "PlayerName", "TournamentName", "clean_name"]
+__all__ = ["MP_LIMIT", "EntrantName", "PlayerName", "Preset", "TournamentName", "clean_name"]
 
 #: Match points a table can score in a round, in either direction, with room to spare.
 MP_LIMIT = 100_000
+
+#: Every preset a table may play, Brazil's too: a new table's, a challenge's, quick play's.
+Preset = Literal[
+    "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
+]
 
 #: Characters that reorder or hide text: bidi embeddings, overrides, isolates and marks.
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -11,14 +11,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
 from burraco.server.accounts.people import user_of
-from burraco.server.door.inputs import PlayerName
+from burraco.server.door.inputs import PlayerName, Preset
 from burraco.server.quick.play import (
     NEW_RATING,
     Entry,
@@ -45,9 +45,7 @@ Ticket = PathParam(min_length=8, max_length=64, pattern=r"^[\w\-]+$")
 
 
 class QuickBody(BaseModel):
-    variant: Literal[
-        "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
-    ] = "italian"
+    variant: Preset = "italian"
     players: int = Field(2, ge=2, le=6)
     #: Bots may fill the empty seats after the wait.
     bots: bool = True

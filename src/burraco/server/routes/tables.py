@@ -21,7 +21,7 @@ from burraco.rulebook import figures
 from burraco.server.accounts.bots import BotAccounts, Challenges
 from burraco.server.accounts.people import Accounts, user_of
 from burraco.server.cluster.forwarded import OnOwner, seat_answer
-from burraco.server.door.inputs import PlayerName
+from burraco.server.door.inputs import PlayerName, Preset
 from burraco.server.room import LobbyQuery, Room, RoomError, lobby_page, presets
 from burraco.storage import Store
 from burraco.variants import PRESETS, Variant
@@ -36,9 +36,7 @@ Limit = Callable[[Request, str], Awaitable[None]]
 
 
 class CreateTable(BaseModel):
-    variant: Literal[
-        "italian", "online", "buraco", "canasta", "buraco-aberto", "buraco-fechado", "stbl"
-    ] = "italian"
+    variant: Preset = "italian"
     players: int = Field(2, ge=2, le=6)
     lines: int | None = Field(None, ge=2, le=6)
     deals: int | None = Field(None, ge=1, le=50)
