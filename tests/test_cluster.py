@@ -363,19 +363,25 @@ def test_two_processes_share_a_table_over_redis(rooms: list[str]) -> None:
     assert refused.status_code == 409
 
 
+def _anna_and_robo(url: str) -> tuple[httpx.Client, dict[str, str], dict[str, str]]:
+    """Anna signed up on the process at ``url`` and her bot account Robo made: her
+    client, her CSRF header, and Robo's bearer header."""
+    anna = httpx.Client(base_url=url, timeout=seconds(30))
+    signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "cuori e picche"})
+    assert signed.status_code == 200, signed.text
+    csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+    token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
+    return anna, csrf, {"Authorization": f"Bearer {token}"}
+
+
 def test_a_challenge_made_on_one_process_is_accepted_once_on_either(rooms: list[str]) -> None:
     """A person's challenge is in the database: the bot polling the other process sees it,
     a join there is refused its seat, and of two accepts (one on each process) only the
     first seats the bot."""
     one, two = rooms
-    anna = httpx.Client(base_url=one, timeout=seconds(30))
-    signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "cuori e picche"})
-    assert signed.status_code == 200, signed.text
-    csrf = {"X-CSRF-Token": signed.json()["csrf"]}
-    token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
+    anna, csrf, bearer = _anna_and_robo(one)
     body = {"players": 2, "deals": 1, "move_seconds": 60}
     seat = anna.post("/api/players/Robo/challenge", json=body, headers=csrf).json()
-    bearer = {"Authorization": f"Bearer {token}"}
     [challenge] = httpx.get(f"{two}/api/bot/challenges", headers=bearer).json()["challenges"]
     assert (challenge["challenge"], challenge["from"]) == (seat["challenge"], "Anna")
     status = httpx.get(f"{two}/api/challenges/{seat['challenge']}").json()["status"]
@@ -398,12 +404,7 @@ def test_what_a_bot_accepts_said_on_one_process_refuses_a_challenge_on_the_other
     """Issue 32: a program's word on what it accepts, said to one process, refuses a
     challenge outside it sent to the other (the cluster keeps it in Redis)."""
     one, two = rooms
-    anna = httpx.Client(base_url=one, timeout=seconds(30))
-    signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "cuori e picche"})
-    assert signed.status_code == 200, signed.text
-    csrf = {"X-CSRF-Token": signed.json()["csrf"]}
-    token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
-    bearer = {"Authorization": f"Bearer {token}"}
+    anna, csrf, bearer = _anna_and_robo(one)
     said = httpx.get(f"{two}/api/bot/challenges?seconds=30-60", headers=bearer)
     assert said.status_code == 200, said.text
     body = {"players": 2, "deals": 1, "move_seconds": 10}
@@ -420,11 +421,7 @@ def test_a_token_revoked_on_one_process_closes_its_socket_on_the_other(
     """Issue 32: "a revoked token is refused at once" (docs/bots.md), across processes: its
     socket open on process two is closed before process one answers the revocation."""
     one, two = rooms
-    anna = httpx.Client(base_url=one, timeout=seconds(30))
-    signed = anna.post("/api/account/signup", json={"name": "Anna", "password": "cuori e picche"})
-    csrf = {"X-CSRF-Token": signed.json()["csrf"]}
-    token = anna.post("/api/account/bots", json={"name": "Robo"}, headers=csrf).json()["token"]
-    bearer = {"Authorization": f"Bearer {token}"}
+    anna, csrf, bearer = _anna_and_robo(one)
     body = {"name": "Robo", "players": 2, "move_seconds": 0}
     table = httpx.post(f"{one}/api/tables", json=body, headers=bearer).json()["table"]
 
