@@ -37,7 +37,6 @@ __all__ = [
     "Lockout",
     "Rates",
     "SharedRates",
-    "socket_refusal",
 ]
 
 log = logging.getLogger(__name__)
@@ -204,19 +203,6 @@ SHARED_KINDS: frozenset[str] = frozenset(
 #: The close code of a socket its account opened too soon after too many others: the
 #: page tries again later (its backoff).
 TRY_LATER = 1013
-
-
-async def socket_refusal(rates: Rates, user_id: int) -> tuple[dict[str, object], str] | None:
-    """None if the account ``user_id`` may open one more socket now (counting it), else
-    what the socket is told (an error, ``too_many_sockets`` with the seconds to wait) and
-    the reason it is closed with (:data:`TRY_LATER`)."""
-    wait = await rates.hit_anywhere("account_sockets", f"user-{user_id}")
-    if wait is None:
-        return None
-    seconds = round(wait)
-    reason = f"too many sockets opened by this account: try again in {seconds} s"
-    error = {"type": "error", "code": "too_many_sockets", "message": reason}
-    return error | {"params": {"seconds": seconds}}, reason
 
 
 class SharedRates:

@@ -23,7 +23,7 @@ from burraco.server.accounts.bots import BotAccounts
 from burraco.server.accounts.people import BAD_TOKEN, Accounts, by_token, same_origin, user_of
 from burraco.server.desk import Desk
 from burraco.server.door.capacity import BUSY
-from burraco.server.door.limits import TRY_LATER, Limits, Rates, socket_refusal
+from burraco.server.door.limits import TRY_LATER, Limits, Rates
 from burraco.server.room import TOO_FAST, Room, RoomError, error_message
 from burraco.server.watching import spectator_name
 from burraco.storage import Store
@@ -31,7 +31,7 @@ from burraco.storage import Store
 if TYPE_CHECKING:
     from burraco.server.cluster.processes import Cluster
 
-__all__ = ["paced", "routes", "texts", "watch"]
+__all__ = ["paced", "routes", "texts", "too_many_sockets", "watch"]
 
 Receive = Callable[[], Awaitable[str]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -81,10 +81,7 @@ def routes(
         # bot's token is no cookie: any program may send it).
         bearer = by_token(socket)
         user_id = user.id if user is not None and (token or bearer or same_origin(socket)) else None
-        refused = await socket_refusal(rates, user_id) if user_id is not None else None
-        if refused is not None:  # one account's sockets in a loop, from any address
-            await socket.send_json(refused[0])
-            await socket.close(code=TRY_LATER, reason=refused[1])
+        if user_id is not None and await too_many_sockets(socket, rates, user_id):
             return
         pace = "bot_messages" if bearer else "socket_messages"
         # A spectator (?watch=1) needs no token: it hears public information only.
@@ -189,6 +186,20 @@ async def relay(
         )
     with contextlib.suppress(Exception):
         await socket.close(code=code)
+
+
+async def too_many_sockets(socket: WebSocket, rates: Rates, user_id: int) -> bool:
+    """Whether the account ``user_id`` opened too many sockets of late (one account's in a
+    loop, from any address): then this one is told ``too_many_sockets`` with the seconds
+    to wait and closed with :data:`TRY_LATER`. Counts this one."""
+    wait = await rates.hit_anywhere("account_sockets", f"user-{user_id}")
+    if wait is None:
+        return False
+    seconds = round(wait)
+    reason = f"too many sockets opened by this account: try again in {seconds} s"
+    await socket.send_json(error_message("too_many_sockets", reason, {"seconds": seconds}))
+    await socket.close(code=TRY_LATER, reason=reason)
+    return True
 
 
 async def watch(
