@@ -45,8 +45,10 @@ def test_a_killed_process_behind_nginx_loses_nothing_and_its_players_play_on() -
                 before=seconds(8),
                 after=seconds(10),
                 deadline=OWNER_SECONDS + 5 + seconds(10),
-                # Quick enough that rated one-deal matches end during the test.
-                rated_think=(0.0, 0.05),
+                # Quick enough that rated one-deal matches end during the test, and slow
+                # enough to stay within a socket's pace (60 messages in 10 s): past it,
+                # messages are dropped for seconds, and the pair's table stands still.
+                rated_think=(0.05, 0.15),
                 # A rated match over at least, however long the failover held it.
                 finished=1,
             )

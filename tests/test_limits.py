@@ -120,6 +120,40 @@ def test_a_socket_that_floods_is_paced_and_the_others_are_not(tmp_path: Path) ->
         asyncio.run(scenario())
 
 
+def test_a_socket_that_waits_as_told_is_heard_again(tmp_path: Path) -> None:
+    """``too_fast`` tells the seconds to wait rounded up: a program that waits them and
+    sends again is answered. (Rounded to the nearest, a wait of 1.4 s said 1, the message
+    sent after 1 s was dropped without a word, and a bench's players waited for ever.)"""
+    import asyncio
+    import time
+
+    from roomserver import Player, create_table
+
+    limits = Limits(socket_messages="5 per 2 seconds")
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", limits=limits) as server:
+        table = create_table(server, players=2)
+
+        async def scenario() -> None:
+            async with Player(server, table["table"], table["token"]) as anna:
+                await anna.until("state")
+                first = time.monotonic()
+                for _ in range(5):
+                    await anna.send({"type": "ping"})
+                for _ in range(5):
+                    await anna.until("pong")
+                # Past the window's middle, so that the wait's fraction is under a half.
+                await asyncio.sleep(max(0.0, first + 0.6 - time.monotonic()))
+                for _ in range(3):
+                    await anna.send({"type": "ping"})
+                told = await anna.until("error")
+                assert told["code"] == "too_fast"
+                await asyncio.sleep(told["params"]["seconds"])
+                await anna.send({"type": "ping"})
+                await anna.until("pong", timeout=5)
+
+        asyncio.run(scenario())
+
+
 def test_one_account_opening_sockets_in_a_loop_is_held_from_any_address(tmp_path: Path) -> None:
     """Issue 32: one account opening and closing sockets in a loop, from a new address
     each time, was limited by nothing (the rates counted addresses). Past

@@ -33,7 +33,7 @@ from burraco.server.table.bots import Bots
 from burraco.server.table.chat import TableChat
 from burraco.server.table.clocks import Clocks
 from burraco.server.table.door import Door
-from burraco.server.table.errors import TOO_FAST, UNAVAILABLE, RoomError, error_message
+from burraco.server.table.errors import UNAVAILABLE, RoomError, error_message, too_fast
 from burraco.server.table.finish import Finisher, Results
 from burraco.server.table.live import Close, LiveTable, Send, Shared
 from burraco.server.table.lobby import Lobby, LobbyQuery, lobby_page, presets
@@ -51,7 +51,6 @@ from burraco.storage import Store, TableRow
 
 __all__ = [
     "NEXT_DEAL_SECONDS",
-    "TOO_FAST",
     "UNAVAILABLE",
     "LiveTable",
     "LobbyQuery",
@@ -60,6 +59,7 @@ __all__ = [
     "error_message",
     "lobby_page",
     "presets",
+    "too_fast",
 ]
 
 log = logging.getLogger("burraco.room")

@@ -227,8 +227,10 @@ class Cluster:
     async def _take(self, table: str, dead: str) -> bool:
         """End the dead node's lease on ``table`` (if it still holds it) and claim it."""
         await self.redis.eval(_RELEASE_DEAD, 1, self._key(table), dead)
-        log.warning("node %s is gone: %s takes table %s over", dead, self.node, table)
-        return await self.claim(table)
+        taken = await self.claim(table)
+        if taken:
+            log.warning("node %s is gone: %s took table %s over", dead, self.node, table)
+        return taken
 
     def _adopt_soon(self, dead: str) -> None:
         """Adopt the tables of the dead node ``dead`` in the background (once at a time)."""

@@ -24,7 +24,7 @@ from burraco.server.accounts.people import BAD_TOKEN, Accounts, by_token, same_o
 from burraco.server.desk import Desk
 from burraco.server.door.capacity import BUSY
 from burraco.server.door.limits import TRY_LATER, Limits, Rates
-from burraco.server.room import TOO_FAST, Room, RoomError, error_message
+from burraco.server.room import Room, RoomError, error_message, too_fast
 from burraco.server.watching import spectator_name
 from burraco.storage import Store
 
@@ -279,7 +279,7 @@ def paced(rates: Rates, receive: Receive, send: Send, kind: str = "socket_messag
                 dropping = False
                 return raw
             if not dropping:
-                await send(error_message("too_fast", TOO_FAST, {"seconds": round(wait)}))
+                await send(too_fast(wait))
             dropping = True
 
     return paced

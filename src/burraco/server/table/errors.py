@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["TOO_FAST", "UNAVAILABLE", "RoomError", "error_message"]
+__all__ = ["TOO_FAST", "UNAVAILABLE", "RoomError", "error_message", "too_fast"]
 
 #: What a player hears when the database refuses a write (disk full, read-only, gone).
 UNAVAILABLE = (
@@ -59,3 +60,17 @@ def error_message(
         error["rule"] = rule
     error["params"] = dict(params or {})
     return error
+
+
+def too_fast(wait: float) -> dict[str, Any]:
+    """The ``too_fast`` answer to a dropped message: ``seconds`` is the wait rounded *up*,
+    so that a client who waits as told is heard. (Rounded to the nearest, 1.4 s said 1,
+    and a program's sync sent after 1 s was dropped again without a word: it waited for
+    an answer that never came.)
+
+    >>> too_fast(1.4)["params"]
+    {'seconds': 2}
+    >>> too_fast(0.0)["params"]
+    {'seconds': 1}
+    """
+    return error_message("too_fast", TOO_FAST, {"seconds": max(1, math.ceil(wait))})

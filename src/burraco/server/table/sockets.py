@@ -18,7 +18,7 @@ from burraco.server.door.capacity import Capacity
 from burraco.server.door.limits import Budget, Limits
 from burraco.server.messages import BadMessage, read_message
 from burraco.server.table.chat import TableChat
-from burraco.server.table.errors import TOO_FAST, RoomError, error_message
+from burraco.server.table.errors import RoomError, error_message, too_fast
 from burraco.server.table.live import Close, LiveTable, Send, Shared, safe_send
 from burraco.server.table.pause import Pauser, waiting_for
 from burraco.server.table.step import Step
@@ -182,8 +182,7 @@ class SeatSockets:
             self.budgets[send] = paid
             return True
         if not budget.short:
-            wait = max(1, round(budget.wait(cost, now)))
-            await send(error_message("too_fast", TOO_FAST, {"seconds": wait}))
+            await send(too_fast(budget.wait(cost, now)))
         self.budgets[send] = replace(budget, short=True)
         return False
 
