@@ -11,9 +11,11 @@ of an action is the time from sending it to receiving the state that shows it.
 A player thinks ``--think`` seconds on average before it acts (0.5 by default,
 a quick bot's pace; 0 gives a closed-loop stress test, where latency is the
 queue of every table waiting on the server).
-It prints actions per second and the 50th, 90th and 99th percentiles of that
-latency, and, for a room it started, the server's CPU (user + system, from
-``/proc/PID/stat``) per action over the measured window (after ``--warmup``): the
+The measured window opens ``--warmup`` s after every table is playing (each player
+told its first state; the set-up's seconds are printed apart) and lasts ``--seconds``:
+the room at N tables, not the room making them. It prints actions per second and the
+50th, 90th and 99th percentiles of that latency, and, for a room it started, the
+server's CPU (user + system, from ``/proc/PID/stat``) per action over the window: the
 figure that stays true on a busy machine, where the percentiles do not.
 ``--profile FILE`` runs the room started here under cProfile and writes its stats to
 FILE when it stops (read them with ``python -m pstats FILE``).
@@ -38,9 +40,14 @@ from typing import Any
 import httpx
 import websockets
 
-#: Actions sent before this moment (the tables still being set up) are not timed.
-WARM = [0.0]
-#: Actions sent in the measured window (after WARM), for the CPU per action.
+#: The measured window: it opens ``--warmup`` s after every player has been told its
+#: first state (every table made, joined and connected), and closes ``--seconds`` later.
+#: Until every table is playing both are unknown (infinite). A window opened at a fixed
+#: time after the start measured the set-up of the last tables too wherever making 500
+#: tables took longer than the warm-up (a slower or busier machine): the actions then
+#: waited behind the tables still being made.
+WINDOW = {"warm": float("inf"), "stop": float("inf")}
+#: Actions sent in the measured window (after it opened), for the CPU per action.
 MEASURED = [0]
 #: The room's error answers by code: a refused action leaves its player waiting, so a
 #: run that met any is printed as such (the per-socket message limit once stopped every
@@ -52,24 +59,25 @@ async def player(
     url: str,
     table: str,
     token: str,
-    stop: float,
+    seated: asyncio.Event,
     latencies: list[float],
     rng: random.Random,
     think: float,
 ) -> int:
+    """Play a seat until the window closes; ``seated`` is set at its first state."""
     actions = 0
     sent_at: float | None = None
     waiting_for = -1
     async with websockets.connect(
         f"{url}/ws/{table}?token={token}", max_queue=None, open_timeout=120
     ) as ws:
-        while time.perf_counter() < stop:
+        while time.perf_counter() < WINDOW["stop"]:
+            left = WINDOW["stop"] - time.perf_counter()
             try:
-                raw = await asyncio.wait_for(
-                    ws.recv(), timeout=max(0.1, stop - time.perf_counter())
-                )
+                # Until the window is known, wake now and then to read it again.
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, min(left, 1.0)))
             except TimeoutError:
-                break
+                continue
             message: dict[str, Any] = json.loads(raw)
             kind = message["type"]
             if kind == "match_over":
@@ -78,8 +86,9 @@ async def player(
                 REFUSALS[message["code"]] = REFUSALS.get(message["code"], 0) + 1
             if kind != "state":
                 continue
+            seated.set()
             if sent_at is not None and message["version"] >= waiting_for:
-                if sent_at >= WARM[0]:
+                if sent_at >= WINDOW["warm"]:
                     latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
             pause = message.get("pause")
@@ -92,7 +101,7 @@ async def player(
                     await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                 action = rng.choice(message["legal"])
                 sent_at = time.perf_counter()
-                if sent_at >= WARM[0]:
+                if WINDOW["warm"] <= sent_at < WINDOW["stop"]:
                     MEASURED[0] += 1
                 waiting_for = message["version"] + 1
                 await ws.send(
@@ -105,7 +114,7 @@ async def player(
 async def table_of_players(
     http: httpx.AsyncClient,
     ws_url: str,
-    stop: float,
+    seated: tuple[asyncio.Event, asyncio.Event],
     latencies: list[float],
     seed: int,
     think: float,
@@ -118,8 +127,8 @@ async def table_of_players(
     joined = (await http.post(f"/api/tables/{created['table']}/join", json={"name": "B"})).json()
     rng = random.Random(seed)
     counts = await asyncio.gather(
-        player(ws_url, created["table"], created["token"], stop, latencies, rng, think),
-        player(ws_url, joined["table"], joined["token"], stop, latencies, rng, think),
+        player(ws_url, created["table"], created["token"], seated[0], latencies, rng, think),
+        player(ws_url, joined["table"], joined["token"], seated[1], latencies, rng, think),
     )
     return sum(counts)
 
@@ -136,11 +145,11 @@ def cpu_seconds(pid: int | None) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure_cpu(pid: int | None, warm_at: float, stop: float, into: list[float]) -> None:
+async def measure_cpu(pid: int | None, into: list[float]) -> None:
     """The server's CPU seconds at the start and the end of the measured window."""
-    await asyncio.sleep(max(0.0, warm_at - time.perf_counter()))
+    await asyncio.sleep(max(0.0, WINDOW["warm"] - time.perf_counter()))
     first, first_at, mine = cpu_seconds(pid), time.perf_counter(), _own_cpu()
-    await asyncio.sleep(max(0.0, stop - time.perf_counter()))
+    await asyncio.sleep(max(0.0, WINDOW["stop"] - time.perf_counter()))
     last, last_at = cpu_seconds(pid), time.perf_counter()
     if first is not None and last is not None:
         into.extend([last - first, last_at - first_at, _own_cpu() - mine])
@@ -167,15 +176,20 @@ async def run(
     limits = httpx.Limits(max_connections=50, keepalive_expiry=3)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
         start = time.perf_counter()
-        stop = start + seconds
-        WARM[0] = start + warmup
-        cpu: list[float] = []
-        watcher = asyncio.create_task(measure_cpu(server_pid, WARM[0], stop, cpu))
-        counts = await asyncio.gather(
-            *(table_of_players(http, ws_url, stop, latencies, i, think) for i in range(tables))
+        seated = [(asyncio.Event(), asyncio.Event()) for _ in range(tables)]
+        playing = asyncio.gather(
+            *(table_of_players(http, ws_url, seated[i], latencies, i, think) for i in range(tables))
         )
-        await watcher
-        elapsed = time.perf_counter() - start
+        every = asyncio.gather(*(e.wait() for pair in seated for e in pair))
+        done, _ = await asyncio.wait([playing, every], return_when=asyncio.FIRST_COMPLETED)
+        if playing in done:
+            playing.result()  # a table's set-up failed: say why
+        set_up = time.perf_counter() - start
+        WINDOW["warm"] = time.perf_counter() + warmup
+        WINDOW["stop"] = WINDOW["warm"] + seconds
+        cpu: list[float] = []
+        await measure_cpu(server_pid, cpu)
+        await playing
     ordered = sorted(latencies) or [0.0]
 
     def pct(q: float) -> float:
@@ -183,8 +197,9 @@ async def run(
 
     return {
         "tables": tables,
-        "actions": sum(counts),
-        "actions/s": sum(counts) / elapsed,
+        "actions": MEASURED[0],
+        "actions/s": MEASURED[0] / seconds,
+        "set-up s": set_up,
         "p50 ms": pct(0.50),
         "p90 ms": pct(0.90),
         "p99 ms": pct(0.99),
@@ -205,7 +220,7 @@ def start_server(
     port: int,
     database: Path,
     profile: str | None,
-    deflate: bool = True,
+    deflate: bool = False,
     collections: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     code = (
@@ -266,7 +281,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--url", default=None, help="a running room; else one is started")
     parser.add_argument(
-        "--warmup", type=float, default=5.0, help="seconds of set-up left out of the latencies"
+        "--warmup",
+        type=float,
+        default=2.0,
+        help="seconds played after every table is playing, before the measured window opens",
     )
     parser.add_argument(
         "--think", type=float, default=0.5, help="mean seconds a bot player thinks (0: none)"
@@ -274,7 +292,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=0, help="for the room started here")
     parser.add_argument("--profile", default=None, help="cProfile the room started here into FILE")
     parser.add_argument(
-        "--no-deflate", action="store_true", help="the room started here without permessage-deflate"
+        "--deflate",
+        action="store_true",
+        help="the room started here with permessage-deflate (`burraco serve --compress`)",
     )
     args = parser.parse_args()
     process = None
@@ -284,7 +304,7 @@ def main() -> None:
             port = args.port or free_port()
             database = Path(folder) / "bench.db"
             collections = Path(folder) / "collections.json"
-            process = start_server(port, database, args.profile, not args.no_deflate, collections)
+            process = start_server(port, database, args.profile, args.deflate, collections)
             url = f"http://127.0.0.1:{port}"
         if hasattr(os, "sched_setaffinity") and (os.cpu_count() or 1) > 1:
             os.sched_setaffinity(0, {1})
@@ -297,8 +317,8 @@ def main() -> None:
                 process.wait(timeout=30)
         pauses = json.loads(collections.read_text()) if process and collections.exists() else None
     print(
-        f"{result['tables']:.0f} tables, think {args.think} s, "
-        f"{result['actions']:.0f} actions in {args.seconds:.0f} s: "
+        f"{result['tables']:.0f} tables (all playing after {result['set-up s']:.1f} s), "
+        f"think {args.think} s, {result['actions']:.0f} actions in {args.seconds:.0f} s: "
         f"{result['actions/s']:.0f} actions/s; latency p50 {result['p50 ms']:.1f} ms, "
         f"p90 {result['p90 ms']:.1f} ms, p99 {result['p99 ms']:.1f} ms "
         f"(mean {result['mean ms']:.1f} ms); server CPU {result['cpu ms/action']:.2f} ms "

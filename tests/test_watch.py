@@ -450,7 +450,7 @@ def test_a_spectator_that_never_reads_holds_one_state_and_blocks_nobody() -> Non
             if table.match.is_over:
                 break
         assert len(watcher.outbox.pending()) <= watcher.outbox.size
-        states = [t for t in watcher.outbox.pending() if '"type": "state"' in t]
+        states = [t for t in watcher.outbox.pending() if json.loads(t)["type"] == "state"]
         assert len(states) == 1
         await asyncio.sleep(0.05)
         assert json.loads(others[-1])["version"] == table.version

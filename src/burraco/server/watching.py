@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from burraco.server.door.inputs import clean_name
+from burraco.server.messages import text_of
 from burraco.server.process.background import cancel
 
 __all__ = ["Frame", "Outbox", "Pacer", "SendText", "Watcher", "spectator_name"]
@@ -150,7 +150,7 @@ class Watcher:
 
     def say(self, message: dict[str, Any]) -> None:
         """Queue one message for this spectator alone (an answer, an error)."""
-        self.outbox.put(json.dumps(message), state=message.get("type") == "state")
+        self.outbox.put(text_of(message), state=message.get("type") == "state")
 
     async def stop(self) -> None:
         await cancel(self.task)

@@ -35,6 +35,7 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from burraco.server.messages import text_of
 from burraco.server.process.background import cancel
 from burraco.server.room import Room, RoomError, error_message
 from burraco.server.watching import Watcher, spectator_name
@@ -634,7 +635,7 @@ class Cluster:
         out = str(first["out"])
 
         async def send(message: dict[str, Any]) -> None:
-            await self.redis.publish(out, json.dumps(message))
+            await self.redis.publish(out, text_of(message))
 
         async def close(code: int, reason: str) -> None:
             await self.redis.publish(out, _CLOSING + json.dumps(code) + "}")

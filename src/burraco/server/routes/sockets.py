@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from burraco.server.accounts.people import BAD_TOKEN, Accounts, by_token, same_o
 from burraco.server.desk import Desk
 from burraco.server.door.capacity import BUSY
 from burraco.server.door.limits import TRY_LATER, Limits, Rates
+from burraco.server.messages import text_of
 from burraco.server.room import Room, RoomError, error_message, too_fast
 from burraco.server.watching import spectator_name
 from burraco.storage import Store
@@ -128,7 +128,7 @@ def routes(
             return
 
         async def send(message: dict[str, Any]) -> None:
-            await socket.send_text(json.dumps(message))
+            await socket.send_text(text_of(message))
 
         async def close(code: int, reason: str) -> None:
             await socket.close(code=code, reason=reason)

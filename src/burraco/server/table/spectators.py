@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections import Counter
 from typing import Any
 
 from burraco.server.door.capacity import BUSY, Capacity
-from burraco.server.messages import BadMessage, read_message
+from burraco.server.messages import BadMessage, read_message, text_of
 from burraco.server.table.chat import TableChat
 from burraco.server.table.errors import RoomError, error_message
 from burraco.server.table.live import LiveTable, Shared
@@ -176,7 +175,7 @@ class Spectators:
                 watcher.say(self.watch_state(table, table.info()))
             elif kind == "chat":
                 said = self.chat.say(table, "watchers", None, watcher.name, message, watcher.key)
-                text = json.dumps(said)
+                text = text_of(said)
                 for other in table.watchers:
                     other.outbox.put(text)
             elif kind == "ping":
@@ -252,12 +251,12 @@ class Spectators:
                 if alone and last == {"seat": event["seat"], "action": event["action"]}:
                     continue
                 told.append({k: v for k, v in event.items() if k != "sent"})
-            texts = [json.dumps(event) for event in reversed(told)]
+            texts = [text_of(event) for event in reversed(told)]
             table.shown = frame.version
             match = table.match
             if match is not None and match.is_over and frame.version == table.version:
-                texts.append(json.dumps(match_over(table)))
-        said = json.dumps(self.watch_state(table, info))
+                texts.append(text_of(match_over(table)))
+        said = text_of(self.watch_state(table, info))
         for watcher in table.watchers:
             for text in texts:
                 watcher.outbox.put(text)
@@ -267,7 +266,7 @@ class Spectators:
 async def _shed(watcher: Watcher) -> None:
     """Tell a spectator shed for the players why, and close its socket."""
     with contextlib.suppress(Exception):
-        await watcher.send_text(json.dumps(error_message("busy", BUSY)))
+        await watcher.send_text(text_of(error_message("busy", BUSY)))
     await watcher.stop()
     if watcher.close is not None:
         with contextlib.suppress(Exception):
