@@ -710,6 +710,7 @@ def lost(database: str, evening: Evening, wait: float = 30.0) -> list[str]:
             if r.rated and r.user_id is not None:
                 chains.setdefault((r.user_id, r.game), []).append(r)
         stored = {(r.user_id, r.game): r for r in rating_rows}
+        frozen = store.frozen(sorted({key[0] for key in chains}))
         for key, chain in chains.items():
             rating = stored.get(key)
             if rating is None:
@@ -721,9 +722,16 @@ def lost(database: str, evening: Evening, wait: float = 30.0) -> list[str]:
                         f"account {key[0]}: table {later.table_id} was rated from "
                         f"{later.rating_before}, not {earlier.rating_after} (a lost update)"
                     )
-            if rating.matches != len(chain):
+            # A flagged account's rating stands still (fair play, docs/operating.md): its
+            # results from then on are rated with the rating unmoved, not counted as
+            # matches. (The bench's pairs, made together and playing each other all
+            # evening, are what the farm detector looks for.)
+            unmoved = sum(r.rating_before == r.rating_after for r in chain)
+            counted = len(chain) - unmoved if key[0] in frozen else len(chain)
+            if rating.matches != counted:
                 problems.append(
                     f"account {key[0]}: {rating.matches} rated matches, {len(chain)} results"
+                    + (f" ({unmoved} while frozen)" if key[0] in frozen else "")
                 )
             if displayed(rating.mu, rating.sigma) != chain[-1].rating_after:
                 problems.append(

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from burraco.cards import CARDS
 from burraco.scoring import DealScore
 from burraco.view import DealView, PublicView
 
@@ -92,10 +93,17 @@ def _within(value: object, deepest: int) -> bool:
     return True
 
 
-def cards(values: Sequence[int]) -> list[str]:
-    from burraco.cards import CARDS
+#: Each kind of card's text, written once: every state names every card in sight.
+_TEXTS: tuple[str, ...] = tuple(str(card) for card in CARDS)
 
-    return [str(CARDS[c]) for c in values]
+
+def cards(values: Sequence[int]) -> list[str]:
+    """The cards' texts, in order.
+
+    >>> cards([0, 13, 52])
+    ['AS', 'AH', 'JK']
+    """
+    return [_TEXTS[c] for c in values]
 
 
 def view_json(view: DealView, deal_number: int) -> dict[str, Any]:
