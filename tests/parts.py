@@ -73,7 +73,7 @@ def step_on(
         bots,
         views,
         Spectators(shared, capacity, TableChat(store, Rates(Limits()))),
-        Finisher(store, views, results),
+        Finisher(store, results),
     )
 
 

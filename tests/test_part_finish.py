@@ -23,7 +23,6 @@ from parts import (
 
 from burraco.server.table.finish import Finisher
 from burraco.server.table.live import LiveTable, begin
-from burraco.server.table.views import Views
 
 
 class Heard:
@@ -36,7 +35,7 @@ class Heard:
         self.told.append(f"{self.name} {table.id}")
 
 
-def test_the_end_is_stored_and_told_then_its_results_recorded(tmp_path: Path) -> None:
+def test_the_end_is_stored_then_its_results_recorded(tmp_path: Path) -> None:
     async def scenario() -> None:
         store = store_in(tmp_path)
         told: list[str] = []
@@ -44,22 +43,51 @@ def test_the_end_is_stored_and_told_then_its_results_recorded(tmp_path: Path) ->
         async def broken(table: LiveTable) -> None:
             raise RuntimeError("a listener that fails does not stop the others")
 
-        finisher = Finisher(store, Views(), Heard("results", told))
+        finisher = Finisher(store, Heard("results", told))
         finisher.listeners += [broken, Heard("tournament", told)]
         table = stored(store, ("human", "human"))
         begin(table)
-        anna = Socket()
-        table.seats[0].connections.append(anna.send)
         assert table.match is not None
         table.match.abandon(1)
         finisher.finish(table)
         assert table.status == "over" and table.deadline is None and table.over_at > 0
         row = store.table(table.id)
         assert store.record(table.id) and row is not None and row.status == "over"
-        await finisher.announce(table)
-        assert [m["abandoned_by"] for m in anna.of("match_over")] == [1]
+        await finisher.tell_listeners(table)
         # The listeners first, then the results and ratings (as the listener they were).
         assert told == [f"tournament {table.id}", f"results {table.id}"]
+
+    asyncio.run(scenario())
+
+
+def test_one_publish_tells_the_last_deals_score_the_end_and_the_state_then_the_listeners(
+    tmp_path: Path,
+) -> None:
+    """The action that ends a match is told straight down, once: each socket hears the
+    deal's score, the match's end, then its state; the results are recorded after (the
+    finisher tells no socket itself; it told the end apart from the step, and each seat's
+    view was entered twice)."""
+
+    async def scenario() -> None:
+        anna = Socket()
+        heard_then: list[list[str]] = []
+
+        async def results(table: LiveTable) -> None:
+            heard_then.append([m["type"] for m in anna.heard])
+
+        store = store_in(tmp_path)
+        step = step_on(store, results=results)
+        table, _ = await seated(step)
+        table.seats[0].connections.append(anna.send)
+        assert table.match is not None
+        table.match.abandon(1)
+        await step.publish(table)
+        kinds = [m["type"] for m in anna.heard]
+        assert kinds == ["match_over", "state"], kinds
+        assert anna.heard[0]["abandoned_by"] == 1 and anna.heard[1]["match_over"] is not None
+        # The results were recorded once the players had been told.
+        assert heard_then == [["match_over", "state"]]
+        await closed(step)
 
     asyncio.run(scenario())
 
@@ -96,7 +124,7 @@ def test_a_log_that_ends_the_match_finishes_the_table_on_loading(tmp_path: Path)
         again = step.log.load(row)
         assert again.status == "playing"  # the log alone: the match is over
         told: list[str] = []
-        finisher = Finisher(store, Views(), Heard("results", told))
+        finisher = Finisher(store, Heard("results", told))
         finisher.loaded(again)
         assert again.status == "over" and store.record(table.id)
         assert finisher.unannounced == [again] and told == []

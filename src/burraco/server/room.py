@@ -137,7 +137,7 @@ class Room:
         # A finished match's results and ratings are recorded by what the room hands
         # the finisher (server/results/record.py), the tournaments' by their listener.
         recorder = listener(store) if results == "stored" else results
-        self.finisher = Finisher(store, self.views, recorder)
+        self.finisher = Finisher(store, recorder)
         self.bots = Bots(
             self.tables,
             self.capacity,

@@ -1,8 +1,9 @@
-"""The end of a match: its record and status stored, the players told, its results recorded.
+"""The end of a match: its record and status stored, then its results recorded.
 
 The room hands the finisher what records results and ratings (server/results/record.py); other
-listeners (tournaments) register in :attr:`Finisher.listeners`. While the database
-refuses writes the step retries the end (:meth:`Step.finish`), as it follows from the log.
+listeners (tournaments) register in :attr:`Finisher.listeners`. The players hear of the end
+from the step's one publish (:meth:`Step.publish`), between the two. While the database
+refuses writes the step retries the end, as it follows from the log.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import time
 from collections.abc import Awaitable, Callable
 
 from burraco.server.table.live import LiveTable, with_row
-from burraco.server.table.views import Views, match_over
 from burraco.storage import Store
 from burraco.storage.store import StorageUnavailable
 
@@ -31,9 +31,8 @@ class Finisher:
     """Finishes the tables whose match has ended, records their results and ratings, and
     tells who listens."""
 
-    def __init__(self, store: Store, views: Views, results: Results | None = None) -> None:
+    def __init__(self, store: Store, results: Results | None = None) -> None:
         self.store = store
-        self.views = views
         #: Records the results and ratings of each finished table (None: a room that
         #: keeps none, as some tests').
         self.results = results
@@ -71,15 +70,9 @@ class Finisher:
             self.finish(table)
             self.unannounced.append(table)
 
-    async def announce(self, table: LiveTable) -> None:
-        """Tell the players the match is over, then the listeners, then record its results
-        and ratings."""
-        await self.views.send_all(table, match_over(table))
-        await self._tell_listeners(table)
-
-    async def _tell_listeners(self, table: LiveTable) -> None:
-        """The listeners (tournaments), then what records the results and ratings (after
-        them, as when the results were one more listener)."""
+    async def tell_listeners(self, table: LiveTable) -> None:
+        """The listeners of a match just finished (tournaments), then what records its
+        results and ratings (after them, as when the results were one more listener)."""
         told = [*self.listeners, *([self.results] if self.results is not None else [])]
         for listener in told:
             try:
@@ -90,4 +83,4 @@ class Finisher:
     async def announce_unannounced(self) -> None:
         """Tell the finish listeners of the tables whose match the log alone finished."""
         while self.unannounced:
-            await self._tell_listeners(self.unannounced.pop(0))
+            await self.tell_listeners(self.unannounced.pop(0))

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from burraco.server.table.bots import Bots
@@ -28,7 +29,7 @@ from burraco.server.table.log import EventLog
 from burraco.server.table.pause import Pauser, set_clock
 from burraco.server.table.spectators import Spectators
 from burraco.server.table.turns import Turns
-from burraco.server.table.views import Views
+from burraco.server.table.views import Views, match_over
 from burraco.storage.store import StorageUnavailable
 
 __all__ = ["WATCHERS_EVERY", "Step"]
@@ -173,40 +174,45 @@ class Step:
     # --- the one publish, and what wakes next -------------------------------------------
 
     async def publish(self, table: LiveTable, skip: Send | None = None) -> None:
-        """After a change: the scores of deals just ended, the end of the match, every
-        seat's state and the spectators' frames, then what the table waits on next."""
-        match = table.match
-        if match is not None:
-            for event in table.events[-3:]:
-                if event["type"] == "deal_over" and event.get("sent") is None:
-                    event["sent"] = True
-                    await self.views.send_all(
-                        table, {k: v for k, v in event.items() if k != "sent"}
-                    )
-            if match.is_over and table.status != "over" and table.id not in self._finishing:
-                await self.finish(table)
-        await self.show(table, skip)
+        """After a change, straight down: the news it made (the scores of deals just
+        ended; the end of the match, once stored), each seat's news and state, the
+        spectators' frames, who listens for a match's end, then what the table waits on
+        next."""
+        news = _deal_scores(table)
+        ended = self._finish(table)
+        if ended:
+            news.append(match_over(table))
+        await self.show(table, skip, news)
+        if ended:
+            await self.finisher.tell_listeners(table)
         self.schedule(table)
 
-    async def show(self, table: LiveTable, skip: Send | None = None) -> None:
-        """Each seat's state (not to ``skip``, told already), then the spectators' frames
-        (only queued: the players first). Alone, for what changes no move: who is online,
-        who pressed next deal, how many watch."""
-        info, shared = await self.views.tell_seats(table, skip)
+    async def show(
+        self, table: LiveTable, skip: Send | None = None, news: Sequence[dict[str, Any]] = ()
+    ) -> None:
+        """Each seat's news and state (the state not to ``skip``, told already), then the
+        spectators' frames (only queued: the players first). Alone, for what changes no
+        move: who is online, who pressed next deal, how many watch."""
+        info, shared = await self.views.tell_seats(table, skip, news)
         self.spectators.tell_watchers(table, info, shared)
 
-    async def finish(self, table: LiveTable) -> None:
-        """The match has just ended: finish it, tell everyone and record its results
-        (:meth:`Finisher.announce`), or, while the database refuses, retry later (the last
-        event is stored: the end follows from the log)."""
+    def _finish(self, table: LiveTable) -> bool:
+        """Whether the match ended with this change and its end is stored now
+        (:meth:`Finisher.finish`); while the database refuses, the end is retried later
+        and told then (the last event is stored: the end follows from the log)."""
+        match = table.match
+        if match is None or not match.is_over or table.status == "over":
+            return False
+        if table.id in self._finishing:
+            return False
         try:
             self.finisher.finish(table)
         except StorageUnavailable:
             log.warning("table %s: the database refuses writes; retrying", table.id)
             self._finishing.add(table.id)
             self.shared.keep(asyncio.ensure_future(self._finish_later(table)))
-        else:
-            await self.finisher.announce(table)
+            return False
+        return True
 
     async def _finish_later(self, table: LiveTable) -> None:
         try:
@@ -217,8 +223,8 @@ class Step:
         finally:
             self._finishing.discard(table.id)
         table.backoff = 0.0
-        await self.finisher.announce(table)
-        await self.show(table)
+        await self.show(table, news=[match_over(table)])
+        await self.finisher.tell_listeners(table)
 
     def schedule(self, table: LiveTable) -> None:
         """Start the timers the table waits on now (:func:`wakes`)."""
@@ -301,3 +307,16 @@ class Step:
         await asyncio.sleep(max(0.0, table.watchers_told + WATCHERS_EVERY - time.time()))
         table.watchers_told = time.time()
         await self.show(table)
+
+
+def _deal_scores(table: LiveTable) -> list[dict[str, Any]]:
+    """The scores of the deals this change ended (their ``deal_over`` events, not yet
+    told), marked told."""
+    if table.match is None:
+        return []
+    scores = []
+    for event in table.events[-3:]:
+        if event["type"] == "deal_over" and event.get("sent") is None:
+            event["sent"] = True
+            scores.append({k: v for k, v in event.items() if k != "sent"})
+    return scores

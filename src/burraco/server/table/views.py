@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from burraco.errors import RuleError
@@ -162,10 +163,11 @@ class Views:
     queued by the step after it: :meth:`Step.show`)."""
 
     async def tell_seats(
-        self, table: LiveTable, skip: Send | None = None
+        self, table: LiveTable, skip: Send | None = None, news: Sequence[dict[str, Any]] = ()
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        """Send each seat's socket its state (not ``skip``, told already); the table's
-        info and the public part built for the seats, for the spectators' frames."""
+        """Send each seat's sockets the ``news`` (a deal's score, the match's end), then
+        its state (not to ``skip``, told already); the table's info and the public part
+        built for the seats, for the spectators' frames."""
         info = table.info()
         shared: dict[str, Any] | None = None
         for seat, seat_state in enumerate(table.seats):
@@ -174,6 +176,8 @@ class Views:
             shared = shared or common(table)
             message = state(table, seat, info, shared)
             for send in list(seat_state.connections):
+                for said in news:
+                    await safe_send(send, said)
                 if send is not skip:
                     await safe_send(send, message)
         return info, shared
