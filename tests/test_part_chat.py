@@ -68,3 +68,34 @@ def test_a_socket_that_connects_hears_the_last_messages_of_its_channel(tmp_path:
     assert history is not None and history["channel"] == "players"
     texts = [m["text"] for m in history["messages"]]
     assert len(texts) == HISTORY and texts[-1] == f"m{HISTORY + 4}"
+
+
+def test_the_history_is_read_from_the_store_once_a_table(tmp_path: Path) -> None:
+    """Issue 32: every socket that opened read the chat from the database on the event
+    loop, and hundreds of pages reconnecting after a failover held the tables in play. It
+    is read when the first socket asks, then kept with the table, the new messages added."""
+    from sqlalchemy import event
+
+    store = store_in(tmp_path)
+    table = stored(store)
+    chat = TableChat(store, Rates(Limits(chat_messages="1000 per minute")))
+    chat.say(table, "players", 0, "Anna", {"text": "before anyone asked"})
+    reads: list[str] = []
+
+    def counted(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if "FROM chat" in statement:
+            reads.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", counted)
+    first = chat.history(table, "players")
+    assert first is not None and [m["text"] for m in first["messages"]] == ["before anyone asked"]
+    assert len(reads) == 1
+    chat.say(table, "players", 1, "Bruno", {"text": "ciao"})
+    for _ in range(3):
+        again = chat.history(table, "players")
+        assert again is not None
+        assert [m["text"] for m in again["messages"]] == ["before anyone asked", "ciao"]
+    assert len(reads) == 1
+    # The other channel is read once too, on its own.
+    assert chat.history(table, "watchers") is None and len(reads) == 2
+    assert chat.history(table, "watchers") is None and len(reads) == 2

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -93,22 +94,27 @@ class TableChat:
             self.store.add_chat(row)
         except StorageUnavailable as error:
             raise RoomError("unavailable", UNAVAILABLE, 503) from error
-        return chat_json(row)
+        said = chat_json(row)
+        if channel in table.chat:
+            table.chat[channel].append(said)
+        return said
 
     def history(self, table: LiveTable, channel: str) -> dict[str, Any] | None:
         """The last messages of a channel, for a socket that connects; None if there are
-        none (or chat is off)."""
+        none (or chat is off). Read from the store once a table (when the first socket
+        asks), then kept with the table: hundreds of pages reconnecting at once after a
+        restart or a failover each read the database on the event loop, and the tables
+        in play waited for them."""
         if not table.row.chat:
             return None
-        try:
-            rows = self.store.chat(table.id, channel, HISTORY)
-        except SQLAlchemyError:
-            log.warning("table %s: the chat's history cannot be read", table.id)
+        lines = table.chat.get(channel)
+        if lines is None:
+            try:
+                rows = self.store.chat(table.id, channel, HISTORY)
+            except SQLAlchemyError:
+                log.warning("table %s: the chat's history cannot be read", table.id)
+                return None
+            lines = table.chat[channel] = deque(map(chat_json, rows), maxlen=HISTORY)
+        if not lines:
             return None
-        if not rows:
-            return None
-        return {
-            "type": "chat_history",
-            "channel": channel,
-            "messages": [chat_json(row) for row in rows],
-        }
+        return {"type": "chat_history", "channel": channel, "messages": list(lines)}

@@ -133,6 +133,9 @@ class LiveTable:
     seen: float = 0.0
     #: The rematch a seat offered once the match was over (seats.py): kept in memory only.
     rematch: Rematch | None = None
+    #: Each chat channel's last messages as told (chat.py), read from the store when the
+    #: first socket asks and kept since: a socket that opens reads no database.
+    chat: dict[str, deque[dict[str, Any]]] = field(default_factory=dict)
 
     def next_backoff(self) -> float:
         """The wait before trying to store again: doubling, up to :data:`RETRY_MAX`."""
