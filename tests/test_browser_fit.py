@@ -153,6 +153,39 @@ def test_the_coach_keeps_its_hide_button_in_sight_on_a_laptop(
     page.context.close()
 
 
+@pytest.mark.parametrize("lang", ["it", "pt"])
+def test_the_chats_form_stays_in_sight_beside_a_long_list_of_moves(
+    browser: Any, server: RoomServer, lang: str
+) -> None:
+    """At four players on a laptop the list of moves grew until the chat's message field
+    went under the hand's bar: the moves now give way (their list scrolls)."""
+    page = page_in(browser, lang, LAPTOP)
+    create_table(page, server.url, players="4:2", seconds=0, deals=3, start=True)
+    wait_my_turn(page, timeout=WAIT)
+    settle(page)
+    # A long deal's list of moves (a deal of four holds a hundred and more).
+    page.evaluate(
+        """() => { const log = document.querySelector('#log');
+          for (let i = 0; i < 120; i++) { const li = document.createElement('li');
+            li.textContent = `${log.firstElementChild?.textContent ?? ''} ${i}`; log.append(li); } }"""
+    )
+    settle(page)
+    field = page.locator("#chat-text").bounding_box()
+    assert field is not None
+    for y in (field["y"] + 2, field["y"] + field["height"] - 2):
+        seen = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.id", [field["x"] + 10, y]
+        )
+        assert seen == "chat-text", f"{lang}: the chat's field is covered at y={y}: {seen}"
+    # The moves scroll within their own list.
+    assert page.evaluate(
+        "() => { const l = document.querySelector('#log'); "
+        "return l.scrollHeight > l.clientHeight; }"
+    )
+    shot(page, f"fit-chat-{lang}")
+    page.context.close()
+
+
 @pytest.mark.parametrize("where", ["laptop", "phone"])
 def test_a_games_leaderboard_shows_its_ranking_without_a_scroll(
     browser: Any, server: RoomServer, where: str
