@@ -125,6 +125,36 @@ def test_two_people_press_rematch_and_sit_at_the_same_new_table(db: str) -> None
         assert info["status"] == "playing"  # every seat a person's: it started
 
 
+def test_a_rematch_offer_outlives_a_restart(db: str) -> None:
+    """Anna's offer was kept in memory only: after a restart (or once the finished table
+    had left memory) Bruno's press made a second new table, and Anna waited alone at
+    hers. The offer, and who joined it, are events of the finished table's log."""
+    with RoomServer(db) as server:
+        table = create_table(server, deals=1, move_seconds=0)
+        tid = table["table"]
+        with server.http() as http:
+            bruno = http.post(f"/api/tables/{tid}/join", json={"name": "Bruno"}).json()
+
+        async def play() -> None:
+            for p in await _finish(server, [(tid, table["token"]), (tid, bruno["token"])]):
+                await p.__aexit__()
+
+        asyncio.run(play())
+        with server.http() as http:
+            anna_new = _rematch(http, tid, table["token"]).json()
+    with RoomServer(db) as server, server.http() as http:
+        old = http.get(f"/api/tables/{tid}").json()
+        assert old["rematch"] == {"table": anna_new["table"], "seat": 0, "name": "Anna"}
+        bruno_new = _rematch(http, tid, bruno["token"]).json()
+        assert (bruno_new["table"], bruno_new["seat"]) == (anna_new["table"], 1)
+        info = http.get(f"/api/tables/{anna_new['table']}").json()
+        assert [s["name"] for s in info["seats"]] == ["Anna", "Bruno"]
+    # Bruno's joining is kept too: a second press after another restart seats nobody again.
+    with RoomServer(db) as server, server.http() as http:
+        again = _rematch(http, tid, bruno["token"]).json()
+        assert (again["table"], again["seat"]) == (anna_new["table"], None)
+
+
 def test_the_ratings_of_a_table_arrive_when_its_results_are_stored(db: str) -> None:
     # A room plays a rated match to its end, its results stored by the finish listener.
     rated = _run(rated_against_greedy, db)

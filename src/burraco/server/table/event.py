@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from burraco.actions import Action
-from burraco.server.table.live import LiveTable, begin
+from burraco.server.table.live import LiveTable, Rematch, begin
 from burraco.server.table.views import deal_over, public_event
 
 __all__ = ["apply_event"]
@@ -20,8 +20,8 @@ __all__ = ["apply_event"]
 def apply_event(
     table: LiveTable, version: int, kind: str, seat: int | None, payload: dict[str, Any]
 ) -> int | None:
-    """Apply the event stored at ``version`` (start, action, time-out, abandon) to the
-    table, and add it to the table's public events (with the score of a deal it ended);
+    """Apply the event stored at ``version`` (start, action, time-out, abandon, a
+    finished table's rematch) to the table, and add it to the table's public events (with the score of a deal it ended);
     the index of the deal it ended, or None. Raises what the engine raises for an event
     that does not apply."""
     ended: int | None = None
@@ -47,6 +47,12 @@ def apply_event(
     elif kind == "abandon":
         assert match is not None and seat is not None
         match.abandon(seat)
+    elif kind == "rematch":
+        # The offer of a finished table's rematch, and who has joined it: no move, so
+        # nothing for the moves' list.
+        table.rematch = Rematch.of(payload)
+        table.version = version
+        return None
     table.version = version
     table.events.append(public_event(version, seat, kind, payload))
     if ended is not None:

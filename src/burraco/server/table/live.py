@@ -59,6 +59,22 @@ class Rematch:
     def json(self) -> dict[str, Any]:
         return {"table": self.table, "seat": self.seat, "name": self.name}
 
+    def payload(self) -> dict[str, Any]:
+        """The offer as its event in the finished table's log (``rematch``): an offer
+        outlives the table's stay in memory and a restart, as everything a player did."""
+        return self.json() | {"joined": [list(pair) for pair in self.joined]}
+
+    @classmethod
+    def of(cls, payload: dict[str, Any]) -> Rematch:
+        """The offer a ``rematch`` event of the log holds.
+
+        >>> offer = Rematch("t-2", 1, "Anna", ((1, 0), (0, 1)))
+        >>> Rematch.of(offer.payload()) == offer
+        True
+        """
+        joined = tuple((int(old), int(new)) for old, new in payload["joined"])
+        return cls(str(payload["table"]), int(payload["seat"]), str(payload["name"]), joined)
+
 
 @dataclass
 class SeatState:
@@ -131,7 +147,8 @@ class LiveTable:
     turns: Tally = field(default_factory=Tally)
     #: When a seat's socket last opened or closed (a waiting table nobody has open goes).
     seen: float = 0.0
-    #: The rematch a seat offered once the match was over (seats.py): kept in memory only.
+    #: The rematch a seat offered once the match was over (seats.py), and who joined it:
+    #: each a `rematch` event of the table's log, so the offer outlives a restart.
     rematch: Rematch | None = None
     #: Each chat channel's last messages as told (chat.py), read from the store when the
     #: first socket asks and kept since: a socket that opens reads no database.

@@ -266,21 +266,21 @@ class Seats:
                 new, new_seat, new_token = self.create(
                     rematch_request(table, asker.name), asker.user_id, creator
                 )
-                table.rematch = Rematch(new.id, seat, asker.name, ((seat, new_seat),))
+                offered = Rematch(new.id, seat, asker.name, ((seat, new_seat),))
+                self.step.logged(table, "rematch", seat, offered.payload())
                 people = [s for i, s in enumerate(table.seats) if s.kind == "human" and i != seat]
                 if not people:
                     async with new.lock:
                         await self.start_locked(new)
-                await Views.send_all(table, {"type": "rematch"} | table.rematch.json())
+                await Views.send_all(table, {"type": "rematch"} | offered.json())
                 await self.step.show(table)
                 return new, new_seat, new_token
             if seat in dict(offer.joined):
                 return self._rematch_table(offer), None, ""
             new = self._rematch_table(offer)
             new, new_seat, new_token = await self.join(new, {"name": asker.name}, asker.user_id)
-            table.rematch = Rematch(
-                offer.table, offer.seat, offer.name, (*offer.joined, (seat, new_seat))
-            )
+            joined = Rematch(offer.table, offer.seat, offer.name, (*offer.joined, (seat, new_seat)))
+            self.step.logged(table, "rematch", seat, joined.payload())
             return new, new_seat, new_token
 
     def _rematch_table(self, offer: Rematch) -> LiveTable:

@@ -119,10 +119,11 @@ class Step:
             self.pauser.pause(table, time.time())
         set_clock(table)
 
-    def _stored(
+    def logged(
         self, table: LiveTable, kind: str, seat: int | None, payload: dict[str, Any]
     ) -> None:
-        """Store an event of the table's log, then apply it (the table's lock held)."""
+        """Store an event of the table's log, then apply it (the table's lock held).
+        Raises :class:`RoomError` ("unavailable") and the table stays as it was."""
         self.log.store_event(table, kind, seat, payload)
         apply_event(table, table.version, kind, seat, payload)
 
@@ -130,7 +131,7 @@ class Step:
         """The seat abandons the match (two lines only). Raises :class:`RoomError`."""
         async with table.lock:
             self.turns.may_abandon(table)
-            self._stored(table, "abandon", seat, {})
+            self.logged(table, "abandon", seat, {})
         await self.publish(table)
 
     async def time_out(self, table: LiveTable, deal: int) -> None:
@@ -144,7 +145,7 @@ class Step:
                 if match.deal.timeout_turns >= 0:
                     return
                 try:
-                    self._stored(table, "time-out", None, {})
+                    self.logged(table, "time-out", None, {})
                 except RoomError as error:
                     if error.code != "unavailable":
                         return
