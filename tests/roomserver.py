@@ -28,26 +28,29 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: The rates of a test's room: tests make many tables and sockets from one address, and
+#: every rate is tested in test_limits.py (the chat's and the bots' are as by default).
+GENEROUS = Limits(
+    create_table="10000/minute",
+    join_table="10000/minute",
+    create_tournament="10000/minute",
+    pad_tournament="10000/minute",
+    start_round="10000/minute",
+    quick_play="10000/minute",
+    read_reviews="10000/minute",
+    socket_messages="100000/minute",
+    account_sockets="100000/minute",
+    log_in="10000/minute",
+    log_in_free=10000,
+    sign_up="10000/minute",
+)
+
+
 class RoomServer:
     """``with RoomServer(db_url) as server:`` serves the room until the block ends."""
 
     def __init__(self, database_url: str, *, port: int | None = None, **options: Any) -> None:
         self.port = port or free_port()
-        # Tests make many tables from one address: rates are tested in test_limits.py.
-        generous = Limits(
-            create_table="10000/minute",
-            join_table="10000/minute",
-            create_tournament="10000/minute",
-            pad_tournament="10000/minute",
-            start_round="10000/minute",
-            quick_play="10000/minute",
-            read_reviews="10000/minute",
-            socket_messages="100000/minute",
-            account_sockets="100000/minute",
-            log_in="10000/minute",
-            log_in_free=10000,
-            sign_up="10000/minute",
-        )
         # The test process also drives the browser and the clients, so its event loop lags
         # more than a room's would: "busy" for a late loop is tested in test_capacity.py.
         # Tests make many tables and spectators from one address too: the caps per creator
@@ -69,7 +72,7 @@ class RoomServer:
             if given.new_tables_per_second == default.new_tables_per_second:
                 given = dataclasses.replace(given, new_tables_per_second=0.0)
             options["capacity"] = given
-        defaults = {"bot_delay": 0.0, "limits": generous, "capacity": patient}
+        defaults = {"bot_delay": 0.0, "limits": GENEROUS, "capacity": patient}
         self.app = create_app(database_url, **(defaults | options))
         self.server = uvicorn.Server(
             uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning")

@@ -26,7 +26,7 @@ import httpx
 import numpy as np
 import pytest
 import websockets
-from roomserver import RoomServer, free_port
+from roomserver import GENEROUS, RoomServer, free_port
 from waits import seconds
 
 from burraco.client import house
@@ -39,16 +39,8 @@ from burraco.server.table.errors import RoomError
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
 PASSWORD = "cuori e picche"
 
-# The generous limits of roomserver.py, with the bots' own.
-LIMITS = Limits(
-    create_table="10000/minute",
-    join_table="10000/minute",
-    quick_play="10000/minute",
-    socket_messages="100000/minute",
-    log_in="10000/minute",
-    log_in_free=10000,
-    sign_up="10000/minute",
-)
+# The generous limits of roomserver.py, with the bots' own (as by default).
+LIMITS = GENEROUS
 
 
 class Person:

@@ -17,7 +17,6 @@ from roomserver import Player, RoomServer, create_table, start_table
 from test_watch import Spectator, assert_no_hand, two_people
 
 from burraco.server.chat import LONGEST, QUICK, ChatEmpty, ChatTooLong, clean_chat
-from burraco.server.door.limits import Limits
 
 PAYLOAD = "<img src=x onerror=alert(1)><b>hi</b>"
 
@@ -100,17 +99,8 @@ def test_two_players_chat_in_text_capped_and_rate_limited(db: str) -> None:
             texts = [m["text"] for m in bruno.received if m["type"] == "chat" and m["seat"] == 0]
             assert "one too many" not in texts and len(texts) == 5
 
-    with RoomServer(db, limits=_limits()) as server:
+    with RoomServer(db) as server:
         asyncio.run(scenario(server))
-
-
-def _limits() -> Limits:
-    """The test server's generous limits, with the chat's own rate as it is by default."""
-    return Limits(
-        create_table="10000/minute",
-        join_table="10000/minute",
-        socket_messages="100000/minute",
-    )
 
 
 def test_the_players_and_the_spectators_chat_apart(db: str) -> None:

@@ -20,11 +20,10 @@ import httpx
 import pytest
 import websockets
 from inplay import fill
-from roomserver import Player, RoomServer, create_table, free_port
+from roomserver import GENEROUS, Player, RoomServer, create_table, free_port
 from sqlalchemy import update
 
 from burraco.server.app import create_app
-from burraco.server.door.limits import Limits
 from burraco.storage import Store, models
 
 #: A message of the protocol's size that nests deeper than the parser's stack.
@@ -36,10 +35,7 @@ DEEPEST = "[" * 100_000 + "]" * 100_000
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RoomServer]:
     folder = tmp_path_factory.mktemp("holes")
-    roomy = dataclasses.replace(
-        Limits(socket_messages="100000/minute", create_table="10000/minute"),
-        message_bytes=300_000,
-    )
+    roomy = dataclasses.replace(GENEROUS, message_bytes=300_000)
     with RoomServer(f"sqlite:///{folder / 'room.db'}", limits=roomy) as running:
         yield running
 
