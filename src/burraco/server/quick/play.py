@@ -49,7 +49,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, Unpack
 
 from burraco.server.process.background import cancel
 from burraco.server.results.ratings import BOT_LEVELS, game_key
@@ -536,12 +536,51 @@ async def make_table(
     )
 
 
+class MatcherSettings(TypedDict, total=False):
+    """What a quick play is given besides its tables (:class:`Matcher`)."""
+
+    rules: QuickRules | None
+    interval: float
+    expiry: float
+    alive: float
+    clock: Callable[[], float]
+    bot_accounts: Callable[[str], Mapping[str, tuple[int, float | None]]] | None
+    may_seat: Callable[[], bool]
+
+
 class Matcher:
     """The task that matches a quick-play queue every ``interval`` seconds, from
-    :meth:`start` to :meth:`stop`: one for the queue in memory and the one in Redis."""
+    :meth:`start` to :meth:`stop`: one for the queue in memory and the one in Redis.
 
-    interval: float
-    _task: asyncio.Task[None] | None
+    What both are given: where a group sits (``seat_table``), the queue's rules, the
+    matching's pace, how long a ticket nobody asks about lives (``expiry``) and how
+    recently its page must have asked to be seated (``alive``), the clock, each game's
+    bot accounts, and whether the room takes new tables now (``may_seat``)."""
+
+    def __init__(
+        self,
+        seat_table: SeatTable,
+        *,
+        rules: QuickRules | None = None,
+        interval: float = 0.5,
+        expiry: float = 60.0,
+        alive: float = 5.0,
+        clock: Callable[[], float] = time.time,
+        bot_accounts: Callable[[str], Mapping[str, tuple[int, float | None]]] | None = None,
+        may_seat: Callable[[], bool] = lambda: True,
+    ) -> None:
+        self.seat_table = seat_table
+        self.rules = rules or QuickRules()
+        self.interval = interval
+        self.expiry = expiry
+        self.alive = alive
+        # Wall time, not monotonic: the processes of a cluster compare each other's times.
+        self.clock = clock
+        #: A game's bot accounts, by level: (account id, rating; None if not rated yet).
+        self.bot_accounts = bot_accounts or (lambda game: {})
+        #: False while the room turns new tables away (it is busy): the queue waits.
+        self.may_seat = may_seat
+        self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> list[Group]:
         """One round of matching: the groups seated."""
@@ -574,38 +613,14 @@ class QuickPlay(Matcher):
     last ``alive`` seconds. A table is made of people whose page is waiting, never of
     tickets a script pressed and left."""
 
-    def __init__(
-        self,
-        seat_table: SeatTable,
-        *,
-        rules: QuickRules | None = None,
-        interval: float = 0.5,
-        expiry: float = 60.0,
-        alive: float = 5.0,
-        clock: Callable[[], float] = time.time,
-        bot_accounts: Callable[[str], Mapping[str, tuple[int, float | None]]] | None = None,
-        may_seat: Callable[[], bool] = lambda: True,
-    ) -> None:
-        self.queue = QuickQueue(rules)
-        self.seat_table = seat_table
-        self.interval = interval
-        self.expiry = expiry
-        self.alive = alive
-        self.clock = clock
-        #: A game's bot accounts, by level: (account id, rating; None if not rated yet).
-        self.bot_accounts = bot_accounts or (lambda game: {})
-        #: False while the room turns new tables away (it is busy): the queue waits.
-        self.may_seat = may_seat
+    def __init__(self, seat_table: SeatTable, **settings: Unpack[MatcherSettings]) -> None:
+        super().__init__(seat_table, **settings)
+        self.queue = QuickQueue(self.rules)
         self.seated: dict[str, Seated] = {}
         self.touched: dict[str, float] = {}
         #: The tickets asked about since "Play" (the page is waiting on them).
         self.asked: set[str] = set()
         self.accounts: dict[int, str] = {}
-        self._task: asyncio.Task[None] | None = None
-
-    @property
-    def rules(self) -> QuickRules:
-        return self.queue.rules
 
     def join(self, entry: Entry) -> dict[str, Any]:
         """Queue an entry (its ticket is new); an account's earlier ticket is dropped."""

@@ -29,21 +29,18 @@ wait again, in their places.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import logging
 import secrets
-import time
-from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Unpack
 
 from burraco.server.quick.play import (
     Entry,
     Group,
     Matcher,
+    MatcherSettings,
     QuickQueue,
-    QuickRules,
     Seated,
     SeatTable,
     Waiter,
@@ -232,28 +229,10 @@ class RedisQuickPlay(Matcher):
     ``redis`` is an asyncio client that answers strings (``decode_responses``)."""
 
     def __init__(
-        self,
-        redis: Any,
-        seat_table: SeatTable,
-        *,
-        rules: QuickRules | None = None,
-        interval: float = 0.5,
-        expiry: float = 60.0,
-        alive: float = 5.0,
-        clock: Callable[[], float] = time.time,
-        bot_accounts: Callable[[str], Mapping[str, tuple[int, float | None]]] | None = None,
-        may_seat: Callable[[], bool] = lambda: True,
+        self, redis: Any, seat_table: SeatTable, **settings: Unpack[MatcherSettings]
     ) -> None:
+        super().__init__(seat_table, **settings)
         self.redis = redis
-        self.seat_table = seat_table
-        self._rules = rules or QuickRules()
-        self.interval = interval
-        self.expiry = expiry
-        self.alive = alive
-        # Wall time, not monotonic: the processes of a cluster compare each other's times.
-        self.clock = clock
-        self.bot_accounts = bot_accounts or (lambda game: {})
-        self.may_seat = may_seat
         self._scripts = {
             name: redis.register_script(text)
             for name, text in {
@@ -269,11 +248,6 @@ class RedisQuickPlay(Matcher):
         }
         #: Groups this process found but another took first (they race on one queue).
         self.lost = 0
-        self._task: asyncio.Task[None] | None = None
-
-    @property
-    def rules(self) -> QuickRules:
-        return self._rules
 
     async def _run_script(self, name: str, *args: Any) -> Any:
         """Run one of the scripts; Redis out of reach is a 503 the page may retry (the
