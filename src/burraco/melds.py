@@ -542,7 +542,8 @@ def _extend_many(m: Meld, card: int, v: Variant) -> Meld | Refusal:
 def meld_points(meld: Meld, v: Variant) -> int:
     """The values of the meld's cards."""
     values = v.values
-    return sum(values[0 if c == JOKER else c % 13 + 1] for c in meld.cards)
+    cards: tuple[int, ...] = meld.cards
+    return sum(values[0 if c == JOKER else c % 13 + 1] for c in cards)
 
 
 def grade_of(meld: Meld, v: Variant) -> str | None:
