@@ -55,7 +55,14 @@ def c_compiler_works() -> bool:
     return True
 
 
+#: The setup.py commands that build extension modules; the others (the metadata a PEP 517
+#: frontend asks for first) need no mypyc run, and say nothing.
+BUILDS = frozenset({"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"})
+
+
 def compiled_modules() -> list[Any]:
+    if not BUILDS.intersection(sys.argv[1:]):
+        return []
     if os.environ.get("BURRACO_PURE", "") not in ("", "0"):
         say("BURRACO_PURE is set: installing the pure-Python engine")
         return []
