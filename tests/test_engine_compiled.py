@@ -25,12 +25,13 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 import burraco
 from burraco import Action, Deal, IllegalMove, variant
-from burraco._engine import engine
+from burraco._engine import COMPILED_MODULES, engine
 from burraco.actions import DISCARD, EXTEND, MELD, TAKE
 from burraco.variants import SETUPS
 
@@ -163,6 +164,21 @@ def test_the_engine_that_runs_is_named() -> None:
     assert f"burraco {burraco.__version__}, {engine()} engine" in said
     out = _run(True, ["--engine"])
     assert out.split()[0] == "pure" and out.split()[1].endswith("deal.py")
+
+
+@needs_compiled
+def test_the_compiled_modules_doctests_pass_on_the_pure_engine() -> None:
+    """A compiled module keeps no docstrings (conftest.py skips collecting them): its
+    doctests run here from the source, on the pure engine."""
+    package = Path(burraco.__file__).parent
+    files = [str(package / f"{name}.py") for name in COMPILED_MODULES]
+    env = {**os.environ, "BURRACO_PURE": "1"}
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0"]
+    done = subprocess.run(
+        [*command, "--doctest-modules", *files], env=env, capture_output=True, text=True
+    )
+    # pytest exits 5 when it collects nothing, 1 when a doctest fails.
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @needs_compiled
