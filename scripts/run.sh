@@ -28,8 +28,9 @@ if ! .venv/bin/python -W ignore -c 'import sys, burraco._engine as e; sys.exit("
   .venv/bin/python -m pip install --quiet -e .
   fresh=1
 fi
-# Once an install: which engine it gave (compiled, or pure without a C compiler).
+# Once an install: which engine it gave (compiled, or pure without a C compiler), on
+# stderr beside pip's own messages.
 if [ -n "${fresh:-}" ]; then
-  .venv/bin/burraco --version
+  .venv/bin/burraco --version >&2
 fi
 exec .venv/bin/burraco serve "$@"
