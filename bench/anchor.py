@@ -28,8 +28,10 @@ player, forced or not) and games per second:
   uniform choice from ``state.legal_actions()``. ``open_spiel`` starts each game with
   ``game.new_initial_state()``, which alone costs more than the game's moves (1.7 ms);
   ``open_spiel-clone`` starts each from a clone of one initial state, to show the moves.
-* Ours: ``Deal.new(variant("italian", players=2), seed=s)`` played to the end through
-  ``legal_actions``/``apply``. If ``burraco`` does not import (yet), the script says so
+* Ours: ``Deal.new(variant(game, players=n), seed=s)`` played to the end through
+  ``legal_actions``/``apply``, at italian, buraco and canasta for 2 and for 4, on the
+  engine that runs (compiled by mypyc where it was built; ``BURRACO_PURE=1`` runs the
+  pure one: the first lines say which). If ``burraco`` does not import (yet), the script says so
   and still reports the anchors.
 
 Games differ (gin rummy is shorter and simpler than burraco), so the ratios say how far
@@ -59,6 +61,10 @@ ANCHORS: tuple[tuple[str, str], ...] = (("rlcard", "rlcard>=1.2"), ("pyspiel", "
 MAX_DECISIONS_PER_GAME = 100_000
 #: Untimed games played first, so imports, caches and allocators are warm.
 WARMUP_GAMES = 3
+
+#: The clock of the slots: wall time, or with ``--clock cpu`` this process's CPU time (on a
+#: machine others load, a slot's wall time counts the time the process waited for a core).
+CLOCK: list[Callable[[], float]] = [time.perf_counter]
 
 #: Plays one whole game with the given game index; returns (player decisions, chance steps).
 GameFn = Callable[[int], tuple[int, int]]
@@ -108,7 +114,7 @@ class Slots:
 
     def slot(self, seconds: float) -> Result:
         games = decisions = chance = 0
-        start = time.perf_counter()
+        start = CLOCK[0]()
         elapsed = 0.0
         while elapsed < seconds:
             d, c = self.play(self.next_game)
@@ -116,7 +122,7 @@ class Slots:
             games += 1
             decisions += d
             chance += c
-            elapsed = time.perf_counter() - start
+            elapsed = CLOCK[0]() - start
         result = Result(self.engine, games, decisions, chance, elapsed)
         self.rounds.append(result)
         return result
@@ -230,15 +236,15 @@ def openspiel(seed: int, clone: bool = False) -> GameFn:
 # --- Ours --------------------------------------------------------------------------------
 
 
-def burraco_engine(seed: int, game: str = "italian") -> GameFn:
-    """Our engine, 2 players, one ``Deal`` per game with seed ``seed + i``."""
+def burraco_engine(seed: int, game: str = "italian", players: int = 2) -> GameFn:
+    """Our engine, one ``Deal`` per game with seed ``seed + i``."""
     burraco = importlib.import_module("burraco")
     try:  # the API being written: from burraco import Deal, variant
         deal_class: Any = burraco.Deal
         variant: Any = burraco.variant
     except AttributeError as e:
         raise ImportError(f"burraco has no {e.name} yet") from e
-    v = variant(game, players=2)
+    v = variant(game, players=players)
     new = deal_class.new
     rng = random.Random(seed)
     choice = rng.choice
@@ -257,6 +263,19 @@ def burraco_engine(seed: int, game: str = "italian") -> GameFn:
 
 
 # --- Driver ------------------------------------------------------------------------------
+
+
+def _ours(game: str, players: int) -> Callable[[int], GameFn]:
+    return lambda seed: burraco_engine(seed, game, players)
+
+
+def engine_line() -> str:
+    """Which of our engines runs: compiled (mypyc) or pure (``BURRACO_PURE=1``)."""
+    try:
+        from burraco._engine import REASON, engine
+    except ImportError:
+        return "burraco: no engine choice here (an older burraco)"
+    return f"burraco: {engine()} engine ({REASON})"
 
 
 def install_missing() -> None:
@@ -289,11 +308,15 @@ def fmt(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:,.1f}"
 
 
+#: Our tables measured (issue 35's goal names each): (game, players).
+TABLES: tuple[tuple[str, int], ...] = tuple(
+    (game, players) for game in ("italian", "buraco", "canasta") for players in (2, 4)
+)
 #: The ratios reported: (ours, anchor). ``open_spiel-clone`` measures OpenSpiel's moves;
 #: ``open_spiel`` adds ``new_initial_state()`` (its dealing) to every game.
 RATIOS: tuple[tuple[str, str], ...] = tuple(
-    (ours, anchor)
-    for ours in ("italian-2", "canasta-2")
+    (f"{game}-{players}", anchor)
+    for game, players in TABLES
     for anchor in ("open_spiel-clone", "open_spiel", "rlcard-game", "rlcard-env")
 )
 
@@ -360,21 +383,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="one slot's time (2)")
     parser.add_argument("--seed", type=int, default=0, help="seed for deals and choices (0)")
     parser.add_argument("--install", action="store_true", help="pip-install missing anchors")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time slots by the wall clock (default) or by this process's CPU time",
+    )
     args = parser.parse_args(argv)
+    CLOCK[0] = time.process_time if args.clock == "cpu" else time.perf_counter
 
     if args.install:
         install_missing()
     print(f"python {platform.python_version()}, {pin_one_core()}")
     versions = ", ".join(f"{d} {dist_version(d)}" for d in ("rlcard", "open_spiel", "numpy"))
-    print(f"{versions}; {args.rounds} rounds of {args.seconds:g} s per engine, seed {args.seed}")
+    print(
+        f"{versions}; {args.rounds} rounds of {args.seconds:g} s ({args.clock} clock) per engine, "
+        f"seed {args.seed}"
+    )
+    print(engine_line())
 
     engines: list[tuple[str, str, Callable[[int], GameFn]]] = [
         ("rlcard-game", "rlcard", rlcard_game),
         ("rlcard-env", "rlcard", rlcard_env),
         ("open_spiel", "pyspiel", openspiel),
         ("open_spiel-clone", "pyspiel", lambda seed: openspiel(seed, clone=True)),
-        ("italian-2", "burraco", burraco_engine),
-        ("canasta-2", "burraco", lambda seed: burraco_engine(seed, "canasta")),
+        *((f"{game}-{players}", "burraco", _ours(game, players)) for game, players in TABLES),
     ]
     slots: dict[str, Slots] = {}
     for name, module, make in engines:

@@ -20,5 +20,17 @@ if [ ! -x .venv/bin/burraco ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ];
   .venv/bin/python -m pip install --quiet -e .
   # Written only once the install succeeded: a failed one is retried at the next start.
   echo "$wanted" >"$stamp"
+  fresh=1
+fi
+# The rules engine compiled (mypyc) from a source edited since: build it again, or the
+# pure engine would run (burraco._engine refuses a stale build, with a warning).
+if ! .venv/bin/python -W ignore -c 'import sys, burraco._engine as e; sys.exit("rebuild" in e.REASON)'; then
+  .venv/bin/python -m pip install --quiet -e .
+  fresh=1
+fi
+# Once an install: which engine it gave (compiled, or pure without a C compiler), on
+# stderr beside pip's own messages.
+if [ -n "${fresh:-}" ]; then
+  .venv/bin/burraco --version >&2
 fi
 exec .venv/bin/burraco serve "$@"

@@ -49,6 +49,12 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   .venv/bin/python -m pip install --quiet -e ".[$extras]"
   echo "$wanted" >"$stamp"
 fi
+# The rules engine compiled (mypyc) from a source edited since: build it again, so the
+# suite runs on the compiled engine of this source (burraco._engine refuses a stale one).
+if ! .venv/bin/python -W ignore -c 'import sys, burraco._engine as e; sys.exit("rebuild" in e.REASON)'; then
+  .venv/bin/python -m pip install --quiet -e ".[$extras]"
+fi
+.venv/bin/burraco --version
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy

@@ -51,9 +51,12 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
             return venv
         shutil.rmtree(base, ignore_errors=True)  # what a failed build left
         tree = base / "burraco"
-        ignore = shutil.ignore_patterns("*.egg-info", "__pycache__", "*.pyc")
+        # As a clone holds it: no compiled modules a build left in the source tree.
+        ignore = shutil.ignore_patterns(
+            "*.egg-info", "__pycache__", "*.pyc", "*.so", "_engine_build.json"
+        )
         shutil.copytree(ROOT / "src", tree / "src", ignore=ignore)
-        for name in ("pyproject.toml", "README.md"):
+        for name in ("pyproject.toml", "setup.py", "README.md"):
             shutil.copy(ROOT / name, tree / name)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         # The pip that comes with the venv, as a newcomer's would; pip's own cache (wheels it
@@ -81,6 +84,14 @@ def _run(venv: Path, *args: str, stdin: str = "", timeout: float = 120) -> str:
     )
     assert done.returncode == 0, f"burraco {' '.join(args)}:\n{done.stdout}\n{done.stderr}"
     return done.stdout
+
+
+def test_the_install_builds_the_compiled_engine_where_a_c_compiler_is(fresh: Path) -> None:
+    """``pip install .`` compiles the rules engine (mypyc) where a C compiler is, else
+    installs the pure one; ``burraco --version`` says which runs."""
+    compiler = shutil.which(os.environ.get("CC", "cc"))
+    said = _run(fresh, "--version")
+    assert f"burraco 0.1.0, {'compiled' if compiler else 'pure'} engine" in said
 
 
 def test_the_environment_has_no_extras(fresh: Path) -> None:

@@ -604,7 +604,9 @@ def check_clone(setup: tuple[str, int, int | None], seed: int, policy: str) -> N
 
 
 def assert_no_shared_lists(deal: Deal, copy: Deal, where: str) -> None:
-    for name in type(deal).__slots__:
+    # The compiled Deal (mypyc) keeps no __slots__ but lists its attributes alike.
+    names = vars(type(deal)).get("__mypyc_attrs__") or type(deal).__slots__
+    for name in names:
         if not hasattr(deal, name):
             continue
         mine, theirs = getattr(deal, name), getattr(copy, name)

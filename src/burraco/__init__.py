@@ -5,6 +5,8 @@
 'sequence'
 """
 
+# First: it picks the compiled or the pure engine before any rule module loads.
+from burraco._engine import ENGINE
 from burraco.actions import Action
 from burraco.cards import Card, card_of, deck, format_cards, parse_card, parse_cards
 from burraco.deal import Deal
@@ -18,6 +20,7 @@ from burraco.view import DealView
 from burraco.vp import victory_points
 
 __all__ = [
+    "ENGINE",
     "PRESETS",
     "Action",
     "Card",

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 __all__ = [
     "ACE",
     "CLUBS",
@@ -71,6 +73,8 @@ _SUIT_SYMBOLS: Final = {
 _RANK_TEXT: Final = {name: rank for rank, name in enumerate(RANK_NAMES) if name} | {"T": 10, "1": 1}
 
 
+# An int subclass cannot be a native class: compiled, it stays a Python class over int.
+@mypyc_attr(native_class=False)
 class Card(int):
     """One kind of card.
 

@@ -71,6 +71,36 @@ app = typer.Typer(
     add_completion=False,
 )
 
+
+def engine_line() -> str:
+    """The package's version and the rules engine that runs (compiled by mypyc, or pure)."""
+    from burraco import __version__
+    from burraco._engine import REASON, engine
+
+    return f"burraco {__version__}, {engine()} engine ({REASON})"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(engine_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Show the version and which rules engine runs (compiled or pure), and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Burraco, Buraco and Italian Canasta in the terminal."""
+
+
 _SUIT_SYMBOLS: Final = "♠♥♦♣"
 # Suits in the hand alternate colours: spades, hearts, clubs, diamonds.
 _SUIT_ORDER: Final = (0, 1, 3, 2)
@@ -880,6 +910,7 @@ def variants_command(
         ]
         options.add_row(option_name, *cells)
     console.print(options)
+    console.print(engine_line())
 
 
 _NOT_OPTIONS: Final = frozenset({"name", "family", "players", "lines", "line_of"})

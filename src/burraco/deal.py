@@ -193,6 +193,9 @@ _DRAW: Final = Action(DRAW)
 _TAKE: Final = Action(TAKE)
 _REDRAW: Final = Action(REDRAW)
 _PASS: Final = Action(PASS)
+#: Whether this module runs compiled (built by mypyc from this source, see setup.py) rather
+#: than from its source: an extension module's file is not a .py.
+COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 _NUMBER_OF: Final = itemgetter(2)  # a candidate meld's number in its tables' actions
 _DISCARDS: Final = tuple(Action(DISCARD, (CARDS[c],)) for c in range(KINDS))
 
@@ -357,7 +360,7 @@ class Deal:
         # The deal from a deck order known to be whole (checked, or shuffled from the deck).
         if not 0 <= dealer < v.players:
             raise RuleError(f"no seat {dealer} at a table of {v.players}")
-        self = cls.__new__(cls)
+        self = cls()
         self.v = v
         self.dealer = dealer
         self.deck_order = tuple(cards)
@@ -420,7 +423,7 @@ class Deal:
                 for p, n in zip(piles, sizes, strict=True):
                     if len(p) < n:
                         stock_bottom -= 1
-                        p.append(top[stock_bottom])
+                        p.append(CARDS[top[stock_bottom]])
             self.pozzetti = piles
         self._partnerships_form = v.players in (3, 5) and phase == 1 and v.pozzetti
         self._last_take_meld = None
@@ -440,7 +443,7 @@ class Deal:
             for k in range(v.players):
                 self._lay_aside_red_threes((first + k) % v.players)
         if v.up_card:
-            self.pile.append(self.stock.pop())
+            self.pile.append(CARDS[self.stock.pop()])
         if v.pile_needs_pair:
             self._turn_up_canasta_pile()
         self.turn = dealer if v.dealer_plays_first else first
@@ -457,12 +460,12 @@ class Deal:
             card = self.stock.pop()
             rank = card % 13 + 1
             if card == JOKER or rank in (2, 3):
-                self.stock.insert(0, card)
+                self.stock.insert(0, CARDS[card])
                 continue
             count = 14 if rank == 1 else rank
             count = min(count, len(self.stock))
-            under = [self.stock.pop() for _ in range(count)]
-            self.pile = [*under, card]
+            under = [CARDS[self.stock.pop()] for _ in range(count)]
+            self.pile = [*under, CARDS[card]]
             self.pile_hidden = count
             return
 
@@ -524,7 +527,7 @@ class Deal:
             raise RuleError("the view is inconsistent with the deck")
         rng.shuffle(pool)
 
-        self = cls.__new__(cls)
+        self = cls()
         self.v = v
         self.dealer = view.dealer
         self.deck_order = ()
@@ -607,6 +610,13 @@ class Deal:
         """
         if not self.is_over:
             raise RuleError("only a finished deal is settled (this one is in play)")
+        self._from_pile = None
+        self._last_take_meld = None
+        self._legal = None
+        if COMPILED:
+            # A compiled Deal's attributes hold the types they are declared with (lists):
+            # its lists stay (the same values; the collector's saving is the pure engine's).
+            return
         # Typed as the lists of play: a settled deal is read, never changed.
         read_only: Any = tuple
         self.line_of = read_only(self.line_of)
@@ -628,13 +638,10 @@ class Deal:
         self.known = read_only(read_only(k) for k in self.known)
         self._melded_seat = read_only(self._melded_seat)
         self._pending_melds = read_only(self._pending_melds)
-        self._from_pile = None
-        self._last_take_meld = None
-        self._legal = None
 
     def clone(self) -> Deal:
         """A copy that shares nothing mutable with this deal (for search)."""
-        other = Deal.__new__(Deal)
+        other = Deal()
         other.v = self.v
         other.dealer = self.dealer
         other.deck_order = self.deck_order
@@ -1004,7 +1011,9 @@ class Deal:
             return _MELD_PILE_TOP_FIRST
         if kind == REDRAW:
             return None if self._may_redraw() else self._redraw_problem()
-        cards = action.cards
+        # Typed as ints: an Action may be built with plain ints, and compiled code checks a
+        # value typed Card to be one.
+        cards: tuple[int, ...] = action.cards
         need = [0] * KINDS
         for c in cards:
             if not 0 <= c < KINDS:
@@ -1432,7 +1441,7 @@ class Deal:
             card = self.drawn
             self.hands[seat][card] -= 1
             self.sizes[seat] -= 1
-            self.pile.append(card)
+            self.pile.append(CARDS[card])
             self.redrawn = True
             self._draw(seat)
         elif kind == MELD:
@@ -1440,7 +1449,8 @@ class Deal:
         elif kind == EXTEND:
             self._lay(seat, action.cards, action.target)
         else:
-            self._discard(seat, action.cards[0])
+            discarded: tuple[int, ...] = action.cards
+            self._discard(seat, discarded[0])
 
     def _draw(self, seat: int) -> None:
         v = self.v
@@ -1633,7 +1643,7 @@ class Deal:
         if self.known[seat][card]:
             self.known[seat][card] -= 1
         self.sizes[seat] -= 1
-        self.pile.append(card)
+        self.pile.append(CARDS[card])
         if self.sizes[seat] == 0:
             self._emptied(seat, by_discard=True)
         if self.phase != OVER:

@@ -542,7 +542,8 @@ def _extend_many(m: Meld, card: int, v: Variant) -> Meld | Refusal:
 def meld_points(meld: Meld, v: Variant) -> int:
     """The values of the meld's cards."""
     values = v.values
-    return sum(values[0 if c == JOKER else c % 13 + 1] for c in meld.cards)
+    cards: tuple[int, ...] = meld.cards
+    return sum(values[0 if c == JOKER else c % 13 + 1] for c in cards)
 
 
 def grade_of(meld: Meld, v: Variant) -> str | None:
@@ -882,13 +883,20 @@ class MeldTables:
     """
 
     __slots__ = (
+        "_black_threes_only_out",
+        "_canasta_wild_limit",
         "_cap",
         "_fits",
+        "_max_wildcards",
         "_numbers",
         "_ranks",
         "_readings",
+        "_sequences",
+        "_set_max",
+        "_sets",
         "_stored",
         "_suits",
+        "_wild_melds",
         "_wilds",
         "actions",
         "v",
@@ -896,6 +904,15 @@ class MeldTables:
 
     def __init__(self, v: Variant) -> None:
         self.v = v
+        # The rules read at every call, kept as the tables' own attributes: compiled
+        # (mypyc), these are native fields, where the variant's are looked up by name.
+        self._sequences: bool = v.sequences
+        self._sets: bool = v.sets
+        self._wild_melds: bool = v.wild_melds
+        self._set_max: int = v.set_max
+        self._canasta_wild_limit: bool = v.canasta_wild_limit
+        self._max_wildcards: int = v.max_wildcards
+        self._black_threes_only_out: bool = v.black_threes_only_out
         most = max(v.max_wildcards, 2 if v.canasta_wild_limit else 1)
         self._cap = bytes(min(n, most) for n in range(256))
         self._suits: list[dict[bytes, Part]] = [{} for _ in range(4)]
@@ -920,15 +937,15 @@ class MeldTables:
         if kind == SET:
             # Any natural of its rank, and wildcards up to its limit (sets differ by their
             # suits too often to be worth keeping).
-            v = self.v
-            if v.set_max and len(meld.cards) >= v.set_max:
+            set_max = self._set_max
+            if set_max and len(meld.cards) >= set_max:
                 return ()
             wilds = len(meld.wilds)
-            if v.canasta_wild_limit:
+            if self._canasta_wild_limit:
                 wild_ok = wilds < (1 if len(meld.cards) - wilds <= 2 else 2)
             else:
-                wild_ok = wilds < v.max_wildcards
-            if wild_ok and v.black_threes_only_out and meld.rank == 3:
+                wild_ok = wilds < self._max_wildcards
+            if wild_ok and self._black_threes_only_out and meld.rank == 3:
                 wild_ok = False
             kinds = _SET_FITS[meld.rank][wild_ok]
         elif kind == WILD:
@@ -977,7 +994,7 @@ class MeldTables:
         # nothing to its melds.
         wild = wilds.translate(self._cap)
         parts: list[Part] = []
-        if v.sequences:
+        if self._sequences:
             for suit, table in enumerate(self._suits):
                 key = hand[suit * 13 : suit * 13 + 13]
                 if key.count(0) >= 12:
@@ -989,8 +1006,9 @@ class MeldTables:
                 if part[0]:
                     parts.append(part)
         ranks = self._ranks
+        sets = self._sets
         for rank, naturals in enumerate(_rank_naturals(hand), 1):
-            if naturals < 2 or rank in taken or not v.sets:
+            if naturals < 2 or not sets or rank in taken:
                 continue  # a set needs two naturals
             key = hand[rank - 1 : 52 : 13] + wild
             table = ranks[rank]
@@ -999,7 +1017,7 @@ class MeldTables:
                 part = self._store(table, key, _rank_melds(counts, rank, v), rank)
             if part[0]:
                 parts.append(part)
-        if v.wild_melds and wilds != _NO_WILDCARDS and -1 not in taken:
+        if self._wild_melds and wilds != _NO_WILDCARDS and -1 not in taken:
             part = self._wilds.get(wilds)
             if part is None:
                 part = self._store(self._wilds, wilds, _wild_melds(counts, v), -1)
