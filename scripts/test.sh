@@ -58,7 +58,8 @@ fi
 .venv/bin/ruff check src tests bench
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
-# Two workers (pytest-xdist, from the dev extra) share the tests one by one (xdist's
-# default distribution; the one costly fixture, the newcomer's fresh environment, is
-# built once a run and shared by the workers).
-.venv/bin/pytest -n 2 "$@"
+# Two workers (pytest-xdist, from the dev extra) share the tests a file at a time, the
+# slowest files first (tests/conftest.py's SLOWEST_FIRST, kept in that order rather than
+# xdist's by number of tests): no long file is left to the end with the other worker idle,
+# and a module's fixtures (a room, a browser) are built once, not on both workers.
+.venv/bin/pytest -n 2 --dist loadfile --no-loadscope-reorder "$@"

@@ -78,3 +78,46 @@ class PatientBrowser:
         page.context.set_default_timeout(ms(30))
         page.context.set_default_navigation_timeout(ms(30))
         return page
+
+
+#: The files that take longest, longest first (their tests' times added up over a run of
+#: `pytest -n 2` on this 2-core machine, README "Where the time goes"). scripts/test.sh
+#: hands pytest-xdist whole files (`--dist loadfile`), in the order of this list, then the
+#: rest in collection order: a long file started last would leave the other worker idle at
+#: the end, and a file split between the workers would build its module's fixtures (a room,
+#: a browser, a reviewed match) on both.
+SLOWEST_FIRST = [
+    "test_properties.py",
+    "test_accessibility.py",
+    "test_browser_match_end.py",
+    "test_review_calibration.py",
+    "test_scripts.py",
+    "test_bot_api.py",
+    "test_browser_hint_review.py",
+    "test_cluster.py",
+    "test_iterate.py",
+    "test_newcomer.py",
+    "test_browser_analysis.py",
+    "test_room_holes.py",
+    "test_lifecycle.py",
+    "test_review.py",
+    "test_browser_fit.py",
+    "test_browser.py",
+    "test_browser_table.py",
+    "test_watch.py",
+    "test_rulebook.py",
+    "test_simulate.py",
+    "test_accounts.py",
+    "test_cluster_bench.py",
+    "test_browser_brazil.py",
+    "test_browser_layout.py",
+    "test_browser_review.py",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return SLOWEST_FIRST.index(name) if name in SLOWEST_FIRST else len(SLOWEST_FIRST)
+
+    items.sort(key=rank)  # stable: each file's tests keep their order

@@ -111,9 +111,30 @@ def test_test_sh_runs_pytest_on_two_workers_and_passes_its_arguments() -> None:
     script = (ROOT / "scripts" / "test.sh").read_text(encoding="utf-8")
     last = script.strip().splitlines()[-1]
     assert last.startswith(".venv/bin/pytest -n 2 ") and last.endswith('"$@"'), last
+    # Whole files to a worker, in the order the collection left them (the slowest first).
+    assert "--dist loadfile --no-loadscope-reorder" in last, last
     with (ROOT / "pyproject.toml").open("rb") as pyproject:
         dev = tomllib.load(pyproject)["project"]["optional-dependencies"]["dev"]
     assert any(d.startswith("pytest-xdist") for d in dev), "pytest-xdist is not in the dev extra"
+
+
+def test_the_slowest_files_are_collected_first_each_in_its_own_order() -> None:
+    import conftest
+
+    class Item:
+        def __init__(self, path: str) -> None:
+            self.path = Path(path)
+
+    names = ["tests/test_vp.py", "tests/test_iterate.py", "README.md", "tests/test_properties.py"]
+    items = [Item(name) for name in names for _ in range(2)]
+    tagged = list(enumerate(items))
+    conftest.pytest_collection_modifyitems(items)  # type: ignore[arg-type]
+    order = [str(item.path) for item in items]
+    assert order == [names[3]] * 2 + [names[1]] * 2 + [names[0]] * 2 + [names[2]] * 2, order
+    # Within a file, its tests keep the order they were collected in.
+    positions = [next(i for i, it in tagged if it is item) for item in items]
+    assert positions[:2] == sorted(positions[:2])
+    assert set(conftest.SLOWEST_FIRST) <= {p.name for p in (ROOT / "tests").glob("test_*.py")}
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "abc", "inf", "nan"])
