@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer, free_port
 from waits import ms, seconds
+
+from conftest import CHROMIUM
 
 SHOTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 

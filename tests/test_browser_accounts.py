@@ -11,12 +11,12 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import play_one_turn, play_turn_by_socket, shot
 from waits import ms
 
 from burraco.storage import Store
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_accessibility import all_violations, settle
 from test_browser import shot
@@ -26,6 +25,8 @@ from test_browser_review import (  # noqa: F401 (a fixture)
     _one_deal,
 )
 from waits import ms
+
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import shot
 
 from burraco.variants import PRESETS
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import choose_language, shot
 from waits import seconds
@@ -20,6 +19,7 @@ from waits import seconds
 from burraco.server.results.record import bot_accounts, seed_bot_ratings
 from burraco.server.room import Room
 from burraco.storage import Store
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

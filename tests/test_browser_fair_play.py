@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import shot, switch_language, wait_my_turn
+
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -12,11 +12,11 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from waits import seconds
 
 from burraco.server.door.capacity import Capacity
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from playwright.sync_api import expect
 from roomserver import RoomServer
 from test_browser import create_table, shot, state, wait_my_turn
@@ -27,6 +26,7 @@ from test_browser_review import SEED, _finished_match
 from waits import ms
 
 from burraco.server.process.reviews import ReviewSettings
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

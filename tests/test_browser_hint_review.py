@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_accessibility import all_violations, settle
 from test_browser import create_table, wait_my_turn, wait_version_above
@@ -26,6 +25,7 @@ from test_browser_review import _one_deal  # noqa: F401 (a fixture: every table 
 from waits import ms
 
 from burraco.server.process.reviews import ReviewSettings
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

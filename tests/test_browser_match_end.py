@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import create_table, shot, submit_table_form
 from waits import ms
+
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_accounts import cookie_header, sign_up
 from test_browser import shot
@@ -23,6 +22,7 @@ from websockets.sync.client import connect
 from burraco.cli import app
 from burraco.server.door.capacity import Capacity
 from burraco.storage import Store
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

@@ -14,10 +14,11 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer, create_table
 from test_browser import shot
 from waits import ms
+
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

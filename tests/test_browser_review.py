@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from roomserver import Player, RoomServer, create_table, start_table
 from test_browser import shot
 from test_review_room import _play_until
 from waits import ms, seconds
 
 from burraco.server.process.reviews import ReviewSettings
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

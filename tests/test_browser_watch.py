@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser import play_one_turn, shot, state, submit_table_form, wait_my_turn
 from test_watch import assert_no_hand
+
+from conftest import CHROMIUM
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
 

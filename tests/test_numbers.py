@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
 from roomserver import RoomServer
 from test_browser_community import _rated_match
+
+from conftest import CHROMIUM
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "burraco" / "web"
 
