@@ -73,12 +73,14 @@ def deal_lines(setup: str, seed: int, views: bool = True) -> Iterator[str]:
         legal = deal.legal_actions()
         yield f"{step} state {deal.position()}"
         yield f"{step} legal {' | '.join(map(str, legal))}"
-        # The values people's code reads as Cards, with their types (a Card prints as one).
-        cards = [[m.cards for m in line] for line in deal.melds]
-        yield f"{step} public {deal.pile!r} {deal.pozzetti!r} {cards!r} {deal.history[-2:]!r}"
+        # The values people's code reads as Cards, with their types (a Card prints as one):
+        # the melds whole (a compiled engine once kept their wildcards as plain ints).
+        melds = [list(line) for line in deal.melds]
+        yield f"{step} public {deal.pile!r} {deal.pozzetti!r} {melds!r} {deal.history[-2:]!r}"
         if views and step % 7 == 0:
             for seat in range(players):
                 yield f"{step} view {seat} {deal.position(seat=seat)}"
+                yield f"{step} view object {seat} {deal.view(seat)!r}"
         for action in _adversarial(deal, rng):
             try:
                 deal.check(action)

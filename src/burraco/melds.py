@@ -97,7 +97,7 @@ class Meld(NamedTuple):
     #: The position a sequence's wildcard stands for; 0 when it floats at an end.
     gap: int
     #: The wildcards in the meld.
-    wilds: tuple[int, ...]
+    wilds: tuple[Card, ...]
     #: The cards in display order.
     cards: tuple[Card, ...]
     #: With several wildcards (buraco's option): the position each one stands for.
@@ -122,13 +122,14 @@ def _sequence(suit: int, lo: int, hi: int, gap: int, wilds: tuple[int, ...]) -> 
         cards.append(CARDS[wilds[0]] if p == gap else CARDS[_card_at(suit, p)])
     if wilds and gap == 0 and not low_wild:
         cards.append(CARDS[wilds[0]])
-    return Meld(SEQUENCE, suit, 0, lo, hi, gap, wilds, tuple(cards))
+    # Cards, not ints: compiled, a tuple of ints loses their Card type (and prints so).
+    return Meld(SEQUENCE, suit, 0, lo, hi, gap, tuple(map(_CARD, wilds)), tuple(cards))
 
 
 def _set(rank: int, naturals: Iterable[int], wilds: tuple[int, ...]) -> Meld:
-    wilds = tuple(sorted(wilds))
-    cards = tuple(map(_CARD, sorted(naturals))) + tuple(map(_CARD, wilds))
-    return Meld(WILD if rank == 0 else SET, -1, rank, 0, 0, 0, wilds, cards)
+    wild_cards = tuple(map(_CARD, sorted(wilds)))
+    cards = tuple(map(_CARD, sorted(naturals))) + wild_cards
+    return Meld(WILD if rank == 0 else SET, -1, rank, 0, 0, 0, wild_cards, cards)
 
 
 _CARD: Final = CARDS.__getitem__
@@ -474,7 +475,7 @@ def _many(suit: int, naturals: list[int], fixed: list[int], wilds: tuple[int, ..
         min(naturals),
         max(naturals),
         0,
-        tuple(wilds[i] for i in order),
+        tuple(CARDS[wilds[i]] for i in order),
         cards,
         tuple(fixed[i] for i in order),
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from burraco.actions import Action
-from burraco.cards import Card, cards_from_counts
+from burraco.cards import CARDS, Card, cards_from_counts
 from burraco.melds import Meld
 from burraco.variants import Variant
 
@@ -152,7 +152,8 @@ def view_of(deal: Deal, seat: int) -> DealView:
         seat=seat,
         hand=tuple(cards_from_counts(deal.hands[seat])),
         partner_hands=tuple((p, tuple(cards_from_counts(deal.hands[p]))) for p in partners),
-        taken_single=deal.taken_single,
+        # A card (the compiled engine keeps the deal's as a plain int), or -1 for none.
+        taken_single=CARDS[deal.taken_single] if deal.taken_single >= 0 else -1,
         timeout_turns=deal.timeout_turns,
         history=tuple(deal.history),
         known=tuple(tuple(cards_from_counts(k)) for k in deal.known),
