@@ -96,6 +96,9 @@ def test_a_deal_of_stbl_by_clicks_on_a_phone_in_portuguese(browser: Any, tmp_pat
                 page.evaluate("(a) => window.burracoTable.act(a)", legal[0])
                 wait_version_above(page, version)
                 continue
+            # One card raised, as a discard needs ("raise one card"): a card still raised from
+            # an earlier lay-down the room refused would be lowered by this click instead.
+            page.keyboard.press("Escape")
             page.click(f'#hand [data-card="{discards[-1]}"] >> nth=0')
             page.click("#pile")
             wait_version_above(page, version)
