@@ -261,3 +261,38 @@ def test_each_burraco_shows_its_grade_and_each_line_its_points(
             assert below
             shot(page, f"grades-{size['width']}")
             page.close()
+
+
+def test_a_card_pressed_while_the_hand_is_redrawn_is_still_raised(
+    browser: Any,
+    tmp_path: Path,
+) -> None:
+    """A state that comes in between a card's press and its release redraws the hand; the
+    browser then clicks the hand, not the card. The card is raised all the same (a lost
+    raise made the next discard answer 'raise one card'), and its click does not lower it."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        page = browser.new_page(viewport={"width": 1366, "height": 800})
+        page.goto(f"{server.url}/static/table.html?demo=1")
+        page.wait_for_selector("#hand [data-card]")
+        box = page.eval_on_selector(
+            "#hand .card >> nth=2",
+            "e => { const r = e.getBoundingClientRect(); "
+            "return {x: r.left + r.width / 2, y: r.top + r.height / 3, id: e.dataset.id}; }",
+        )
+        page.mouse.move(box["x"], box["y"])
+        page.mouse.down()
+        # The redraw a new state makes (sorting the hand draws it the same way).
+        page.evaluate("() => document.querySelector('#sort-suit').click()")
+        page.mouse.up()
+        raised = page.eval_on_selector_all(
+            "#hand .card.raised", "els => els.map(e => e.dataset.id)"
+        )
+        assert raised == [box["id"]], raised
+        assert len(page.evaluate("() => window.burracoTable.raised")) == 1
+        # A plain click lowers it again, once; a keyboard's press raises it.
+        page.click(f'#hand .card[data-id="{box["id"]}"]')
+        assert page.evaluate("() => window.burracoTable.raised") == []
+        page.focus(f'#hand .card[data-id="{box["id"]}"]')
+        page.keyboard.press("Enter")
+        assert len(page.evaluate("() => window.burracoTable.raised")) == 1
+        page.close()

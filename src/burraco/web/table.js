@@ -67,6 +67,7 @@ const S = {
   rematch: null, // the rematch a seat offered: {table, seat, name}
   drag: null,
   suppressClick: false,
+  pointerRaise: 0, // when a press on a card last raised or lowered it (its click is then skipped)
   deferredRender: false,
   acted: null, // the version the player's last action was sent at, until a state moves past it
 };
@@ -1348,10 +1349,12 @@ function sortHand(mode) {
   if (S.msg && S.msg.view) renderHand(S.msg);
 }
 
-function toggleRaise(button) {
-  const id = Number(button.dataset.id);
+function toggleRaise(id) {
   if (S.raised.has(id)) S.raised.delete(id); else S.raised.add(id);
   const up = S.raised.has(id);
+  // The card's button now, which a state that came in mid-click may have drawn anew.
+  const button = $('#hand').querySelector(`.card[data-id="${id}"]`);
+  if (!button) return;
   button.classList.toggle('raised', up);
   button.setAttribute('aria-pressed', up ? 'true' : 'false');
 }
@@ -1413,7 +1416,13 @@ function endDrag(e, cancelled) {
   const d = S.drag;
   if (!d || (e && e.pointerId !== d.pointerId)) return;
   S.drag = null;
-  if (!d.active) return;
+  if (!d.active) {
+    // A press and release on a card raises it here, by the card's id, not in the click
+    // that follows: a state that came in between the two redraws the hand, and the
+    // browser then sends the click to the hand, not the card (the click was lost).
+    if (!cancelled) { toggleRaise(d.id); S.pointerRaise = performance.now(); }
+    return;
+  }
   S.suppressClick = true;
   setTimeout(() => { S.suppressClick = false; }, 0);
   d.el.classList.remove('dragging');
@@ -1729,8 +1738,10 @@ function wireControls() {
   const hand = $('#hand');
   hand.addEventListener('click', (e) => {
     if (S.suppressClick) return;
+    // The click of a press already raised at its release (a keyboard's click has no detail).
+    if (e.detail > 0 && performance.now() - S.pointerRaise < 1000) { S.pointerRaise = 0; return; }
     const card = e.target.closest('.card');
-    if (card) toggleRaise(card);
+    if (card) toggleRaise(Number(card.dataset.id));
   });
   hand.addEventListener('pointerdown', onPointerDown);
   hand.addEventListener('pointermove', onPointerMove);
