@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +55,24 @@ MEASURED = [0]
 #: run that met any is printed as such (the per-socket message limit once stopped every
 #: table of ``--think 0`` after 60 actions a seat, unseen).
 REFUSALS: dict[str, int] = {}
+#: When each measured latency's answer came (beside ``latencies``): where the slowest
+#: hundredth fell in the window, to put beside the room's whole-heap walks.
+ANSWERED: list[float] = []
+#: When a player pressed "next deal": the deals' ends, which come in waves when the tables
+#: all began together.
+NEXT_DEALS: list[float] = []
+#: The players' own walks of their oldest generation: (when it ended, its seconds). A
+#: pause of this process delays the reading of every answer, as the room's would.
+OWN_WALKS: list[tuple[float, float]] = []
+
+
+def _own_walk(phase: str, info: dict[str, Any], began: list[float] = [0.0]) -> None:  # noqa: B006
+    if info["generation"] != 2:
+        return
+    if phase == "start":
+        began[0] = time.perf_counter()
+    else:
+        OWN_WALKS.append((time.perf_counter(), time.perf_counter() - began[0]))
 
 
 async def player(
@@ -90,11 +110,13 @@ async def player(
             if sent_at is not None and message["version"] >= waiting_for:
                 if sent_at >= WINDOW["warm"]:
                     latencies.append(time.perf_counter() - sent_at)
+                    ANSWERED.append(time.perf_counter())
                 sent_at = None
             pause = message.get("pause")
             if pause and message["seat"] not in pause["ready"]:
                 # Between two deals: every player presses "next deal" at once.
                 await ws.send(json.dumps({"type": "next_deal"}))
+                NEXT_DEALS.append(time.perf_counter())
             if message["legal"] and sent_at is None:
                 if think:
                     # A bot's thinking time, spread so the tables do not move in lockstep.
@@ -168,7 +190,7 @@ async def run(
     think: float,
     warmup: float,
     server_pid: int | None = None,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     ws_url = url.replace("http", "ws", 1)
     latencies: list[float] = []
     # Idle connections let go before uvicorn's keep-alive (5 s) closes them: a busy
@@ -185,12 +207,24 @@ async def run(
         if playing in done:
             playing.result()  # a table's set-up failed: say why
         set_up = time.perf_counter() - start
+        # The players are the instrument: a walk of their own heap (1000 sockets' worth,
+        # 160 ms) delayed the reading of every answer and was counted as the room's. What
+        # the set-up built is frozen, and their oldest generation left alone.
+        gc.collect()
+        gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, 1 << 30)
         WINDOW["warm"] = time.perf_counter() + warmup
         WINDOW["stop"] = WINDOW["warm"] + seconds
         cpu: list[float] = []
         await measure_cpu(server_pid, cpu)
         await playing
     ordered = sorted(latencies) or [0.0]
+    # The seconds of the window in which the slowest hundredth of the answers came.
+    tail = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    slow_at = sorted(
+        int(at - WINDOW["warm"]) for at, lat in zip(ANSWERED, latencies, strict=True) if lat >= tail
+    )
 
     def pct(q: float) -> float:
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
@@ -207,6 +241,9 @@ async def run(
         "cpu ms/action": cpu[0] / MEASURED[0] * 1000 if cpu and MEASURED[0] else float("nan"),
         "server cpu %": cpu[0] / cpu[1] * 100 if cpu and cpu[1] else float("nan"),
         "players cpu %": cpu[2] / cpu[1] * 100 if cpu and cpu[1] else float("nan"),
+        "window": (WINDOW["warm"], WINDOW["stop"]),
+        "slow at": slow_at,
+        "next deals at": [int(at - WINDOW["warm"]) for at in NEXT_DEALS if at >= WINDOW["warm"]],
     }
 
 
@@ -236,17 +273,35 @@ def start_server(
         "capacity = Capacity(max_tables=100000, max_sockets=100000, busy_lag=1e9,\n"
         "                    tables_per_creator=100000, new_tables_per_second=0.0)\n"
         f"app = create_app('sqlite:///{database}', bot_delay=0, limits=limits, capacity=capacity)\n"
-        f"serve = lambda: uvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning',"
+        f"config = uvicorn.Config(app, host='127.0.0.1', port={port}, log_level='warning',"
         f" ws_max_queue=1024, ws_per_message_deflate={deflate})\n"
+        # The room's event loop woken every 5 ms: each time it woke over 20 ms late (when,
+        # how late), what any player's message waited for then.
+        "stalls = []\n"
+        "async def probe():\n"
+        "    import asyncio\n"
+        "    while True:\n"
+        "        before = time.perf_counter()\n"
+        "        await asyncio.sleep(0.005)\n"
+        "        late = time.perf_counter() - before - 0.005\n"
+        "        if late > 0.02: stalls.append((time.perf_counter(), late))\n"
+        "async def main():\n"
+        "    import asyncio\n"
+        "    task = asyncio.get_running_loop().create_task(probe())\n"
+        "    await uvicorn.Server(config).serve()\n"
+        "    task.cancel()\n"
+        "serve = lambda: __import__('asyncio').run(main())\n"
         # As `burraco serve` does: what start-up built is never walked again.
         "from burraco.server.process.collector import freeze_startup\n"
         "freeze_startup()\n"
         # Every collection's pause, by generation, written when the room stops.
         "pauses = {0: [], 1: [], 2: []}\n"
+        "walks = []\n"
         "began = [0.0]\n"
         "def timed(phase, info):\n"
         "    if phase == 'start': began[0] = time.thread_time()\n"
         "    else: pauses[info['generation']].append(time.thread_time() - began[0])\n"
+        "    if phase == 'stop' and info['generation'] == 2: walks.append(time.perf_counter())\n"
         "gc.callbacks.append(timed)\n"
     )
     # uvicorn raises the stop signal again once it has shut down, which would end the
@@ -262,7 +317,7 @@ def start_server(
             f"profiler.dump_stats({profile!r})\n"
         )
     if collections is not None:
-        code += f"open({str(collections)!r}, 'w').write(json.dumps(pauses))\n"
+        code += f"open({str(collections)!r}, 'w').write(json.dumps([pauses, walks, stalls]))\n"
     process = subprocess.Popen([sys.executable, "-c", code])
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -297,6 +352,7 @@ def main() -> None:
         help="the room started here with permessage-deflate (`burraco serve --compress`)",
     )
     args = parser.parse_args()
+    gc.callbacks.append(_own_walk)
     process = None
     url = args.url
     with tempfile.TemporaryDirectory() as folder:
@@ -315,7 +371,11 @@ def main() -> None:
             if process is not None:
                 process.terminate()
                 process.wait(timeout=30)
-        pauses = json.loads(collections.read_text()) if process and collections.exists() else None
+        pauses, walks, stalls = (
+            json.loads(collections.read_text())
+            if process and collections.exists()
+            else (None, [], [])
+        )
     print(
         f"{result['tables']:.0f} tables (all playing after {result['set-up s']:.1f} s), "
         f"think {args.think} s, {result['actions']:.0f} actions in {args.seconds:.0f} s: "
@@ -335,6 +395,40 @@ def main() -> None:
             + ", ".join(
                 f"gen{g} {len(p)} ({max(p, default=0) * 1000:.1f})" for g, p in pauses.items()
             )
+        )
+        warm, _ = result["window"]
+        print(
+            "walks of the oldest generation, s into the window (CPU): "
+            + (
+                ", ".join(
+                    f"{at - warm:.1f} ({took * 1000:.0f} ms)"
+                    for at, took in zip(walks, pauses["2"], strict=True)
+                )
+                or "none"
+            )
+        )
+    warm, stop = result["window"]
+    print(
+        "the room's loop woke over 20 ms late, s into the window (ms late): "
+        + (
+            ", ".join(
+                f"{at - warm:.1f} ({late * 1000:.0f})" for at, late in stalls if warm <= at <= stop
+            )
+            or "never"
+        )
+    )
+    print(
+        "the players' own walks of their oldest generation, s into the window: "
+        + (", ".join(f"{at - warm:.1f} ({took * 1000:.0f} ms)" for at, took in OWN_WALKS) or "none")
+    )
+    for what, key in (
+        ("the slowest hundredth of answers", "slow at"),
+        ("next deals", "next deals at"),
+    ):
+        seconds = Counter(result[key]).most_common(5)
+        print(
+            f"{what} came in second (count): "
+            + ", ".join(f"{second} ({n})" for second, n in seconds)
         )
 
 

@@ -125,6 +125,8 @@ async def _two_rooms_share_the_collector() -> None:
     finally:
         await second.stop()
     assert gc.get_threshold() == saved
+    # What the walks froze is the interpreter's again once no room runs.
+    assert gc.get_freeze_count() == 0
 
 
 def test_a_walk_is_due_after_its_seconds_or_when_memory_has_grown() -> None:
@@ -158,3 +160,31 @@ async def _a_cycle_freed() -> None:
         assert collections.pauses
     finally:
         await collections.stop()
+
+
+def test_a_growth_walk_walks_what_came_since_and_the_scheduled_walk_the_whole_heap() -> None:
+    class Node:
+        other: Node | None = None
+
+    collections = FullCollections(every=3600)
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        gone = weakref.ref(a)
+        collections.walk(whole=False)
+        # The living pair is frozen with the rest: out of the next growth walk's way.
+        assert gc.get_freeze_count() > 0
+        assert not any(type(o) is Node for o in gc.get_objects())
+        del a, b
+        newer = Node()
+        newer.other = newer
+        newer_gone = weakref.ref(newer)
+        del newer
+        collections.walk(whole=False)
+        # The new cycle is freed; the one frozen while alive waits for the whole walk.
+        assert newer_gone() is None and gone() is not None
+        collections.walk(whole=True)
+        assert gone() is None
+        assert len(collections.pauses) == 3
+    finally:
+        gc.unfreeze()

@@ -22,6 +22,14 @@ heap every ``every`` seconds, or sooner when the process's memory has grown by
 go of, a closed socket) waits that long to be freed, and a player meets a walk once in
 minutes instead of once in seconds.
 
+Between those walks, every ``check`` seconds, it walks what came since the last walk: each
+walk ends by freezing what survived it (all of it alive then), so the next one sees only
+the objects made since, a few milliseconds' walk. Only the walk of the schedule, or of a
+burst of growth, thaws the whole heap and walks it. As the memory grew with 500 tables
+being made, one walk of the whole heap took 142-179 ms (``bench/room.py``: it set the
+players' p99). A table or socket that was alive at a walk and became cyclic garbage after
+it waits for the whole walk to be freed (what its reference counts free goes at once).
+
 >>> FullCollections(every=600).every
 600
 """
@@ -68,8 +76,8 @@ def resident_bytes() -> int | None:
 
 class FullCollections:
     """The whole heap walked every ``every`` seconds, or when the resident memory has
-    grown by ``growth`` (a fraction) since the last walk, checked every ``check``
-    seconds; the young generations as the interpreter does.
+    grown by ``growth`` (a fraction) since the last walk; what came since the last walk,
+    every ``check`` seconds; the young generations as the interpreter does.
 
     Every room of the process shares the one collector: the first to :meth:`start`
     takes the oldest generation from the interpreter, the last to :meth:`stop` gives it
@@ -82,7 +90,7 @@ class FullCollections:
         self,
         every: float = 600.0,
         growth: float = 0.5,
-        check: float = 5.0,
+        check: float = 1.0,
         memory: Callable[[], int | None] = resident_bytes,
     ) -> None:
         self.every = every
@@ -117,6 +125,9 @@ class FullCollections:
         FullCollections._running -= 1
         if FullCollections._running == 0 and FullCollections._saved is not None:
             gc.set_threshold(*FullCollections._saved)
+            # What the walks froze is the interpreter's again (a process that made rooms
+            # and let them go, as the tests do, would keep their cycles for ever).
+            gc.unfreeze()
 
     def due(self, since: float, base: int | None, now: float, size: int | None) -> bool:
         """Whether a walk is due ``now``: ``every`` seconds after the last one (at
@@ -125,13 +136,18 @@ class FullCollections:
             return True
         return base is not None and size is not None and size > base * (1 + self.growth)
 
-    def walk(self) -> float:
-        """Walk the whole heap now; the seconds it took (kept in :attr:`pauses`)."""
+    def walk(self, whole: bool = True) -> float:
+        """Walk the heap now, and freeze what survives; the seconds it took (kept in
+        :attr:`pauses`). ``whole``: thaw what earlier walks froze and walk it too; else
+        only what came since the last walk."""
         began = time.perf_counter()
+        if whole:
+            gc.unfreeze()
         gc.collect()
+        gc.freeze()
         took = time.perf_counter() - began
         self.pauses = [*self.pauses[-99:], took]
-        log.debug("full collection: %.1f ms", took * 1000)
+        log.debug("%s walk: %.1f ms", "whole" if whole else "young", took * 1000)
         return took
 
     async def _walk_forever(self) -> None:
@@ -139,6 +155,8 @@ class FullCollections:
         while True:
             await asyncio.sleep(min(self.check, self.every))
             now, size = time.monotonic(), self.memory()
-            if self.due(since, base, now, size):
-                self.walk()
-                since, base = time.monotonic(), self.memory()
+            whole = self.due(since, base, now, size)
+            self.walk(whole)
+            if whole:
+                since = time.monotonic()
+            base = self.memory()
