@@ -348,10 +348,11 @@ def test_a_room_of_the_version_before_bot_accounts_is_upgraded_with_its_people(
 
     import burraco.storage.store as store_module
     from burraco.storage import Store
+    from burraco.storage.sqlite import sqlite_pragmas
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
     engine = create_engine(url)
-    event.listen(engine, "connect", store_module._sqlite_pragmas)
+    event.listen(engine, "connect", sqlite_pragmas)
     config = Config()
     config.set_main_option(
         "script_location", str(Path(store_module.__file__).parent / "migrations")
@@ -422,10 +423,11 @@ def test_a_room_of_the_version_before_challenges_is_upgraded_with_its_tables(
     import burraco.storage.store as store_module
     from burraco.server.accounts.bots import Challenge, Challenges
     from burraco.storage import Store
+    from burraco.storage.sqlite import sqlite_pragmas
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
     engine = create_engine(url)
-    event.listen(engine, "connect", store_module._sqlite_pragmas)
+    event.listen(engine, "connect", sqlite_pragmas)
     config = Config()
     config.set_main_option(
         "script_location", str(Path(store_module.__file__).parent / "migrations")

@@ -135,7 +135,7 @@ def test_honest_players_who_meet_often_are_not_flagged() -> None:
     async def scenario(room: Room, store: Store) -> list[Any]:
         anna = store.create_user("Anna", "x")
         # Bruno signed up two days before Anna (accounts made together are a farm's sign).
-        with patch("burraco.storage.store.time.time", return_value=time.time() - 2 * DAY):
+        with patch("burraco.storage.accounts.time.time", return_value=time.time() - 2 * DAY):
             bruno = store.create_user("Bruno", "x")
         for i in range(5):
             await _match(room, store, (anna.id, bruno.id) if i % 2 else (bruno.id, anna.id))

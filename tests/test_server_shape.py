@@ -29,7 +29,6 @@ EXCEPTIONS = {
         "the next split (issue 34): table ownership and calls, relayed sockets; kept whole "
         "while the failover work changes it"
     ),
-    ("storage/store.py", "Store"): "the next split (issue 34): by what it stores",
 }
 
 Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
