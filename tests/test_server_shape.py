@@ -25,10 +25,6 @@ LONGEST_CLASS, LONGEST_FUNCTION = 400, 80
 
 #: (path under burraco/, qualified name) -> why it is longer, for now.
 EXCEPTIONS = {
-    ("server/cluster/processes.py", "Cluster"): (
-        "the next split (issue 34): table ownership and calls, relayed sockets; kept whole "
-        "while the failover work changes it"
-    ),
     ("storage/store.py", "Store"): "the next split (issue 34): by what it stores",
 }
 
