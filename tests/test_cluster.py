@@ -285,6 +285,44 @@ def test_a_socket_for_a_known_table_costs_no_query(redis_url: str) -> None:
     ]
 
 
+def test_a_call_to_another_process_is_answered_its_refusal_carried(redis_url: str) -> None:
+    """Two clusters in one event loop, one Redis: a process's handler (the desk's seating,
+    a token's revocation) asked by another answers through the listener; what it refuses
+    reaches the asker as the same RoomError; a process nobody answers for is a 503."""
+    from burraco.server.cluster.processes import Cluster
+    from burraco.server.room import Room, RoomError
+    from burraco.storage import Store
+
+    async def scenario() -> tuple[Any, RoomError, RoomError]:
+        one, two = (Cluster(Room(Store("sqlite://")), redis_url, n) for n in ("one", "two"))
+
+        async def seat(body: dict[str, Any]) -> Any:
+            return {"seated": body["name"], "by": "two"}
+
+        async def refuse(body: dict[str, Any]) -> Any:
+            raise RoomError("full", "no seat left", 409, params={"seats": 0})
+
+        two.calls.handlers.update(seat=seat, refuse=refuse)
+        await one.start()
+        await two.start()
+        try:
+            answer = await one.calls.call_node("two", "seat", {"name": "Anna"})
+            with pytest.raises(RoomError) as refused:
+                await one.calls.call_node("two", "refuse", {})
+            with pytest.raises(RoomError) as silent:
+                await one.calls.call_node("three", "seat", {}, seconds=0.2)
+            return answer, refused.value, silent.value
+        finally:
+            for cluster in (one, two):
+                await cluster.stop()
+                await cluster.room.shutdown()
+
+    answer, refused, silent = asyncio.run(scenario())
+    assert answer == {"seated": "Anna", "by": "two"}
+    assert (refused.code, refused.status, refused.params) == ("full", 409, {"seats": 0})
+    assert (silent.code, silent.status) == ("unavailable", 503)
+
+
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "burraco.cli", "serve", "--port", str(port),

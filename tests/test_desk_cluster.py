@@ -187,7 +187,7 @@ def test_a_table_taken_over_keeps_its_players_grace(tmp_path: Path, redis_url: s
                 task.cancel()
             await one.redis.delete(f"burraco:alive:{one.node}")
             await room_one.shutdown()
-            assert await two.owner(table_id) == "two"
+            assert await two.owners.owner(table_id) == "two"
             table = room_two.tables[table_id]
             assert table.unseen == {0, 1}
             assert table.absent_until == pytest.approx(started + 600)
