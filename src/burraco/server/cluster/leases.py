@@ -5,11 +5,13 @@ NX EX`` :data:`OWNER_SECONDS`); only the owner holds its match in memory, applie
 actions, runs its bots and clocks. A process claims a table nobody holds, loading it from
 its log (:meth:`Leases.claim`); holds the id of a table it is making (:meth:`Leases.hold`)
 or keeps one it has just made and started (:meth:`Leases.adopt`), neither loaded; gives one
-back (:meth:`Leases.release`); and renews all its leases in one Lua script
+back (:meth:`Leases.release`); ends a dead process's lease and claims its table
+(:meth:`Leases.take`, compare-and-delete); and renews all its leases in one Lua script
 (:meth:`Leases.renew`), forgetting those another process holds now. A cluster-wide lock on
 a name (:meth:`Leases.locked`, a tournament's) is a lease too, with a deadline. Whether a
 table exists anywhere (:meth:`Leases.known`) is answered from the leases before the
-database. Needs a room and Redis; whether another process lives is ``owners``' concern.
+database. Needs a room and Redis; whether a process lives is ``nodes``' concern, and when
+to take its tables ``owners``'.
 """
 
 from __future__ import annotations
