@@ -62,7 +62,7 @@ def test_commands_past_the_redis_connections_wait_for_one(redis_url: str) -> Non
     """A loaded process sends more commands at once than it has connections: each waits
     for a free one (redis-py's default pool refused them with "Too many connections", a
     500 for the player, seen in bench/cluster.py)."""
-    from burraco.server.cluster.processes import REDIS_CONNECTIONS, redis_client
+    from burraco.server.cluster.wire import REDIS_CONNECTIONS, redis_client
 
     async def crowd() -> list[Any]:
         client = redis_client(redis_url)
@@ -84,11 +84,12 @@ def test_a_node_renews_all_its_leases_in_one_command(redis_url: str) -> None:
     """A loaded process renewed its leases one table at a time (a GET and an EXPIRE each,
     awaited one after the other): with a hundred tables that took longer than the lease,
     and its tables lapsed to other processes while it played them (bench/cluster.py)."""
-    from burraco.server.cluster.processes import OWNER_SECONDS, Cluster
+    from burraco.server.cluster.leases import OWNER_SECONDS, Leases
+    from burraco.server.cluster.wire import redis_client
     from burraco.server.room import Room
     from burraco.storage import Store
 
-    cluster = Cluster(Room(Store("sqlite://")), redis_url, "one")
+    leases = Leases(Room(Store("sqlite://")), redis_client(redis_url), "one")
     tables = [f"t-{i}" for i in range(300)]
 
     async def busy(until: asyncio.Event) -> None:
@@ -100,51 +101,52 @@ def test_a_node_renews_all_its_leases_in_one_command(redis_url: str) -> None:
     async def scenario() -> tuple[float, dict[str, int]]:
         try:
             for table in tables:
-                await cluster.redis.set(f"burraco:owner:{table}", "one", ex=5)
-            await cluster.redis.set("burraco:owner:t-7", "two", ex=5)  # another's now
-            cluster.owned.update(tables)
+                await leases.redis.set(f"burraco:owner:{table}", "one", ex=5)
+            await leases.redis.set("burraco:owner:t-7", "two", ex=5)  # another's now
+            leases.owned.update(tables)
             done = asyncio.Event()
             load = asyncio.create_task(busy(done))
             start = time.perf_counter()
-            await cluster.renew()
+            await leases.renew()
             took = time.perf_counter() - start
             done.set()
             await load
-            ttls = {t: await cluster.redis.ttl(f"burraco:owner:{t}") for t in ("t-0", "t-7")}
+            ttls = {t: await leases.redis.ttl(f"burraco:owner:{t}") for t in ("t-0", "t-7")}
             return took, ttls
         finally:
-            await cluster.redis.aclose()
+            await leases.redis.aclose()
 
     took, ttls = asyncio.run(scenario())
     # One at a time, 600 commands each behind 10 ms of the loop's work: over 6 s.
     assert took < 1.0, f"renewing 300 leases took {took:.1f} s"
     assert ttls["t-0"] > 5 and ttls["t-0"] <= OWNER_SECONDS
     assert ttls["t-7"] <= 5  # not renewed: not ours
-    assert "t-7" not in cluster.owned and "t-0" in cluster.owned
+    assert "t-7" not in leases.owned and "t-0" in leases.owned
 
 
 def test_two_claims_of_one_table_in_one_process_load_it_once(redis_url: str) -> None:
     """A socket and the scan of one process take a dead owner's table at the same moment:
     the second claim loaded the table again, and the players whose sockets the first copy
     held heard nothing more (bench/cluster.py: a player waiting for a move made)."""
-    from burraco.server.cluster.processes import Cluster
+    from burraco.server.cluster.leases import Leases
+    from burraco.server.cluster.wire import redis_client
     from burraco.server.room import Room
     from burraco.storage import Store
 
     room = Room(Store("sqlite://"), bot_delay=0)
     table, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Anna"})
-    cluster = Cluster(room, redis_url, "one")
+    leases = Leases(room, redis_client(redis_url), "one")
 
     async def scenario() -> tuple[object, object]:
         try:
-            first = asyncio.create_task(cluster.claim(table.id))
-            second = asyncio.create_task(cluster.claim(table.id))
+            first = asyncio.create_task(leases.claim(table.id))
+            second = asyncio.create_task(leases.claim(table.id))
             assert await first
             held = room.tables[table.id]  # the copy the first claim's sockets would join
             assert await second
             return held, room.tables[table.id]
         finally:
-            await cluster.redis.aclose()
+            await leases.redis.aclose()
 
     held, now = asyncio.run(scenario())
     assert now is held
@@ -157,25 +159,24 @@ def test_a_node_whose_channel_has_no_listener_is_dead_before_its_key_lapses(
     said it was alive for up to 4 s more, and its tables and sockets waited that long
     (bench/cluster.py: every player back after 13.7-20.4 s). A node whose key is there but
     whose channel nobody listens to is dead; one that listens is alive."""
-    from burraco.server.cluster.processes import Cluster
-    from burraco.server.room import Room
-    from burraco.storage import Store
+    from burraco.server.cluster.nodes import Nodes
+    from burraco.server.cluster.wire import redis_client
 
-    cluster = Cluster(Room(Store("sqlite://")), redis_url, "one")
+    nodes = Nodes(redis_client(redis_url), "one")
 
     async def scenario() -> tuple[bool, bool, bool]:
         try:
-            await cluster.redis.set("burraco:alive:two", "1", ex=60)  # its key: not lapsed
-            killed = await cluster.is_alive("two")  # nobody listens on burraco:rpc:two
-            listener = cluster.redis.pubsub()
+            await nodes.redis.set("burraco:alive:two", "1", ex=60)  # its key: not lapsed
+            killed = await nodes.is_alive("two")  # nobody listens on burraco:rpc:two
+            listener = nodes.redis.pubsub()
             await listener.subscribe("burraco:rpc:two")  # two (re)started: it listens
-            back = await cluster.is_alive("two")
+            back = await nodes.is_alive("two")
             await listener.aclose()
-            await cluster.redis.delete("burraco:alive:two")
-            lapsed = await cluster.is_alive("two")
+            await nodes.redis.delete("burraco:alive:two")
+            lapsed = await nodes.is_alive("two")
             return killed, back, lapsed
         finally:
-            await cluster.redis.aclose()
+            await nodes.redis.aclose()
 
     assert asyncio.run(scenario()) == (False, True, False)
 
@@ -185,7 +186,10 @@ def test_a_dead_nodes_tables_are_adopted_in_batches_each_once(redis_url: str) ->
     all at once they held the tables in play here as long (bench/cluster.py: p99 of 213 ms
     during the failover). Adopted a few at a time, the loop turns between batches, every
     table of the dead node is adopted, each once, and nobody else's table is."""
-    from burraco.server.cluster.processes import ADOPT_BATCH, Cluster
+    from burraco.server.cluster.leases import Leases
+    from burraco.server.cluster.nodes import Nodes
+    from burraco.server.cluster.owners import ADOPT_BATCH, Owners
+    from burraco.server.cluster.wire import redis_client
     from burraco.server.room import Room
     from burraco.storage import Store
 
@@ -195,9 +199,11 @@ def test_a_dead_nodes_tables_are_adopted_in_batches_each_once(redis_url: str) ->
     for _ in range(3 * ADOPT_BATCH + 1):
         table, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Anna"})
         theirs.append(table.id)
-    cluster = Cluster(room, redis_url, "one")
+    redis = redis_client(redis_url)
+    leases = Leases(room, redis, "one")
+    owners = Owners(room, Nodes(redis, "one"), leases)
     adopted: list[str] = []
-    cluster.taken.append(adopted.append)
+    leases.taken.append(adopted.append)
 
     async def scenario() -> list[int]:
         try:
@@ -205,10 +211,10 @@ def test_a_dead_nodes_tables_are_adopted_in_batches_each_once(redis_url: str) ->
                 await room.join(table_id, {"name": "Bruno"})
             room.tables.clear()  # the dead node's: in the store only, here
             for table_id in theirs[:-1]:
-                await cluster.redis.set(f"burraco:owner:{table_id}", "gone", ex=60)
-            await cluster.redis.set(f"burraco:owner:{theirs[-1]}", "three", ex=60)
-            await cluster.redis.set("burraco:alive:three", "1", ex=60)
-            listener = cluster.redis.pubsub()
+                await redis.set(f"burraco:owner:{table_id}", "gone", ex=60)
+            await redis.set(f"burraco:owner:{theirs[-1]}", "three", ex=60)
+            await redis.set("burraco:alive:three", "1", ex=60)
+            listener = redis.pubsub()
             await listener.subscribe("burraco:rpc:three")  # "three" lives
             ticks: list[int] = []  # how many tables were adopted at each turn of the loop
 
@@ -218,19 +224,19 @@ def test_a_dead_nodes_tables_are_adopted_in_batches_each_once(redis_url: str) ->
                     await asyncio.sleep(0)
 
             turning = asyncio.create_task(ticker())
-            await cluster._scan()  # finds "gone" dead, and adopts its tables
-            while cluster._adopting:
+            await owners.scan()  # finds "gone" dead, and adopts its tables
+            while owners.adopting.running:
                 await asyncio.sleep(0.01)
             turning.cancel()
             await listener.aclose()
             return ticks
         finally:
-            await cluster.redis.aclose()
+            await redis.aclose()
 
     ticks = asyncio.run(scenario())
     dead_ones = sorted(theirs[:-1])
     assert sorted(adopted) == dead_ones  # each once, and not the living node's
-    assert sorted(cluster.owned) == dead_ones
+    assert sorted(leases.owned) == dead_ones
     assert all(t in room.tables and room.tables[t].status == "playing" for t in dead_ones)
     # The loop turned while they were adopted: after each batch, other work ran.
     batches = range(ADOPT_BATCH, len(dead_ones) + 1, ADOPT_BATCH)
@@ -245,7 +251,8 @@ def test_a_socket_for_a_known_table_costs_no_query(redis_url: str) -> None:
     without a query; an id nobody made is not known."""
     from sqlalchemy import event
 
-    from burraco.server.cluster.processes import Cluster
+    from burraco.server.cluster.leases import Leases
+    from burraco.server.cluster.wire import redis_client
     from burraco.server.room import Room
     from burraco.storage import Store
 
@@ -254,20 +261,20 @@ def test_a_socket_for_a_known_table_costs_no_query(redis_url: str) -> None:
     here, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Anna"})
     stored, _seat, _token = room.create({"variant": "italian", "players": 2, "name": "Bice"})
     room.tables.pop(stored.id)  # in the database only (another process's, say)
-    cluster = Cluster(room, redis_url, "one")
+    leases = Leases(room, redis_client(redis_url), "one")
     queries: list[str] = []
     event.listen(store.engine, "before_cursor_execute", lambda *a: queries.append(a[2]))
 
     async def scenario() -> list[tuple[bool, int]]:
         try:
-            await cluster.redis.set("burraco:owner:t-elsewhere", "two", ex=60)
+            await leases.redis.set("burraco:owner:t-elsewhere", "two", ex=60)
             asked = []
             for table in (here.id, "t-elsewhere", stored.id, stored.id, "t-nobodys"):
                 before = len(queries)
-                asked.append((await cluster.known(table), len(queries) - before))
+                asked.append((await leases.known(table), len(queries) - before))
             return asked
         finally:
-            await cluster.redis.aclose()
+            await leases.redis.aclose()
 
     assert asyncio.run(scenario()) == [
         (True, 0),  # held here
@@ -276,6 +283,44 @@ def test_a_socket_for_a_known_table_costs_no_query(redis_url: str) -> None:
         (True, 0),  # then remembered
         (False, 1),
     ]
+
+
+def test_a_call_to_another_process_is_answered_its_refusal_carried(redis_url: str) -> None:
+    """Two clusters in one event loop, one Redis: a process's handler (the desk's seating,
+    a token's revocation) asked by another answers through the listener; what it refuses
+    reaches the asker as the same RoomError; a process nobody answers for is a 503."""
+    from burraco.server.cluster.processes import Cluster
+    from burraco.server.room import Room, RoomError
+    from burraco.storage import Store
+
+    async def scenario() -> tuple[Any, RoomError, RoomError]:
+        one, two = (Cluster(Room(Store("sqlite://")), redis_url, n) for n in ("one", "two"))
+
+        async def seat(body: dict[str, Any]) -> Any:
+            return {"seated": body["name"], "by": "two"}
+
+        async def refuse(body: dict[str, Any]) -> Any:
+            raise RoomError("full", "no seat left", 409, params={"seats": 0})
+
+        two.calls.handlers.update(seat=seat, refuse=refuse)
+        await one.start()
+        await two.start()
+        try:
+            answer = await one.calls.call_node("two", "seat", {"name": "Anna"})
+            with pytest.raises(RoomError) as refused:
+                await one.calls.call_node("two", "refuse", {})
+            with pytest.raises(RoomError) as silent:
+                await one.calls.call_node("three", "seat", {}, seconds=0.2)
+            return answer, refused.value, silent.value
+        finally:
+            for cluster in (one, two):
+                await cluster.stop()
+                await cluster.room.shutdown()
+
+    answer, refused, silent = asyncio.run(scenario())
+    assert answer == {"seated": "Anna", "by": "two"}
+    assert (refused.code, refused.status, refused.params) == ("full", 409, {"seats": 0})
+    assert (silent.code, silent.status) == ("unavailable", 503)
 
 
 def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Popen[bytes]:
@@ -506,7 +551,7 @@ def test_when_the_owner_dies_every_player_plays_on_within_the_lease(rooms: list[
     """kill -9 of the table's owner: the player connected to it and the player relayed
     through the other process are both playing again within lease + 5 s, without any
     help (their clients reconnect as the page does)."""
-    from burraco.server.cluster.processes import OWNER_SECONDS
+    from burraco.server.cluster.leases import OWNER_SECONDS
 
     urls = rooms
     ws_urls = [u.replace("http", "ws") for u in urls]
@@ -555,7 +600,7 @@ def test_a_dead_owners_tables_are_adopted_and_their_pages_reconnecting_at_once_s
     through the other process: the other process adopts every table (its lease is its
     own after), closes each relayed socket with 1012, and every page, reconnecting at
     once (all eight tables' pages to the survivor), plays again."""
-    from burraco.server.cluster.processes import OWNER_SECONDS
+    from burraco.server.cluster.leases import OWNER_SECONDS
 
     urls = rooms
     ws_urls = [u.replace("http", "ws") for u in urls]
@@ -710,7 +755,7 @@ def test_the_leaderboard_and_player_pages_are_the_same_from_every_process(
 
 
 def test_a_relays_failed_side_is_read_not_logged_as_never_retrieved() -> None:
-    from burraco.server.cluster.processes import _read_failure
+    from burraco.server.cluster.relays import _read_failure
 
     reported: list[dict[str, object]] = []
 

@@ -33,7 +33,7 @@ pytest.importorskip("psycopg")
 
 
 def test_a_killed_process_behind_nginx_loses_nothing_and_its_players_play_on() -> None:
-    from burraco.server.cluster.processes import OWNER_SECONDS
+    from burraco.server.cluster.leases import OWNER_SECONDS
 
     with bench.cluster(quick_wait=5.0) as room:
         evening, failover = asyncio.run(

@@ -131,7 +131,7 @@ def test_a_result_nobody_entered_is_collected_from_the_store_once(
             room.finish_listeners.remove(desk._table_finished)
             await desk.start_round(live.id, token, online=True)
             (table_id,) = desk.get(live.id).tables.values()
-            assert cluster.owned == {table_id}
+            assert cluster.leases.owned == {table_id}
             deadline = time.time() + seconds(60)
             while (row := store.table(table_id)) is not None and row.status != "over":
                 assert time.time() < deadline, "the bots did not finish their table"
@@ -172,7 +172,7 @@ def test_a_table_taken_over_keeps_its_players_grace(tmp_path: Path, redis_url: s
                 tokens += said["tokens"]
             await desk.start_round(live.id, token, online=True)
             (table_id,) = desk.get(live.id).tables.values()
-            assert table_id in one.owned
+            assert table_id in one.leases.owned
             started = room_one.tables[table_id].deal_started
             assert room_one.tables[table_id].absent_until == pytest.approx(started + 600)
             # The other process's desk shows who is not at the table, and the clocks,
@@ -187,7 +187,7 @@ def test_a_table_taken_over_keeps_its_players_grace(tmp_path: Path, redis_url: s
                 task.cancel()
             await one.redis.delete(f"burraco:alive:{one.node}")
             await room_one.shutdown()
-            assert await two.owner(table_id) == "two"
+            assert await two.owners.owner(table_id) == "two"
             table = room_two.tables[table_id]
             assert table.unseen == {0, 1}
             assert table.absent_until == pytest.approx(started + 600)
@@ -206,7 +206,7 @@ def test_a_process_that_does_not_answer_holds_up_a_round_once(
 ) -> None:
     """A process that says it is alive but does not answer (hung) gets its share of a
     round's tables seated by the director's process, after one wait, not one a table."""
-    from burraco.server.cluster.processes import RPC_SECONDS
+    from burraco.server.cluster.wire import RPC_SECONDS
 
     async def scenario() -> None:
         store = Store(f"sqlite:///{tmp_path / 'room.db'}")
@@ -223,7 +223,7 @@ def test_a_process_that_does_not_answer_holds_up_a_round_once(
             await desk.start_round(live.id, token, online=True)
             took = time.time() - asked
             tables = set(desk.get(live.id).tables.values())
-            assert len(tables) == 4 and tables <= cluster.owned
+            assert len(tables) == 4 and tables <= cluster.leases.owned
             assert RPC_SECONDS <= took < 2 * RPC_SECONDS, f"seating took {took:.1f} s"
         finally:
             await cluster.stop()

@@ -55,7 +55,7 @@ def test_on_owner_runs_here_alone_and_through_the_cluster_with_one(tmp_path: Pat
     calls: list[tuple[str, str, dict[str, Any]]] = []
 
     async def cluster_call(table_id: str, op: str, body: dict[str, Any]) -> Any:
-        calls.append((table_id, op, body))  # the owner's answer, as Cluster.call gives it
+        calls.append((table_id, op, body))  # the owner's answer, as Calls.call gives it
         return await run_here(room, op, table_id, body)
 
     here = asyncio.run(on_owner(room, None)(table.id, "info", {}))

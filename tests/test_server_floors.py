@@ -125,7 +125,37 @@ def test_only_the_command_line_imports_app() -> None:
 def test_the_forwarded_operations_are_below_app_and_the_cluster() -> None:
     # What the cluster runs for another process, and the routes ask of a table's owner.
     importers = {i.module for i in _package_imports() if i.target == "server.cluster.forwarded"}
-    assert {"server.app", "server.cluster.processes"} <= importers
+    assert {"server.app", "server.cluster.calls"} <= importers
+
+
+#: The cluster's modules, lowest first (as ``cluster/__init__.py`` lists them): each
+#: imports only those before it, so that each part is built and tested without the ones
+#: above it, and ``processes`` (``Cluster``, which wires them) alone stands on them all.
+CLUSTER_ORDER = (
+    "wire", "nodes", "leases", "forwarded", "owners", "calls", "relays", "relayed", "processes"
+)  # fmt: skip
+
+
+def cluster_breaches(imports: list[Import], order: tuple[str, ...]) -> list[str]:
+    """The cluster's imports of one of its modules listed at or after the importer."""
+    prefix = "server.cluster."
+    return [
+        f"{i.module} imports {i.target}, listed after it"
+        for i in imports
+        if i.module.startswith(prefix)
+        and i.target.startswith(prefix)
+        and order.index(i.target.removeprefix(prefix)) >= order.index(i.module.removeprefix(prefix))
+    ]
+
+
+def test_the_clusters_parts_import_only_those_listed_before_them() -> None:
+    folder = PACKAGE / "server" / "cluster"
+    assert set(CLUSTER_ORDER) == {p.stem for p in folder.glob("*.py")} - {"__init__"}
+    doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text())) or ""
+    places = [doc.index(f"``{name}``") for name in CLUSTER_ORDER]
+    assert places == sorted(places), "cluster/__init__.py lists its modules in another order"
+    # Every import, for types and inside functions too.
+    assert cluster_breaches(_package_imports(), CLUSTER_ORDER) == []
 
 
 def test_the_top_floor_holds_only_the_room_app_and_the_tables_vocabulary() -> None:
@@ -157,6 +187,14 @@ def test_the_cluster_reaching_back_into_app_fails() -> None:
     wired = Import("server.app", cluster, 42)
     assert len(upward([reach_back, wired], frozenset())) == 1
     assert run_time_circles([reach_back, wired]) == [["server.app", cluster, "server.app"]]
+
+
+def test_a_cluster_part_importing_one_listed_after_it_fails() -> None:
+    order = ("nodes", "leases", "processes")
+    upward = Import("server.cluster.leases", "server.cluster.processes", 1, type_only=True)
+    down = Import("server.cluster.processes", "server.cluster.leases", 1)
+    assert len(cluster_breaches([upward, down], order)) == 1
+    assert cluster_breaches([Import("server.cluster.leases", "server.room", 1)], order) == []
 
 
 def test_a_part_importing_a_router_fails_and_annotations_make_no_circle() -> None:

@@ -112,7 +112,7 @@ def create_app(
         room,
         store,
         quick_wait_seconds,
-        cluster.adopt if cluster else None,
+        cluster.leases.adopt if cluster else None,
         quick_deals,
         cluster.redis if cluster else None,
     )
@@ -166,7 +166,7 @@ def _guard(
 def _route(app: FastAPI, p: Parts, limits: Limits) -> None:
     """Every router, each handed what it needs. In this order: a router's fixed path
     comes before another's pattern that matches it."""
-    owner = on_owner(p.room, p.cluster.call if p.cluster else None)
+    owner = on_owner(p.room, p.cluster.calls.call if p.cluster else None)
     limit = address_limit(p.rates)
     room, store, accounts, bots = p.room, p.store, p.accounts, p.bot_accounts
     app.include_router(
@@ -229,16 +229,17 @@ REVOKED_OP = "bot_revoked"
 
 def spread_revocations(cluster: Cluster, bots: BotAccounts) -> None:
     """A token revoked on one process closes its sockets on every process: each is told
-    (an operation of :meth:`Cluster.call_node`, answered once its sockets are closed)."""
+    (an operation of :meth:`Calls.call_node`, answered once its sockets are closed)."""
 
     async def closed_here(body: dict[str, Any]) -> int:
         return await bots.close_revoked(int(body["bot"]))
 
     async def tell_others(bot_id: int) -> None:
-        others = [n for n in await cluster.alive_nodes() if n != cluster.node]
-        calls = (cluster.call_node(n, REVOKED_OP, {"bot": bot_id}, seconds=2.0) for n in others)
+        others = [n for n in await cluster.nodes.living() if n != cluster.node]
+        call = cluster.calls.call_node
+        calls = (call(n, REVOKED_OP, {"bot": bot_id}, seconds=2.0) for n in others)
         # A process that does not answer is dying: its sockets close with it.
         await asyncio.gather(*calls, return_exceptions=True)
 
-    cluster.handlers[REVOKED_OP] = closed_here
+    cluster.calls.handlers[REVOKED_OP] = closed_here
     bots.tell_others = tell_others

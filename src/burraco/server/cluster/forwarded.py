@@ -107,7 +107,7 @@ def on_owner(
     room: Room, call: Callable[[str, str, dict[str, Any]], Awaitable[Any]] | None
 ) -> OnOwner:
     """How a route runs an operation on a table: here (no cluster: ``call`` is None), or
-    by ``call`` (``Cluster.call``), which runs it on the table's owner."""
+    by ``call`` (``Calls.call``, ``cluster.calls``), which runs it on the table's owner."""
 
     async def run(table_id: str, op: str, body: dict[str, Any]) -> Any:
         if call is None:

@@ -66,9 +66,9 @@ class Desk:
         self._table_finished = self.results.table_finished
         room.finish_listeners.append(self._table_finished)
         if cluster is not None:
-            cluster.handlers[SEAT_OP] = self.director.seat_here
-            cluster.handlers[FACTS_OP] = self.views.facts_for_another
-            cluster.taken.append(self.results.taken_over)
+            cluster.calls.handlers[SEAT_OP] = self.director.seat_here
+            cluster.calls.handlers[FACTS_OP] = self.views.facts_for_another
+            cluster.leases.taken.append(self.results.taken_over)
 
     async def startup(self) -> None:
         for row in self.store.tournaments():

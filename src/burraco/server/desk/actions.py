@@ -205,7 +205,7 @@ class Director:
         first ("" alone without a cluster: here)."""
         if self.cluster is None:
             return [""]
-        nodes = await self.cluster.alive_nodes()
+        nodes = await self.cluster.nodes.living()
         at = nodes.index(self.cluster.node)
         return nodes[at:] + nodes[:at]
 
@@ -216,7 +216,7 @@ class Director:
         if self.cluster is None or node in ("", self.cluster.node) or node in gone:
             return await self.seat_here(spec)
         try:
-            return str(await self.cluster.call_node(node, SEAT_OP, spec))
+            return str(await self.cluster.calls.call_node(node, SEAT_OP, spec))
         except RoomError as error:
             if error.status != 503:
                 raise
@@ -229,7 +229,7 @@ class Director:
         """Seat a round's table on this process (asked by this one's round, or another's:
         :data:`SEAT_OP`); the table's id."""
         table_id = new_table_id()
-        if self.cluster is not None and not await self.cluster.hold(table_id):
+        if self.cluster is not None and not await self.cluster.leases.hold(table_id):
             raise RoomError("unavailable", f"table id {table_id} is taken; retry", 503)
         # Owned here before it exists: no other process's scan of the tables in play
         # can take it between its first move and its lease.
@@ -237,7 +237,7 @@ class Director:
             table, _ = await self._create_seated(spec, table_id)
         except BaseException:
             if self.cluster is not None:
-                await self.cluster.release(table_id)
+                await self.cluster.leases.release(table_id)
             raise
         return table.id
 

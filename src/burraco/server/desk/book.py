@@ -136,7 +136,7 @@ class Book:
             if self.cluster is None:
                 yield self.get(tournament_id)
                 return
-            async with self.cluster.locked(f"tournament:{tournament_id}"):
+            async with self.cluster.leases.locked(f"tournament:{tournament_id}"):
                 yield self.get(tournament_id)
 
     def director(self, tournament_id: str, token: str) -> LiveTournament:

@@ -97,6 +97,7 @@ class Results:
         many. In a cluster only the tables the store has as over are read (from their
         log), and a table another process owns is not kept here."""
         candidates = list(unrecorded(live)) if self.cluster is None else self._over_in_store(live)
+        owned = None if self.cluster is None else self.cluster.leases.owned
         entered = 0
         for round_, number, table_id in candidates:
             loaded = table_id in self.room.tables
@@ -106,7 +107,7 @@ class Results:
                 continue
             if table.status == "over" and self.result_from(live, round_, number, table):
                 entered += 1
-            if self.cluster is not None and not loaded and table_id not in self.cluster.owned:
+            if owned is not None and not loaded and table_id not in owned:
                 self.room.tables.pop(table_id, None)  # a copy read, not a table to hold
         return entered
 

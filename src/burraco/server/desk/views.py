@@ -69,7 +69,7 @@ class Views:
 
     def _here(self, room_table: str | None) -> LiveTable | None:
         """The live table, if this process holds it (in a cluster another may)."""
-        if room_table is None or (self.cluster and room_table not in self.cluster.owned):
+        if room_table is None or (self.cluster and room_table not in self.cluster.leases.owned):
             return None
         return self.room.tables.get(room_table)
 
@@ -82,11 +82,11 @@ class Views:
 
         async def one(room_table: str) -> tuple[str, dict[str, Any] | None]:
             try:
-                node = await cluster.owner(room_table)
+                node = await cluster.owners.owner(room_table)
                 if node == cluster.node:
                     table = self._here(room_table)
                     return room_table, None if table is None else facts(table)
-                said = await cluster.call_node(
+                said = await cluster.calls.call_node(
                     node, FACTS_OP, {"table": room_table}, seconds=FACTS_SECONDS
                 )
                 return room_table, said if isinstance(said, dict) else None

@@ -63,7 +63,7 @@ def quick_play(
 ) -> QuickService:
     """The room's quick play: its tables are the room's, rated when every person at them is
     registered, open to spectators, with the preset's move clock and a bot taking over a
-    player who runs out of time. ``claim`` (a cluster's :meth:`Cluster.adopt`) makes each
+    player who runs out of time. ``claim`` (a cluster's :meth:`Leases.adopt`) makes each
     new table this process's, as it is.
     ``deals``: a match of this many deals (a club's short evening games), not the preset's
     length. ``redis`` (a cluster's client): the queue and the tickets live in Redis, shared by

@@ -3,8 +3,8 @@
 A socket opens a seat with its token (``?token=``), its account's session or a bot's
 token (``Authorization: Bearer``), or watches with ``?watch=1`` (public information
 only, docs/protocol.md). In a cluster a socket that reached a process not owning its table
-is relayed to the owner (``Cluster.relay``). Every socket's messages are paced
-(:func:`paced`): a flood from one costs the room no more than a person's pace, or a
+is relayed to the owner (``Relays.relay``, ``cluster.relays``). Every socket's messages are
+paced (:func:`paced`): a flood from one costs the room no more than a person's pace, or a
 program's.
 """
 
@@ -92,8 +92,8 @@ def routes(
             # Nobody chats under a registered person's name, nor under a look-alike of it,
             # but that person: the others are "Spectator" (as without a name).
             spectator = ""
-        known = cluster is not None and await cluster.known(table_id)
-        owner = await cluster.owner(table_id) if cluster is not None and known else None
+        known = cluster is not None and await cluster.leases.known(table_id)
+        owner = await cluster.owners.owner(table_id) if cluster is not None and known else None
         if cluster is not None and owner is not None and owner != cluster.node:
             receive = paced(rates, texts(socket), socket.send_json, pace)
             await relay(cluster, socket, table_id, owner, token, receive, user_id, spectator)
@@ -174,7 +174,7 @@ async def relay(
     the owner says (or with 1012 if the owner dies: the page reconnects)."""
     code = 1000
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        code = await cluster.relay(
+        code = await cluster.relays.relay(
             table_id,
             owner,
             token,

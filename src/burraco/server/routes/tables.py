@@ -121,7 +121,7 @@ def routes(
             creator = ""
         table, seat, token = room.create(request, user.id if user else None, creator)
         if cluster is not None:
-            await cluster.claim(table.id)
+            await cluster.leases.claim(table.id)
         return seat_answer(table.id, seat, token)
 
     @router.get("/api/tables")
@@ -230,7 +230,7 @@ def _cluster_listing(
     for row in store.tables():
         if row.tournament and not watch:
             continue
-        if row.id in cluster.owned:
+        if row.id in cluster.leases.owned:
             listed.append(room.table(row.id).info())
         elif (info := room.light_info(row.id)) is not None:
             listed.append(info)
