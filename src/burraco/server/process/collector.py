@@ -7,28 +7,27 @@ metadata, the variants) that live as long as the process: freezing them
 (:func:`gc.freeze`) takes them out of every later collection's walk. Only what is alive
 when the process starts is frozen, once, after a collection: nothing frozen is garbage,
 and nothing frozen is let go of before the process ends, so freezing leaks nothing. The
-tables (loaded or new) are not frozen: a finished table's reference cycles must stay
-collectable.
+tables are frozen only by the walks below, and thawed by the walk of the whole heap: a
+finished table's reference cycles must stay collectable.
 
 What stays is every table's and every socket's objects (a socket holds about two
 hundred: the protocol's buffers, each layer of the web framework's stack). The
 interpreter walks all of them whenever a quarter as many objects as the oldest generation
 holds have been promoted since its last walk; a room promotes a few with every action, so
-with 500 tables a walk of about 100 ms came every few seconds, and the actions that
-arrived meanwhile waited behind it. :class:`FullCollections` leaves the young generations
-to the interpreter (a few milliseconds each: most garbage dies young) and walks the whole
-heap every ``every`` seconds, or sooner when the process's memory has grown by
-``growth`` since the last walk: the cyclic garbage of long-lived objects (a table let
-go of, a closed socket) waits that long to be freed, and a player meets a walk once in
-minutes instead of once in seconds.
+with 500 tables a walk of 100-180 ms came every few seconds, and the actions that arrived
+meanwhile waited behind it. :class:`FullCollections` leaves the young generations to the
+interpreter (a few milliseconds each: most garbage dies young) and takes the oldest:
 
-Between those walks, every ``check`` seconds, it walks what came since the last walk: each
-walk ends by freezing what survived it (all of it alive then), so the next one sees only
-the objects made since, a few milliseconds' walk. Only the walk of the schedule, or of a
-burst of growth, thaws the whole heap and walks it. As the memory grew with 500 tables
-being made, one walk of the whole heap took 142-179 ms (``bench/room.py``: it set the
-players' p99). A table or socket that was alive at a walk and became cyclic garbage after
-it waits for the whole walk to be freed (what its reference counts free goes at once).
+- every ``check`` seconds (1) it walks what came since its last walk, and freezes what
+  survives (all of it alive then), so the next walk sees only the objects made since: at
+  500 tables and a thousand actions a second, 7-15 ms each;
+- every ``every`` seconds (600), or when the process's memory has grown by ``growth``
+  (half) since the last walk (a second before: a burst), it thaws the whole heap, walks
+  it and freezes it again.
+
+The cyclic garbage of an object that was alive at a walk (a table let go of, a closed
+socket) waits for the whole walk to be freed (what reference counting frees goes at once,
+as ever); a player meets a walk of the whole heap once in ten minutes.
 
 >>> FullCollections(every=600).every
 600
@@ -77,7 +76,8 @@ def resident_bytes() -> int | None:
 class FullCollections:
     """The whole heap walked every ``every`` seconds, or when the resident memory has
     grown by ``growth`` (a fraction) since the last walk; what came since the last walk,
-    every ``check`` seconds; the young generations as the interpreter does.
+    every ``check`` seconds; the young generations as the interpreter does. Each walk
+    freezes what survives it.
 
     Every room of the process shares the one collector: the first to :meth:`start`
     takes the oldest generation from the interpreter, the last to :meth:`stop` gives it
