@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import os
@@ -29,6 +30,11 @@ from waits import seconds
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed")
+
+#: Every request waits as long as a busy machine needs: httpx's own default of 5 s once
+#: ran out under load (two processes, Redis and the other tests on 2 cores).
+get = functools.partial(httpx.get, timeout=seconds(30))
+post = functools.partial(httpx.post, timeout=seconds(30))
 
 
 @pytest.fixture
@@ -334,7 +340,7 @@ def _serve(port: int, database: str, redis_url: str, node: str) -> subprocess.Po
     deadline = time.time() + seconds(30)
     while time.time() < deadline:
         try:
-            httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+            get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
             return process
         except httpx.HTTPError:
             time.sleep(0.1)
@@ -382,14 +388,14 @@ async def _play(url: str, table: str, token: str, rng: random.Random) -> dict[st
 def test_two_processes_share_a_table_over_redis(rooms: list[str]) -> None:
     one, two = rooms
     body = {"variant": "italian", "players": 2, "deals": 1, "name": "Anna", "move_seconds": 0}
-    created = httpx.post(f"{one}/api/tables", json=body).json()
+    created = post(f"{one}/api/tables", json=body).json()
     table = created["table"]
-    listed = httpx.get(f"{two}/api/tables").json()["tables"]
+    listed = get(f"{two}/api/tables").json()["tables"]
     assert [t["table"] for t in listed] == [table]
-    joined = httpx.post(f"{two}/api/tables/{table}/join", json={"name": "Bruno"})
+    joined = post(f"{two}/api/tables/{table}/join", json={"name": "Bruno"})
     assert joined.status_code == 200, joined.text
     bruno = joined.json()
-    info = httpx.get(f"{two}/api/tables/{table}").json()
+    info = get(f"{two}/api/tables/{table}").json()
     assert info["status"] == "playing"  # both seats taken: the owner started the match
 
     async def both() -> list[dict[str, Any]]:
@@ -402,9 +408,9 @@ def test_two_processes_share_a_table_over_redis(rooms: list[str]) -> None:
 
     first, second = asyncio.run(both())
     assert first["totals"] == second["totals"]
-    record = httpx.get(f"{two}/api/tables/{table}/record")
+    record = get(f"{two}/api/tables/{table}/record")
     assert record.status_code == 200 and '[Seat1 "Bruno"]' in record.text
-    refused = httpx.post(f"{two}/api/tables/{table}/join", json={"name": "Carla"})
+    refused = post(f"{two}/api/tables/{table}/join", json={"name": "Carla"})
     assert refused.status_code == 409
 
 
@@ -427,20 +433,20 @@ def test_a_challenge_made_on_one_process_is_accepted_once_on_either(rooms: list[
     anna, csrf, bearer = _anna_and_robo(one)
     body = {"players": 2, "deals": 1, "move_seconds": 60}
     seat = anna.post("/api/players/Robo/challenge", json=body, headers=csrf).json()
-    [challenge] = httpx.get(f"{two}/api/bot/challenges", headers=bearer).json()["challenges"]
+    [challenge] = get(f"{two}/api/bot/challenges", headers=bearer).json()["challenges"]
     assert (challenge["challenge"], challenge["from"]) == (seat["challenge"], "Anna")
-    status = httpx.get(f"{two}/api/challenges/{seat['challenge']}").json()["status"]
+    status = get(f"{two}/api/challenges/{seat['challenge']}").json()["status"]
     assert status == "pending"
-    carla = httpx.post(f"{two}/api/tables/{seat['table']}/join", json={"name": "Carla"})
+    carla = post(f"{two}/api/tables/{seat['table']}/join", json={"name": "Carla"})
     assert carla.status_code == 409
     path = f"/api/bot/challenges/{seat['challenge']}/accept"
-    accepted = httpx.post(f"{two}{path}", headers=bearer, timeout=seconds(30))
+    accepted = post(f"{two}{path}", headers=bearer, timeout=seconds(30))
     assert accepted.status_code == 200, accepted.text
     assert (accepted.json()["table"], accepted.json()["seat"]) == (seat["table"], 1)
-    again = httpx.post(f"{one}{path}", headers=bearer, timeout=seconds(30))
+    again = post(f"{one}{path}", headers=bearer, timeout=seconds(30))
     assert (again.status_code, again.json()["code"]) == (404, "not_found")
     for url in rooms:
-        assert httpx.get(f"{url}/api/challenges/{seat['challenge']}").json()["status"] == "accepted"
+        assert get(f"{url}/api/challenges/{seat['challenge']}").json()["status"] == "accepted"
 
 
 def test_what_a_bot_accepts_said_on_one_process_refuses_a_challenge_on_the_other(
@@ -450,7 +456,7 @@ def test_what_a_bot_accepts_said_on_one_process_refuses_a_challenge_on_the_other
     challenge outside it sent to the other (the cluster keeps it in Redis)."""
     one, two = rooms
     anna, csrf, bearer = _anna_and_robo(one)
-    said = httpx.get(f"{two}/api/bot/challenges?seconds=30-60", headers=bearer)
+    said = get(f"{two}/api/bot/challenges?seconds=30-60", headers=bearer)
     assert said.status_code == 200, said.text
     body = {"players": 2, "deals": 1, "move_seconds": 10}
     sent = anna.post("/api/players/Robo/challenge", json=body, headers=csrf)
@@ -468,7 +474,7 @@ def test_a_token_revoked_on_one_process_closes_its_socket_on_the_other(
     one, two = rooms
     anna, csrf, bearer = _anna_and_robo(one)
     body = {"name": "Robo", "players": 2, "move_seconds": 0}
-    table = httpx.post(f"{one}/api/tables", json=body, headers=bearer).json()["table"]
+    table = post(f"{one}/api/tables", json=body, headers=bearer).json()["table"]
 
     async def scenario() -> tuple[list[dict[str, Any]], int | None]:
         url = f"{two.replace('http', 'ws')}/ws/{table}"
@@ -556,9 +562,9 @@ def test_when_the_owner_dies_every_player_plays_on_within_the_lease(rooms: list[
     urls = rooms
     ws_urls = [u.replace("http", "ws") for u in urls]
     body = {"players": 2, "deals": 20, "name": "Anna", "move_seconds": 0}
-    created = httpx.post(f"{urls[0]}/api/tables", json=body).json()
+    created = post(f"{urls[0]}/api/tables", json=body).json()
     table = created["table"]
-    bruno = httpx.post(f"{urls[1]}/api/tables/{table}/join", json={"name": "Bruno"}).json()
+    bruno = post(f"{urls[1]}/api/tables/{table}/join", json={"name": "Bruno"}).json()
     anna = PagePlayer(ws_urls, table, created["token"], 1)
     bruno_page = PagePlayer(ws_urls, table, bruno["token"], 2)
 
@@ -654,8 +660,8 @@ def test_a_relay_closes_a_bad_token_and_keeps_hints_from_holding_up_others(
     one, two = rooms
     tables = []
     for name in ("Anna", "Carla"):
-        made = httpx.post(f"{one}/api/tables", json={"name": name, "move_seconds": 0}).json()
-        httpx.post(f"{one}/api/tables/{made['table']}/start", json={"token": made["token"]})
+        made = post(f"{one}/api/tables", json={"name": name, "move_seconds": 0}).json()
+        post(f"{one}/api/tables/{made['table']}/start", json={"token": made["token"]})
         tables.append(made)
     relay = two.replace("http", "ws")
 
@@ -725,13 +731,13 @@ def test_the_leaderboard_and_player_pages_are_the_same_from_every_process(
     """Pia's rated match on one process and Quinn's on the other, both against the greedy
     bot: every process shows both, and the greedy bot rated twice (one rating, moved by
     both processes)."""
-    greedy_before = httpx.get(f"{rooms[0]}/api/players/greedy").json()
+    greedy_before = get(f"{rooms[0]}/api/players/greedy").json()
     tables = {"Pia": _abandoned_rated_match(rooms[0], "Pia")}
     tables["Quinn"] = _abandoned_rated_match(rooms[1], "Quinn")
     deadline = time.time() + seconds(30)
     for url in rooms:
         for name in tables:
-            while not httpx.get(f"{url}/api/players/{name}").json()["matches"]:
+            while not get(f"{url}/api/players/{name}").json()["matches"]:
                 assert time.time() < deadline, f"{name}'s match was not stored"
                 time.sleep(0.05)
     paths = [
@@ -743,14 +749,14 @@ def test_the_leaderboard_and_player_pages_are_the_same_from_every_process(
         "/api/players/greedy",
     ]
     for path in paths:
-        seen = [httpx.get(f"{url}{path}").json() for url in rooms]
+        seen = [get(f"{url}{path}").json() for url in rooms]
         assert seen[0] == seen[1], path
-    greedy = httpx.get(f"{rooms[1]}/api/players/greedy").json()
+    greedy = get(f"{rooms[1]}/api/players/greedy").json()
     assert {m["table"] for m in greedy["matches"]} >= set(tables.values())
     played = {r["game"]: r["matches"] for r in greedy["ratings"]}
     before = {r["game"]: r["matches"] for r in greedy_before["ratings"]}
     assert played["italian-2"] == before.get("italian-2", 0) + 2
-    board = httpx.get(f"{rooms[0]}/api/leaderboard/italian-2?kind=person").json()
+    board = get(f"{rooms[0]}/api/leaderboard/italian-2?kind=person").json()
     assert {r["name"] for r in board["rows"]} == {"Pia", "Quinn"}
 
 
@@ -820,9 +826,9 @@ def test_a_rematch_asked_on_either_process_is_one_table_its_owner_holds(
 
     one, two = rooms
     body = {"variant": "italian", "players": 2, "deals": 1, "name": "Anna", "move_seconds": 0}
-    anna = httpx.post(f"{one}/api/tables", json=body).json()
+    anna = post(f"{one}/api/tables", json=body).json()
     table = anna["table"]
-    bruno = httpx.post(f"{two}/api/tables/{table}/join", json={"name": "Bruno"}).json()
+    bruno = post(f"{two}/api/tables/{table}/join", json={"name": "Bruno"}).json()
 
     async def both() -> None:
         await asyncio.gather(
@@ -832,14 +838,14 @@ def test_a_rematch_asked_on_either_process_is_one_table_its_owner_holds(
 
     asyncio.run(both())
     # Bruno asks through the process that does not own the table: the owner makes it.
-    first = httpx.post(f"{two}/api/tables/{table}/rematch", json={"token": bruno["token"]})
+    first = post(f"{two}/api/tables/{table}/rematch", json={"token": bruno["token"]})
     assert first.status_code == 200, first.text
     again = first.json()["table"]
     assert redis.Redis.from_url(redis_url).get(f"burraco:owner:{again}") == b"one"
-    second = httpx.post(f"{one}/api/tables/{table}/rematch", json={"token": anna["token"]})
+    second = post(f"{one}/api/tables/{table}/rematch", json={"token": anna["token"]})
     assert second.status_code == 200, second.text
     assert (second.json()["table"], second.json()["seat"]) == (again, 1)
     for url in (one, two):
-        info = httpx.get(f"{url}/api/tables/{again}").json()
+        info = get(f"{url}/api/tables/{again}").json()
         assert info["status"] == "playing"  # both seated: it started
         assert [s["name"] for s in info["seats"]] == ["Bruno", "Anna"]
