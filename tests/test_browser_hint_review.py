@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
+import secrets
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from roomserver import RoomServer
 from test_accessibility import all_violations, settle
 from test_browser import create_table, wait_my_turn, wait_version_above
-from test_browser_review import _one_deal  # noqa: F401 (a fixture: every table from one seed)
+from test_browser_review import SEED
 from waits import ms
 
 from burraco.server.process.reviews import ReviewSettings
@@ -77,47 +78,64 @@ def _follow_every_hint(page: Any, sockets: list[Any]) -> list[dict[str, Any]]:
         wait_version_above(page, state["version"])
 
 
-@pytest.mark.parametrize("lang", ["it", "pt"])
-def test_a_deal_played_by_the_hint_sums_near_zero_in_the_analysis(
-    browser: Any, tmp_path: Path, lang: str
-) -> None:
-    with RoomServer(
-        f"sqlite:///{tmp_path / 'room.db'}", reviews=REVIEWS, hint_seconds=HINT_SECONDS
-    ) as server:
+@pytest.fixture(scope="module")
+def hint_followed(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[RoomServer, Any, str, list[dict[str, Any]]]]:
+    """Anna's deal played by the hint once, on the Italian page (the room, her page, the
+    table and the hints followed); each language's test then reads its analysis on her
+    page. Issue 34: each language played the same deal and had it reviewed again."""
+    database = tmp_path_factory.mktemp("hint-follower") / "room.db"
+    with RoomServer(f"sqlite:///{database}", reviews=REVIEWS, hint_seconds=HINT_SECONDS) as server:
         context = browser.new_context(
-            locale=lang, viewport=dict(zip(("width", "height"), SIZES["laptop"], strict=True))
+            locale="it", viewport=dict(zip(("width", "height"), SIZES["laptop"], strict=True))
         )
         page = context.new_page()
-        page.add_init_script(f"localStorage.setItem('burraco.lang', '{lang}')")
+        page.add_init_script("localStorage.setItem('burraco.lang', 'it')")
         sockets: list[Any] = []
         page.on("websocket", lambda ws: sockets.append(ws) if "/ws/" in ws.url else None)
-        table = create_table(page, server.url, start=True)
+        # Every table from one seed, as test_browser_review.py's tables.
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(secrets, "randbits", lambda bits: SEED)
+            table = create_table(page, server.url, start=True)
         followed = _follow_every_hint(page, sockets)
-        decisions_played = [f for f in followed if len(f["legal"]) > 1]
-        assert len(decisions_played) >= 20, len(followed)
-
-        page.goto(f"{server.url}/replay/{table}?analyse=0")
-        page.wait_for_selector("#review-panel[data-state=done][data-seat='0']", timeout=ms(300))
-        with server.http() as http:
-            reviews = http.get(f"/api/tables/{table}/reviews").json()["reviews"]
-        (review,) = [r for r in reviews if (r["deal"], r["seat"]) == (1, 0)]
-        weighed = [d for d in review["decisions"] if d["worlds"]]
-        tagged = [d for d in weighed if d["tag"]]
-        quick = sum(1 for f in followed if f["hint"].get("quick"))
-        figures = (review["cost"], review["margin"], len(weighed), len(tagged), quick)
-        # Near zero: the total's 95% interval reaches zero (docs/review.md, calibration (b)).
-        assert review["cost"] - review["margin"] <= 0, figures
-        assert len(tagged) < 0.05 * len(weighed), (figures, tagged)
-        # Every decision she took is one the review weighed as hers.
-        assert len(review["decisions"]) == len(decisions_played), figures
-        summary = page.locator("#review-summary").inner_text()
-        assert NOISE[lang] in summary, summary
-        print(f"hint follower ({lang}): total, margin, weighed, tagged, quick hints = {figures}")
-
-        for size, (width, height) in SIZES.items():
-            page.set_viewport_size({"width": width, "height": height})
-            page.locator("#review-summary").scroll_into_view_if_needed()
-            settle(page)
-            page.screenshot(path=f"/tmp/hint-follower-{lang}-{size}.png")
-            assert all_violations(page) == [], size
+        yield server, page, table, followed
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["it", "pt"])
+def test_a_deal_played_by_the_hint_sums_near_zero_in_the_analysis(
+    hint_followed: tuple[RoomServer, Any, str, list[dict[str, Any]]], lang: str
+) -> None:
+    server, page, table, followed = hint_followed
+    decisions_played = [f for f in followed if len(f["legal"]) > 1]
+    assert len(decisions_played) >= 20, len(followed)
+
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES["laptop"], strict=True)))
+    # Her page in the test's language (?lang= before the saved choice); the first opening
+    # asks for the review, the next reads it.
+    page.goto(f"{server.url}/replay/{table}?analyse=0&lang={lang}")
+    page.wait_for_selector("#review-panel[data-state=done][data-seat='0']", timeout=ms(300))
+    assert page.evaluate("() => document.documentElement.lang").startswith(lang)
+    with server.http() as http:
+        reviews = http.get(f"/api/tables/{table}/reviews").json()["reviews"]
+    (review,) = [r for r in reviews if (r["deal"], r["seat"]) == (1, 0)]
+    weighed = [d for d in review["decisions"] if d["worlds"]]
+    tagged = [d for d in weighed if d["tag"]]
+    quick = sum(1 for f in followed if f["hint"].get("quick"))
+    figures = (review["cost"], review["margin"], len(weighed), len(tagged), quick)
+    # Near zero: the total's 95% interval reaches zero (docs/review.md, calibration (b)).
+    assert review["cost"] - review["margin"] <= 0, figures
+    assert len(tagged) < 0.05 * len(weighed), (figures, tagged)
+    # Every decision she took is one the review weighed as hers.
+    assert len(review["decisions"]) == len(decisions_played), figures
+    summary = page.locator("#review-summary").inner_text()
+    assert NOISE[lang] in summary, summary
+    print(f"hint follower ({lang}): total, margin, weighed, tagged, quick hints = {figures}")
+
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator("#review-summary").scroll_into_view_if_needed()
+        settle(page)
+        page.screenshot(path=f"/tmp/hint-follower-{lang}-{size}.png")
+        assert all_violations(page) == [], size
