@@ -78,11 +78,17 @@ def print_census(room: Any, elapsed: float, collections: Collections) -> None:
     """What the collector tracks now, by type (the ten commonest), and the room's tables."""
     from collections import Counter
 
+    from burraco.server.process.collector import resident_bytes
+
     kinds = Counter(type(o).__name__ for o in gc.get_objects())
     statuses = Counter(t.status for t in room.tables.values())
     longest = max(collections.pauses[2], default=0.0) * 1000
+    # What the room's walks froze is out of gc.get_objects(): the resident memory says
+    # whether garbage waits among it.
+    resident = (resident_bytes() or 0) / 2**20
     print(
-        f"[{elapsed:.0f} s] {sum(kinds.values()):,} tracked, tables {dict(statuses)}, "
+        f"[{elapsed:.0f} s] {sum(kinds.values()):,} tracked ({gc.get_freeze_count():,} frozen), "
+        f"resident {resident:.0f} MB, tables {dict(statuses)}, "
         f"longest gen2 so far {longest:.0f} ms"
     )
     print("   " + ", ".join(f"{name} {n:,}" for name, n in kinds.most_common(10)), flush=True)
