@@ -296,3 +296,33 @@ def test_a_card_pressed_while_the_hand_is_redrawn_is_still_raised(
         page.keyboard.press("Enter")
         assert len(page.evaluate("() => window.burracoTable.raised")) == 1
         page.close()
+
+
+def test_a_card_dragged_along_the_hand_moves_and_is_not_raised(
+    browser: Any,
+    tmp_path: Path,
+) -> None:
+    """A drag puts the card where it is let go, and its release is no click: nothing is
+    raised (the raise at a release is for a press that did not move)."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}") as server:
+        page = browser.new_page(viewport={"width": 1366, "height": 800})
+        page.goto(f"{server.url}/static/table.html?demo=1")
+        page.wait_for_selector("#hand [data-card]")
+        before = page.evaluate("() => window.burracoTable.order")
+        boxes = page.eval_on_selector_all(
+            "#hand .card",
+            "els => els.map(e => { const r = e.getBoundingClientRect(); "
+            "return {x: r.left + r.width / 2, y: r.top + r.height / 3}; })",
+        )
+        page.mouse.move(boxes[0]["x"], boxes[0]["y"])
+        page.mouse.down()
+        page.mouse.move(boxes[3]["x"] + 5, boxes[3]["y"], steps=8)
+        page.mouse.up()
+        after = page.evaluate("() => window.burracoTable.order")
+        assert after != before and sorted(after) == sorted(before), (before, after)
+        assert after.index(before[0]) > 0
+        assert page.evaluate("() => window.burracoTable.raised") == []
+        # The next plain click raises a card, once.
+        page.click("#hand .card >> nth=1")
+        assert len(page.evaluate("() => window.burracoTable.raised")) == 1
+        page.close()

@@ -66,8 +66,7 @@ const S = {
   ratingsAsked: false,
   rematch: null, // the rematch a seat offered: {table, seat, name}
   drag: null,
-  suppressClick: false,
-  pointerRaise: 0, // when a press on a card last raised or lowered it (its click is then skipped)
+  pointerDone: 0, // when a press on a card was last handled at its release (its click is then skipped)
   deferredRender: false,
   acted: null, // the version the player's last action was sent at, until a state moves past it
 };
@@ -1420,11 +1419,10 @@ function endDrag(e, cancelled) {
     // A press and release on a card raises it here, by the card's id, not in the click
     // that follows: a state that came in between the two redraws the hand, and the
     // browser then sends the click to the hand, not the card (the click was lost).
-    if (!cancelled) { toggleRaise(d.id); S.pointerRaise = performance.now(); }
+    if (!cancelled) { toggleRaise(d.id); S.pointerDone = performance.now(); }
     return;
   }
-  S.suppressClick = true;
-  setTimeout(() => { S.suppressClick = false; }, 0);
+  S.pointerDone = performance.now(); // a drag's release is no click either
   d.el.classList.remove('dragging');
   d.el.style.transform = '';
   if (!cancelled && d.target) {
@@ -1737,9 +1735,9 @@ function wireControls() {
   });
   const hand = $('#hand');
   hand.addEventListener('click', (e) => {
-    if (S.suppressClick) return;
-    // The click of a press already raised at its release (a keyboard's click has no detail).
-    if (e.detail > 0 && performance.now() - S.pointerRaise < 1000) { S.pointerRaise = 0; return; }
+    // The click of a press already handled at its release, a raise or a drag (a
+    // keyboard's click has no detail).
+    if (e.detail > 0 && performance.now() - S.pointerDone < 1000) { S.pointerDone = 0; return; }
     const card = e.target.closest('.card');
     if (card) toggleRaise(Number(card.dataset.id));
   });
