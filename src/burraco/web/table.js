@@ -43,6 +43,9 @@ const S = {
   version: 0,
   seen: 0, // the last event version seen (events and states), for `sync`
   log: [], // [{version, seat, action}]
+  logDropped: {}, // deal number → its moves dropped from the front of the log
+  logScroll: 0, // the frame that scrolls the moves list to its end
+  flight: null, // the move whose cards fly in the next frame, and where they come from
   order: [], // the hand as the player arranged it: [{id, card}]
   nextId: 1,
   raised: new Set(), // ids of raised cards
@@ -381,9 +384,11 @@ function onState(m) {
   updatePause(m);
   if (m.table.rematch && !S.rematch) onRematch(m.table.rematch); // offered before a reload
   const moved = Boolean(S.glow && S.glow.version === m.version && changed && prev);
-  const from = moved ? moveSource(S.glow) : null;
+  // Where the cards come from is measured on the table as last laid out: a move that
+  // comes within the frame of another (a bot's draw, melds and discard) does not fly.
+  const from = moved && !S.flight ? moveSource(S.glow) : null;
   renderAll();
-  if (moved) animateMove(S.glow, from);
+  if (moved) flyInNextFrame(S.glow, from);
   if (m.table.status === 'over' && !S.sheetShown && !S.matchOver) {
     // Reconnected after the end: build the sheet from the state (the room's own match_over).
     onMatchOver(m.match_over || { type: 'match_over', totals: m.totals, winner: undefined, victory_points: null, abandoned_by: null });
@@ -416,7 +421,15 @@ function addLog(entry) {
   if (S.log.some((x) => x.version === entry.version && x.action === entry.action && x.seat === entry.seat)) return;
   S.log.push(entry);
   S.log.sort((a, b) => (a.version ?? 0) - (b.version ?? 0));
-  if (S.log.length > 300) S.log.splice(0, S.log.length - 300);
+  // The log keeps the last 300 to 400 moves: a hundred go at once, so that the list
+  // changes at its front once in a hundred moves, and their deal's count goes on.
+  if (S.log.length > 400) {
+    for (const e of S.log.splice(0, S.log.length - 300)) {
+      if (e.action === 'start') continue;
+      const d = dealOfVersion(e.version);
+      S.logDropped[d] = (S.logDropped[d] || 0) + 1;
+    }
+  }
 }
 
 function notAllowed(error) {
@@ -643,6 +656,19 @@ function moveSource(g) {
   if (g.verb === 'take') return rect($('#pile'));
   if (g.seat === S.seat) return rect($('#hand'));
   return rect(document.querySelector(`#others [data-seat="${g.seat}"]`)) || rect($('#their-lines'));
+}
+
+/** The move's cards fly when the frame is drawn: the table is laid out once for it, not
+ * once more for each state that came within it (the last of them flies, if measured). */
+function flyInNextFrame(g, from) {
+  const pending = S.flight;
+  S.flight = { g, from };
+  if (pending) return;
+  requestAnimationFrame(() => {
+    const { g: last, from: start } = S.flight;
+    S.flight = null;
+    if (S.msg && S.msg.version === last.version) animateMove(last, start);
+  });
 }
 
 /** Cards fly from where they came to where they land (none when the system asks for
@@ -1188,34 +1214,77 @@ function renderHand(m) {
   hand.dataset.count = String(S.order.length);
 }
 
-function renderLog() {
-  const m = S.msg;
-  if (!m) return;
-  const list = $('#log');
-  // Moves are numbered within their deal, and each deal has its heading.
-  const ends = Object.entries(S.dealEnds).map(([d, v]) => [Number(d), v]).sort((a, b) => a[1] - b[1]);
-  const dealOf = (version) => {
-    if (typeof version !== 'number') return (m.view && m.view.deal) || 1;
-    const before = ends.filter(([, v]) => v < version);
-    return before.length ? before[before.length - 1][0] + 1 : 1;
-  };
-  const items = [];
+/** The deal a logged version belongs to, from the versions that ended the deals before. */
+function dealOfVersion(version) {
+  if (typeof version !== 'number') return (S.msg && S.msg.view && S.msg.view.deal) || 1;
+  let deal = 1;
+  for (const [d, end] of Object.entries(S.dealEnds)) {
+    if (end < version && Number(d) + 1 > deal) deal = Number(d) + 1;
+  }
+  return deal;
+}
+
+/** The moves list's lines, each with a key that changes when its text does: moves are
+ * numbered within their deal (counting those dropped from the front of the log), and
+ * each deal has its heading. */
+function logLines(m) {
+  const lines = [];
   let deal = null;
   let n = 0;
-  for (const e of S.log.slice(-300)) {
-    const d = dealOf(e.version);
+  for (const e of S.log) {
+    const d = dealOfVersion(e.version);
     if (d !== deal) {
       deal = d;
-      n = 0;
-      items.push(el('li', { class: 'log-deal', 'aria-hidden': 'false', text: t('table.deal', { n: d }) }));
+      n = S.logDropped[d] || 0;
+      const text = t('table.deal', { n: d });
+      lines.push({ key: `deal ${d} ${text}`, make: () => el('li', { class: 'log-deal', 'aria-hidden': 'false', text }) });
     }
     if (e.action === 'start') continue;
     n += 1;
     const who = e.seat === null || e.seat === undefined ? '' : seatName(m.table, e.seat, S.seat);
-    items.push(el('li', { value: n, 'data-version': e.version ?? '', 'data-deal': d, 'data-action': e.action }, el('span', { class: 'act', text: moveText(e.action, who, { pozzetto: e.pozzetto }) })));
+    const text = moveText(e.action, who, { pozzetto: e.pozzetto });
+    const value = n;
+    lines.push({
+      key: `${e.version ?? ''} ${d} ${value} ${e.action} ${text}`,
+      make: () => el('li', { value, 'data-version': e.version ?? '', 'data-deal': d, 'data-action': e.action }, el('span', { class: 'act', text })),
+    });
   }
-  list.replaceChildren(...items);
-  list.scrollTop = list.scrollHeight;
+  return lines;
+}
+
+/** The moves list drawn again where it changed: a move adds its line, the oldest lines go
+ * as the log drops them. Drawing every line again at every move took more than half of a
+ * phone's time at the table (300 lines built, styled and laid out for each state). */
+function renderLog(scroll = false) {
+  const m = S.msg;
+  if (!m) return;
+  const list = $('#log');
+  const lines = logLines(m);
+  const wanted = new Set(lines.map((line) => line.key));
+  const shown = [...list.children];
+  let kept = 0;
+  if (shown.every((li) => li.logKey !== undefined)) {
+    for (const li of shown) if (!wanted.has(li.logKey)) li.remove();
+    const left = [...list.children];
+    if (left.every((li, i) => li.logKey === lines[i].key)) kept = left.length;
+    else kept = -1;
+  } else kept = -1;
+  if (kept === lines.length && kept === shown.length && !scroll) return;
+  const made = (kept < 0 ? lines : lines.slice(kept)).map((line) => {
+    const li = line.make();
+    li.logKey = line.key;
+    return li;
+  });
+  if (kept < 0) list.replaceChildren(...made);
+  else list.append(...made);
+  // Scrolled to the newest move when the frame is laid out anyway, not by a layout of
+  // its own in the middle of drawing the table.
+  if (!S.logScroll) {
+    S.logScroll = requestAnimationFrame(() => {
+      S.logScroll = 0;
+      list.scrollTop = list.scrollHeight;
+    });
+  }
 }
 
 // ---------------------------------------------------------------- actions
@@ -1785,7 +1854,7 @@ function wireControls() {
     const open = document.body.classList.toggle('show-moves');
     $('#moves-button').setAttribute('aria-expanded', String(open));
     if (open) $('#side').hidden = false;
-    renderLog();
+    renderLog(true);
   });
   // A spectator's phone: the moves list opens from the watching band.
   $('#watch-moves').addEventListener('click', () => $('#moves-button').click());
