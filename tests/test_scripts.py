@@ -56,7 +56,8 @@ def _run_help(tree: Path) -> tuple[str, float]:
         timeout=seconds(900),
         # Not this test run's source: the copy's own install must answer.
         # BURRACO_PURE: the pure engine, so each install skips mypyc's build (these tests
-        # are about when run.sh installs; test_newcomer.py builds the compiled engine).
+        # are about when run.sh installs; the compiled build is checked on the suite's own
+        # install, tests/test_newcomer.py).
         env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         | {"PYTHON": sys.executable, "COLUMNS": "120", "BURRACO_PURE": "1"},
     )
