@@ -45,6 +45,8 @@ class Collections:
     def __init__(self) -> None:
         self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self.work: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        #: When each collection ended (``time.perf_counter``), by generation.
+        self.ended: dict[int, list[float]] = {0: [], 1: [], 2: []}
         self._began = self._cpu = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
@@ -52,8 +54,10 @@ class Collections:
             self._began = time.perf_counter()
             self._cpu = time.thread_time()
         else:
-            self.pauses[info["generation"]].append(time.perf_counter() - self._began)
+            now = time.perf_counter()
+            self.pauses[info["generation"]].append(now - self._began)
             self.work[info["generation"]].append(time.thread_time() - self._cpu)
+            self.ended[info["generation"]].append(now)
 
     def line(self) -> str:
         parts = []

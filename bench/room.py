@@ -42,6 +42,9 @@ from typing import Any
 import httpx
 import websockets
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from collector import Collections
+
 #: The measured window: it opens ``--warmup`` s after every player has been told its
 #: first state (every table made, joined and connected), and closes ``--seconds`` later.
 #: Until every table is playing both are unknown (infinite). A window opened at a fixed
@@ -61,18 +64,9 @@ ANSWERED: list[float] = []
 #: When a player pressed "next deal": the deals' ends, which come in waves when the tables
 #: all began together.
 NEXT_DEALS: list[float] = []
-#: The players' own walks of their oldest generation: (when it ended, its seconds). A
+#: The players' own collections (their walks of the oldest generation are printed): a
 #: pause of this process delays the reading of every answer, as the room's would.
-OWN_WALKS: list[tuple[float, float]] = []
-
-
-def _own_walk(phase: str, info: dict[str, Any], began: list[float] = [0.0]) -> None:  # noqa: B006
-    if info["generation"] != 2:
-        return
-    if phase == "start":
-        began[0] = time.perf_counter()
-    else:
-        OWN_WALKS.append((time.perf_counter(), time.perf_counter() - began[0]))
+OWN = Collections()
 
 
 async def player(
@@ -295,13 +289,9 @@ def start_server(
         "from burraco.server.process.collector import freeze_startup\n"
         "freeze_startup()\n"
         # Every collection's pause, by generation, written when the room stops.
-        "pauses = {0: [], 1: [], 2: []}\n"
-        "walks = []\n"
-        "began = [0.0]\n"
-        "def timed(phase, info):\n"
-        "    if phase == 'start': began[0] = time.thread_time()\n"
-        "    else: pauses[info['generation']].append(time.thread_time() - began[0])\n"
-        "    if phase == 'stop' and info['generation'] == 2: walks.append(time.perf_counter())\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
+        "from collector import Collections\n"
+        "timed = Collections()\n"
         "gc.callbacks.append(timed)\n"
     )
     # uvicorn raises the stop signal again once it has shut down, which would end the
@@ -317,7 +307,7 @@ def start_server(
             f"profiler.dump_stats({profile!r})\n"
         )
     if collections is not None:
-        code += f"open({str(collections)!r}, 'w').write(json.dumps([pauses, walks, stalls]))\n"
+        code += f"open({str(collections)!r}, 'w').write(json.dumps([timed.work, timed.ended[2], stalls]))\n"
     process = subprocess.Popen([sys.executable, "-c", code])
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -352,7 +342,7 @@ def main() -> None:
         help="the room started here with permessage-deflate (`burraco serve --compress`)",
     )
     args = parser.parse_args()
-    gc.callbacks.append(_own_walk)
+    gc.callbacks.append(OWN)
     process = None
     url = args.url
     with tempfile.TemporaryDirectory() as folder:
@@ -419,7 +409,13 @@ def main() -> None:
     )
     print(
         "the players' own walks of their oldest generation, s into the window: "
-        + (", ".join(f"{at - warm:.1f} ({took * 1000:.0f} ms)" for at, took in OWN_WALKS) or "none")
+        + (
+            ", ".join(
+                f"{at - warm:.1f} ({took * 1000:.0f} ms)"
+                for at, took in zip(OWN.ended[2], OWN.pauses[2], strict=True)
+            )
+            or "none"
+        )
     )
     for what, key in (
         ("the slowest hundredth of answers", "slow at"),
