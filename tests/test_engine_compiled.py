@@ -35,6 +35,8 @@ from burraco._engine import COMPILED_MODULES, engine
 from burraco.actions import DISCARD, EXTEND, MELD, TAKE
 from burraco.variants import SETUPS
 
+ROOT = Path(__file__).resolve().parent.parent
+
 #: Positions per table in the default run.
 POSITIONS = 600
 #: Positions per preset under ``-m slow``.
@@ -168,19 +170,40 @@ def test_the_engine_that_runs_is_named() -> None:
     assert out.split()[0] == "pure" and out.split()[1].endswith("deal.py")
 
 
+#: The tests of the rules themselves, run again on the pure engine (the one a machine
+#: without a C compiler installs): every rule test, the golden records, the refusals, the
+#: meld tables and the properties (at a tenth of their examples).
+PURE_SET = [
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_rules_*.py")),
+    "tests/test_record.py",
+    "tests/test_refusals.py",
+    "tests/test_meld_enumeration.py",
+    "tests/test_engine_tables.py",
+    "tests/test_variant_options.py",
+    "tests/test_properties.py",
+]
+
+
 @needs_compiled
-def test_the_compiled_modules_doctests_pass_on_the_pure_engine() -> None:
-    """A compiled module keeps no docstrings (conftest.py skips collecting them): its
-    doctests run here from the source, on the pure engine."""
+def test_the_rules_golden_records_properties_and_doctests_hold_on_the_pure_engine() -> None:
+    """The suite runs on the compiled engine; the rules' own tests run on the pure one too,
+    with the compiled modules' doctests (a compiled module keeps no docstrings, so
+    conftest.py skips collecting them: they run here, from the source)."""
     package = Path(burraco.__file__).parent
-    files = [str(package / f"{name}.py") for name in COMPILED_MODULES]
-    env = {**os.environ, "BURRACO_PURE": "1"}
+    doctests = [str(package / f"{name}.py") for name in COMPILED_MODULES]
+    env = {**os.environ, "BURRACO_PURE": "1", "BURRACO_PROPERTY_SCALE": "0.1"}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0"]
     done = subprocess.run(
-        [*command, "--doctest-modules", *files], env=env, capture_output=True, text=True
+        [*command, "--doctest-modules", *doctests, *PURE_SET],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
-    # pytest exits 5 when it collects nothing, 1 when a doctest fails.
-    assert done.returncode == 0, done.stdout + done.stderr
+    # pytest exits 5 when it collects nothing, 1 when a test fails.
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
+    ran = [sys.executable, "-c", "import burraco._engine as e; print(e.ENGINE)"]
+    assert subprocess.run(ran, env=env, capture_output=True, text=True).stdout.strip() == "pure"
 
 
 @needs_compiled

@@ -772,9 +772,14 @@ def check_match(setup: tuple[str, int, int | None], seed: int, policy: str) -> N
 setups = pytest.mark.parametrize("setup", SETUPS, ids=IDS)
 
 
+#: The default run's examples scaled (test_engine_compiled.py runs the properties again on
+#: the pure engine at a tenth of them).
+SCALE = float(os.environ.get("BURRACO_PROPERTY_SCALE", "1"))
+
+
 def fast(examples: int) -> Callable[[Callable[..., None]], Callable[..., None]]:
     return settings(
-        max_examples=examples,
+        max_examples=max(1, round(examples * SCALE)),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
     )
