@@ -308,7 +308,7 @@ def test_a_bot_survives_a_room_restart(tmp_path: Path) -> None:
     try:
         anna = Person(url, "Anna")
         token = anna.new_bot("Robo")
-        bot = bot_process(url, token, "--create", "--deals", "2", "--matches", "1")
+        bot = bot_process(url, token, "--create", "--deals", "1", "--matches", "1")
         deadline = time.monotonic() + seconds(120)
         table = None
         while table is None or len(_actions(database, table, 0)) < 6:
