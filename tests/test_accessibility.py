@@ -25,6 +25,7 @@ from roomserver import create_table as api_table
 from test_browser import (
     CHROMIUM,
     create_table,
+    hasten_animations,
     play_one_turn,
     shot,
     state,
@@ -94,16 +95,6 @@ def settle(page: Any) -> None:
     page.wait_for_load_state("networkidle")
     page.evaluate("() => document.fonts.ready")
     at_rest(page)
-
-
-def hasten_animations(page: Any) -> None:
-    """The page's animations, those running and those to come, played a hundred times as
-    fast (Chromium's DevTools protocol): each ends where it would have ended, so the page
-    at rest is the same, but a new card's glow (2.2 s) no longer holds every table's scan.
-    Not prefers-reduced-motion, which would scan another person's page."""
-    devtools = page.context.new_cdp_session(page)
-    devtools.send("Animation.enable")
-    devtools.send("Animation.setPlaybackRate", {"playbackRate": 100})
 
 
 def at_rest(page: Any) -> None:

@@ -16,7 +16,15 @@ from typing import Any
 
 import pytest
 from roomserver import RoomServer
-from test_browser import CHROMIUM, shot, state, submit_table_form, wait_my_turn, wait_version_above
+from test_browser import (
+    CHROMIUM,
+    hasten_animations,
+    shot,
+    state,
+    submit_table_form,
+    wait_my_turn,
+    wait_version_above,
+)
 from waits import ms
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
@@ -50,6 +58,7 @@ def test_a_deal_of_stbl_by_clicks_on_a_phone_in_portuguese(browser: Any, tmp_pat
         submit_table_form(page)
         page.click("#start")
         page.wait_for_selector("#hand [data-card]")
+        hasten_animations(page)  # a click waits for its card to land (Playwright's "stable")
         took = False
         deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
