@@ -28,7 +28,6 @@ import functools
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations, compress
-from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -51,6 +50,7 @@ from burraco.melds import (
     WILD,
     Candidate,
     Meld,
+    MeldTables,
     Part,
     extended,
     grade_of,
@@ -196,7 +196,6 @@ _PASS: Final = Action(PASS)
 #: Whether this module runs compiled (built by mypyc from this source, see setup.py) rather
 #: than from its source: an extension module's file is not a .py.
 COMPILED: Final = not __file__.endswith((".py", ".pyc"))
-_NUMBER_OF: Final = itemgetter(2)  # a candidate meld's number in its tables' actions
 _DISCARDS: Final = tuple(Action(DISCARD, (CARDS[c],)) for c in range(KINDS))
 
 
@@ -217,6 +216,7 @@ class Deal:
         "_partnerships_form",
         "_pending_melds",
         "_progress",
+        "_tables",
         "closer",
         "dealer",
         "deck_order",
@@ -303,6 +303,9 @@ class Deal:
     #: Canasta: the cards the rest of the pile brought to an unopened line's hand this
     #: turn (counts per card kind), which never count toward the opening; else None.
     _from_pile: list[int] | None
+    #: The variant's meld tables (``tables_for(v)``), kept on the deal: compiled, a native
+    #: field read, where looking them up by the variant ran interpreted code every call.
+    _tables: MeldTables
 
     # --- construction ---------------------------------------------------------------------
 
@@ -362,6 +365,7 @@ class Deal:
             raise RuleError(f"no seat {dealer} at a table of {v.players}")
         self = cls()
         self.v = v
+        self._tables = tables_for(v)
         self.dealer = dealer
         self.deck_order = tuple(cards)
         self.line_of = list(v.line_of)
@@ -529,6 +533,7 @@ class Deal:
 
         self = cls()
         self.v = v
+        self._tables = tables_for(v)
         self.dealer = view.dealer
         self.deck_order = ()
         self.line_of = list(view.line_of)
@@ -643,6 +648,7 @@ class Deal:
         """A copy that shares nothing mutable with this deal (for search)."""
         other = Deal()
         other.v = self.v
+        other._tables = self._tables
         other.dealer = self.dealer
         other.deck_order = self.deck_order
         other.line_of = self.line_of[:]
@@ -792,7 +798,7 @@ class Deal:
             if not _reaches(totals, sets, wild_meld, v.values, need):
                 # Nothing this hand lays down can reach the opening: no meld, no extension.
                 return actions
-        tables = tables_for(v)
+        tables = self._tables
         # A line melds one set of a rank (and one meld of wildcards).
         taken = {m.rank for m in melds}  # 0 (a sequence's, wildcards') stands for no rank
         if 0 in taken and any(m.kind == WILD for m in melds):
@@ -810,31 +816,34 @@ class Deal:
                     legal.append(part[0])  # every meld of the part leaves two cards
                 else:
                     legal.append(self._checked_melds(seat, line, size, part, quick, shapes))
-            actions.extend(map(tables.actions.__getitem__, map(_NUMBER_OF, merged(legal))))
+            # A plain loop: compiled, native reads, where map() and itemgetter were
+            # generic calls a candidate.
+            by_number = tables.actions
+            for candidate in merged(legal):
+                actions.append(by_number[candidate[2]])
         if not melds:
             return actions
         # Extensions: each meld's cards that fit (kept per meld); with three cards or more
         # and the line opened, every fitting card may be added.
         quick_extend = opened and size >= 3
         slow = v.black_threes_only_out
-        fit_kinds = tables.fit_kinds
         extends = extend_tables(len(melds))
-        append = actions.append
         for target, m in enumerate(melds):
             extend = extends[target]
-            # Plain loops: cheaper than building the list of fitting cards first.
+            # Plain loops: cheaper than building the list of fitting cards first (and the
+            # tables' method called on them, not a bound method: native when compiled).
             if quick_extend and not (slow and m.rank == 3 and m.kind == SET):
-                for card in fit_kinds(m):
+                for card in tables.fit_kinds(m):
                     if hand[card]:
-                        append(extend[card])
+                        actions.append(extend[card])
                 continue
-            for card in fit_kinds(m):
+            for card in tables.fit_kinds(m):
                 if not hand[card]:
                     continue
                 grown = extended(m, card, v)
                 assert isinstance(grown, Meld)
                 if self._grown_problem(seat, line, target, card, grown) is None:
-                    append(extend[card])
+                    actions.append(extend[card])
         return actions
 
     def _checked_melds(
@@ -1060,8 +1069,8 @@ class Deal:
         v = self.v
         top = self.pile[-1]
         line = self.line_of[seat]
-        fit_kinds = tables_for(v).fit_kinds
-        fits = any(top in fit_kinds(m) for m in self.melds[line])
+        tables = self._tables
+        fits = any(top in tables.fit_kinds(m) for m in self.melds[line])
         if fits and self.sizes[seat] >= 2 and self.opened[line] and not v.black_threes_only_out:
             return True  # onto that meld, keeping two cards: legal as _lay_actions lists it
         hand = self.hands[seat]
@@ -1202,7 +1211,7 @@ class Deal:
     ) -> Refusal | None:
         v = self.v
         if meld is None:
-            found = tables_for(v).reading(cards)
+            found = self._tables.reading(cards)
             if isinstance(found, Refusal):
                 return found
             meld = found
@@ -1541,7 +1550,7 @@ class Deal:
         :meth:`_take_start`, if known)."""
         target, result = self._take_start(seat) if start is None else start
         if result is None:
-            return target, tables_for(self.v).reading(tuple(sorted((self.pile[-1], *cards))))
+            return target, self._tables.reading(tuple(sorted((self.pile[-1], *cards))))
         v = self.v
         for c in cards:
             if isinstance(result, Meld):
@@ -1599,7 +1608,7 @@ class Deal:
         hand = self.hands[seat]
         melds = self.melds[line]
         if target < 0:
-            found = tables_for(v).reading(tuple(sorted(cards)))
+            found = self._tables.reading(tuple(sorted(cards)))
             assert isinstance(found, Meld)
             meld = found
             melds.append(meld)
