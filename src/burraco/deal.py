@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterable, Sequence
-from itertools import combinations, compress
+from itertools import combinations
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -762,11 +762,15 @@ class Deal:
         seat = self.turn
         hand = self.hands[seat]
         line = self.line_of[seat]
+        # Plain loops over the kinds: compiled, native reads, where extend(compress(...))
+        # went through a list built and copied again.
         if self.sizes[seat] >= 2 and self.opened[line] and self.taken_single < 0:
-            actions.extend(compress(_DISCARDS, hand))
+            for card in range(KINDS):
+                if hand[card]:
+                    actions.append(_DISCARDS[card])
         else:
-            for card in compress(range(KINDS), hand):
-                if self._discard_problem(seat, line, card) is None:
+            for card in range(KINDS):
+                if hand[card] and self._discard_problem(seat, line, card) is None:
                     actions.append(_DISCARDS[card])
         return actions
 
