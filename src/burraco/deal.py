@@ -1261,7 +1261,7 @@ class Deal:
         melds_after[target] = result
         value = 0
         if not self.opened[line]:
-            value = v.value(card) - self._pile_value(seat, (card,))
+            value = _points(v.values, (card,)) - self._pile_value(seat, (card,))
         return self._after_laying(seat, line, (card,), self.sizes[seat] - 1, melds_after, value)
 
     def _black_threes_problem(
@@ -1274,7 +1274,7 @@ class Deal:
         if self._go_out_problem(line, melds_after) is not None:
             return rule
         if not self.opened[line]:
-            value = self.pending_value[line] + sum(self.v.value(c) for c in cards)
+            value = self.pending_value[line] + _points(self.v.values, cards)
             if value - self._pile_value(seat, cards) < self.minimum[line]:
                 return rule
         return None
@@ -1417,7 +1417,7 @@ class Deal:
         if isinstance(action, str):
             action = Action.parse(action)
         legal = self._legal
-        if legal is None or action not in legal:
+        if legal is None or not _listed(action, legal):
             problem = self._problem(action)
             if problem is not None:
                 raise IllegalMove(problem, str(action))
@@ -1529,7 +1529,7 @@ class Deal:
         self.pile = []
         self.pile_hidden = 0
         if not self.opened[line]:
-            self.pending_value[line] += sum(v.value(c) for c in (top, *cards))
+            self.pending_value[line] += _points(v.values, (top, *cards))
         if target >= 0:
             melds[target] = result
         else:
@@ -1627,7 +1627,7 @@ class Deal:
         known = self.known[seat]
         counted = 0
         if not self.opened[line]:
-            counted = sum(v.value(c) for c in cards) - self._pile_value(seat, cards)
+            counted = _points(v.values, cards) - self._pile_value(seat, cards)
         share = self._from_pile
         for c in cards:
             if share is not None and share[c] and hand[c] - share[c] <= 0:
@@ -1836,6 +1836,25 @@ class Deal:
             f"<Deal {self.v.name} {self.v.players}p turn={self.turn} phase={self.phase} "
             f"stock={len(self.stock)} pile={len(self.pile)}>"
         )
+
+
+def _points(values: Sequence[int], cards: Iterable[int]) -> int:
+    """The points of some cards (``Variant.value`` of each): read from the values here, as
+    the variant's method runs interpreted even where this module is compiled."""
+    total = 0
+    for c in cards:
+        total += values[0 if c == JOKER else c % 13 + 1]
+    return total
+
+
+def _listed(action: Action, legal: tuple[Action, ...]) -> bool:
+    """Whether ``legal`` lists the action. By identity first: a player mostly passes back an
+    action legal_actions() listed, and comparing actions by value (their cards) down a long
+    list cost more than the rest of apply()."""
+    for listed in legal:
+        if listed is action:
+            return True
+    return action in legal
 
 
 def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int:
