@@ -64,7 +64,7 @@ from burraco.melds import (
 )
 from burraco.refusals import Refusal, nested
 from burraco.scoring import DealScore, score_deal
-from burraco.variants import Variant
+from burraco.variants import PerVariant, Variant
 from burraco.view import DealView, view_of
 
 __all__ = ["DRAW_PHASE", "OVER", "PLAY_PHASE", "Deal", "pozzetto_sizes"]
@@ -199,6 +199,33 @@ COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 _DISCARDS: Final = tuple(Action(DISCARD, (CARDS[c],)) for c in range(KINDS))
 
 
+class _Rules:
+    """The variant's rules a deal reads at every move, as native fields of a compiled
+    class: a :class:`Variant` stays an interpreted class, each of its fields looked up by
+    name. Built once a variant (:data:`_RULES`)."""
+
+    def __init__(self, v: Variant) -> None:
+        self.players: int = int(v.players)
+        self.buraco: bool = v.family == "buraco"
+        self.sequences: bool = bool(v.sequences)
+        self.opening_minimum: int = int(v.opening_minimum)
+        self.black_threes_only_out: bool = bool(v.black_threes_only_out)
+        self.open_draws_one: bool = bool(v.open_draws_one)
+        self.dealer_redraw: bool = bool(v.dealer_redraw)
+        self.pile_needs_pair: bool = bool(v.pile_needs_pair)
+        self.draw_count: int = int(v.draw_count)
+        self.morto_as_stock: bool = bool(v.morto_as_stock)
+        self.red_threes: bool = bool(v.red_threes)
+        self.dead_stock: int = int(v.dead_stock)
+        self.unused_morto_untaken: bool = bool(v.unused_morto_untaken)
+        self.stall_rounds: int = int(v.stall_rounds)
+        self.vulnerable_refuse: bool = bool(v.vulnerable_refuse)
+        self.discard_back_rule: bool = bool(v.discard_back_rule)
+
+
+_RULES: Final[PerVariant[_Rules]] = PerVariant(_Rules)
+
+
 class Deal:
     """One deal of a variant, from the shuffle to the score.
 
@@ -216,6 +243,7 @@ class Deal:
         "_partnerships_form",
         "_pending_melds",
         "_progress",
+        "_rules",
         "_tables",
         "closer",
         "dealer",
@@ -306,6 +334,8 @@ class Deal:
     #: The variant's meld tables (``tables_for(v)``), kept on the deal: compiled, a native
     #: field read, where looking them up by the variant ran interpreted code every call.
     _tables: MeldTables
+    #: The variant's rules read at every move (:class:`_Rules`), kept as the tables are.
+    _rules: _Rules
 
     # --- construction ---------------------------------------------------------------------
 
@@ -366,6 +396,7 @@ class Deal:
         self = cls()
         self.v = v
         self._tables = tables_for(v)
+        self._rules = _RULES.of(v)
         self.dealer = dealer
         self.deck_order = tuple(cards)
         self.line_of = list(v.line_of)
@@ -534,6 +565,7 @@ class Deal:
         self = cls()
         self.v = v
         self._tables = tables_for(v)
+        self._rules = _RULES.of(v)
         self.dealer = view.dealer
         self.deck_order = ()
         self.line_of = list(view.line_of)
@@ -649,6 +681,7 @@ class Deal:
         other = Deal()
         other.v = self.v
         other._tables = self._tables
+        other._rules = self._rules
         other.dealer = self.dealer
         other.deck_order = self.deck_order
         other.line_of = self.line_of[:]
@@ -755,7 +788,7 @@ class Deal:
             top = CARDS[self.pile_top]
             return [a for a in self._lay_actions() if top in a.cards]
         actions = []
-        if self.v.dealer_redraw and self._may_redraw():
+        if self._rules.dealer_redraw and self._may_redraw():
             actions.append(_REDRAW)
         if not self._drew_before_opening(self.turn):
             actions.extend(self._lay_actions())
@@ -777,12 +810,12 @@ class Deal:
     def _opens_before_drawing(self, seat: int) -> bool:
         # 003 with open_draws_one: an unopened line's player may open before drawing,
         # and then draws one card.
-        return self.v.open_draws_one and not self.opened[self.line_of[seat]]
+        return self._rules.open_draws_one and not self.opened[self.line_of[seat]]
 
     def _drew_before_opening(self, seat: int) -> bool:
         # ... and a player who drew two cards does not open in that turn.
         line = self.line_of[seat]
-        return self.v.open_draws_one and not self.opened[line] and not self._pending_melds
+        return self._rules.open_draws_one and not self.opened[line] and not self._pending_melds
 
     def _lay_actions(self) -> list[Action]:
         """The new melds and extensions the player on turn may lay down now."""
@@ -790,12 +823,13 @@ class Deal:
         hand = self.hands[seat]
         line = self.line_of[seat]
         v = self.v
+        rules = self._rules
         actions: list[Action] = []
         size = self.sizes[seat]
         opened = self.opened[line]
         melds = self.melds[line]
         opening: _OpeningBase | None = None
-        if not opened and v.opening_minimum:
+        if not opened and rules.opening_minimum:
             opening = self._opening_base(seat, line)
             totals, sets, wild_meld = opening
             need = self.minimum[line] - self.pending_value[line]
@@ -811,9 +845,9 @@ class Deal:
         if parts:
             # Fast path: with two cards left after it and no opening to reach, only the
             # line's own melds can make a candidate illegal; the rest are checked one by one.
-            slow = v.black_threes_only_out
+            slow = rules.black_threes_only_out
             quick = size - 2 if opened else -1
-            shapes = None if v.sequences else self._shapes(seat, opened, opening)
+            shapes = None if rules.sequences else self._shapes(seat, opened, opening)
             legal: list[tuple[Candidate, ...]] = []
             for part in parts:
                 if part[1] <= quick and not (slow and part[2] == 3):
@@ -830,7 +864,7 @@ class Deal:
         # Extensions: each meld's cards that fit (kept per meld); with three cards or more
         # and the line opened, every fitting card may be added.
         quick_extend = opened and size >= 3
-        slow = v.black_threes_only_out
+        slow = rules.black_threes_only_out
         extends = extend_tables(len(melds))
         for target, m in enumerate(melds):
             extend = extends[target]
@@ -974,11 +1008,11 @@ class Deal:
             # Opened before drawing: one card from the stock (003), or, the stock empty,
             # the pass that ends the deal.
             return actions if self.stock else [_PASS]
-        if self.v.pile_needs_pair:
+        if self._rules.pile_needs_pair:
             actions.extend(take_action(c) for c in self._pair_takes(seat))
         elif self._take_problem(seat) is None:
             actions.append(_TAKE)
-        if not self.stock and (self.v.pile_needs_pair or not actions):
+        if not self.stock and (self._rules.pile_needs_pair or not actions):
             actions.append(_PASS)
         return actions
 
@@ -1403,7 +1437,7 @@ class Deal:
         return None
 
     def _discard_problem(self, seat: int, line: int, card: int) -> Refusal | None:
-        v = self.v
+        v = self._rules
         held = self.hands[seat][card]
         short = not self.opened[line] and self.pending_value[line] < self.minimum[line]
         if short and (v.opening_minimum or v.vulnerable_refuse) and self.pending_value[line] > 0:
@@ -1444,13 +1478,13 @@ class Deal:
                 # single card that may not go out; the deal then ends as at the stock's end.
                 self._end("stock")
         elif kind == TAKE:
-            if self.v.pile_needs_pair:
+            if self._rules.pile_needs_pair:
                 self._do_pair_take(seat, tuple(action.cards))
             else:
                 self._take(seat)
             self.phase = PLAY_PHASE
         elif kind == PASS:
-            if self.v.pile_needs_pair:
+            if self._rules.pile_needs_pair:
                 self._end("stock")
             else:
                 self._end_turn(seat)
@@ -1470,7 +1504,7 @@ class Deal:
             self._discard(seat, discarded[0])
 
     def _draw(self, seat: int) -> None:
-        v = self.v
+        v = self._rules
         hand = self.hands[seat]
         count = 1 if v.open_draws_one and self._pending_melds else v.draw_count
         for _ in range(count):
@@ -1738,7 +1772,7 @@ class Deal:
             self.line_of[b] = keep
 
     def _end_turn(self, seat: int) -> None:
-        v = self.v
+        v = self._rules
         line = self.line_of[seat]
         # A pozzetto taken by a discard is released by the partner's discard; a morto that
         # counts as untaken until it is used waits for its own taker's turn (docs/brazil.md).
@@ -1775,7 +1809,7 @@ class Deal:
         self.phase = DRAW_PHASE
         if self.pending_pozzetto[self.turn] is not None:
             self._release_pozzetto(self.turn)
-        if not self.stock and not v.pile_needs_pair and v.family != "buraco":
+        if not self.stock and not v.pile_needs_pair and not v.buraco:
             self._end("stock")
 
     def _release_pozzetto(self, seat: int) -> None:
