@@ -997,10 +997,10 @@ class MeldTables:
         parts: list[Part] = []
         if self._sequences:
             for suit, table in enumerate(self._suits):
-                key = hand[suit * 13 : suit * 13 + 13]
-                if key.count(0) >= 12:
-                    continue  # fewer than two kinds of the suit: no sequence
-                key += wild
+                # A suit of fewer than two kinds (no sequence) is looked up as any other:
+                # its empty part is kept, at less than counting its kinds at every call
+                # (bytes.count is a call by name when compiled).
+                key = hand[suit * 13 : suit * 13 + 13] + wild
                 part = table.get(key)
                 if part is None:
                     part = self._store(table, key, _suit_melds(counts, suit, v), 0)
