@@ -123,16 +123,23 @@ def _sequence(suit: int, lo: int, hi: int, gap: int, wilds: tuple[int, ...]) -> 
     if wilds and gap == 0 and not low_wild:
         cards.append(CARDS[wilds[0]])
     # Cards, not ints: compiled, a tuple of ints loses their Card type (and prints so).
-    return Meld(SEQUENCE, suit, 0, lo, hi, gap, tuple(map(_CARD, wilds)), tuple(cards))
+    wild_cards: list[Card] = [CARDS[w] for w in wilds]
+    return _NEW_MELD(Meld, (SEQUENCE, suit, 0, lo, hi, gap, tuple(wild_cards), tuple(cards), ()))
 
 
 def _set(rank: int, naturals: Iterable[int], wilds: tuple[int, ...]) -> Meld:
-    wild_cards = tuple(map(_CARD, sorted(wilds)))
-    cards = tuple(map(_CARD, sorted(naturals))) + wild_cards
-    return Meld(WILD if rank == 0 else SET, -1, rank, 0, 0, 0, wild_cards, cards)
+    # Plain loops over CARDS: compiled, native reads, where map() called CARDS.__getitem__.
+    wild_cards: list[Card] = [CARDS[c] for c in sorted(wilds)]
+    cards: list[Card] = [CARDS[c] for c in sorted(naturals)]
+    cards.extend(wild_cards)
+    kind = WILD if rank == 0 else SET
+    return _NEW_MELD(Meld, (kind, -1, rank, 0, 0, 0, tuple(wild_cards), tuple(cards), ()))
 
 
-_CARD: Final = CARDS.__getitem__
+#: Builds a :class:`Meld` as its constructor does (``Meld(*fields)`` is ``tuple.__new__(Meld,
+#: fields)``), without the constructor's interpreted frame: compiled, a NamedTuple is called
+#: as any Python class.
+_NEW_MELD: Final = tuple.__new__
 
 
 # --- the reasons cards are not a meld (codes of burraco.refusals) -------------------------
