@@ -690,7 +690,7 @@ _AT: Final = tuple(
 )
 
 
-def _held_places(counts: Sequence[int], at: Sequence[int]) -> list[bool]:
+def _held_places(counts: Sequence[int], at: tuple[int, ...]) -> list[bool]:
     """Whether the hand holds the natural card of each position of a suit's sequence."""
     return [p not in (0, 15) and counts[at[p]] > 0 for p in range(16)]
 
@@ -737,7 +737,20 @@ def _sequences_of_suit(
                 for w in wild_kinds:
                     if w == own_two and uses_own_two and counts[w] < 2:
                         continue
-                    found[tuple(sorted((*ordered, w)))] = 0
+                    found[_with_card(ordered, w)] = 0
+
+
+def _with_card(cards: list[int], card: int) -> tuple[int, ...]:
+    """Sorted ``cards`` with one more card, in its place: compiled, a native walk, where
+    sorting the cards again compared them as objects."""
+    at = 0
+    for c in cards:
+        if c > card:
+            break
+        at += 1
+    grown = cards.copy()
+    grown.insert(at, card)
+    return tuple(grown)
 
 
 def _sequences_with_many_wilds(
