@@ -665,6 +665,7 @@ def meld_candidates(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], 
 def _enumerate(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]:
     """Every new meld of a hand, enumerated from scratch (what :class:`MeldTables` keeps)."""
     found: dict[tuple[int, ...], int] = {}
+    hand = list(counts)
     present = [c for c in range(53) if counts[c]]
     wild_kinds = [w for w in WILDCARDS if counts[w]]
     suits = [0, 0, 0, 0]
@@ -676,9 +677,9 @@ def _enumerate(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]:
     if v.sequences:
         for suit in range(4):
             if suits[suit] >= 2:
-                _sequences_of_suit(counts, suit, wild_kinds, v, found)
+                _sequences_of_suit(hand, suit, wild_kinds, v, found)
                 if v.max_wildcards > 1 and sum(counts[w] for w in wild_kinds) > 1:
-                    _sequences_with_many_wilds(counts, suit, wild_kinds, v, found)
+                    _sequences_with_many_wilds(hand, suit, wild_kinds, v, found)
     if v.sets:
         _sets(counts, by_rank, wild_kinds, v, found)
     return found
@@ -690,13 +691,13 @@ _AT: Final = tuple(
 )
 
 
-def _held_places(counts: Sequence[int], at: tuple[int, ...]) -> list[bool]:
+def _held_places(counts: list[int], at: tuple[int, ...]) -> list[bool]:
     """Whether the hand holds the natural card of each position of a suit's sequence."""
     return [p not in (0, 15) and counts[at[p]] > 0 for p in range(16)]
 
 
 def _sequences_of_suit(
-    counts: Sequence[int],
+    counts: list[int],
     suit: int,
     wild_kinds: list[int],
     v: Variant,
@@ -754,7 +755,7 @@ def _with_card(cards: list[int], card: int) -> tuple[int, ...]:
 
 
 def _sequences_with_many_wilds(
-    counts: Sequence[int],
+    counts: list[int],
     suit: int,
     wild_kinds: list[int],
     v: Variant,
@@ -1096,10 +1097,13 @@ _SET_FITS: Final = tuple(
 
 def _suit_melds(counts: Sequence[int], suit: int, v: Variant) -> dict[tuple[int, ...], int]:
     found: dict[tuple[int, ...], int] = {}
-    wild_kinds = [w for w in WILDCARDS if counts[w]]
-    _sequences_of_suit(counts, suit, wild_kinds, v, found)
-    if v.max_wildcards > 1 and sum(counts[w] for w in wild_kinds) > 1:
-        _sequences_with_many_wilds(counts, suit, wild_kinds, v, found)
+    # A list: compiled, the enumeration reads it natively, where a Sequence is read through
+    # the generic protocol.
+    hand = list(counts)
+    wild_kinds = [w for w in WILDCARDS if hand[w]]
+    _sequences_of_suit(hand, suit, wild_kinds, v, found)
+    if v.max_wildcards > 1 and sum(hand[w] for w in wild_kinds) > 1:
+        _sequences_with_many_wilds(hand, suit, wild_kinds, v, found)
     return found
 
 
