@@ -716,7 +716,10 @@ def _sequences_of_suit(
         end = lo + 1
         while have[end] and not (lo == 1 and end == 14 and (not both_aces or counts[at[1]] < 2)):
             end += 1
-        for hole in (0, *range(lo + 1, min(end, 13) + 1)):
+        # Position lo stands for no hole (0), then each position above it: a plain range,
+        # native when compiled, where (0, *range(...)) built a list and a tuple.
+        for at_hole in range(lo, (end if end < 13 else 13) + 1):
+            hole = 0 if at_hole == lo else at_hole
             # Natural cards from lo upwards, one position (the hole) left to a wildcard.
             cards = [at[lo]]
             for hi in range(lo + 1, 15):
