@@ -33,6 +33,7 @@ import functools
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, combinations, combinations_with_replacement, product
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
@@ -1078,8 +1079,13 @@ def merged(parts: Sequence[Sequence[Candidate]]) -> list[Candidate]:
     # The sort merges the parts' runs. No two parts share a meld: a sequence has
     # naturals of two ranks, a set of one, a meld of wildcards none.
     out = list(chain.from_iterable(parts))
-    out.sort()
+    # By the cards alone (each candidate's are its own): the sort then compares tuples of
+    # ints, twice as fast as candidates whose first items are tuples.
+    out.sort(key=_CARDS_OF)
     return out
+
+
+_CARDS_OF: Final = itemgetter(0)
 
 
 def _fits(meld: Meld, v: Variant) -> tuple[int, ...]:
