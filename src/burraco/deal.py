@@ -1912,7 +1912,14 @@ def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int
 
 def _rank_totals(hand: Sequence[int]) -> tuple[int, ...]:
     """Naturals by rank; index 2 counts the 2s, index 0 the jokers."""
-    return (hand[52], *(sum(hand[r:52:13]) for r in range(13)))
+    # One walk over a list: compiled, native reads, where thirteen strided slices summed
+    # by a generator were generic calls.
+    counts: list[int] = hand if isinstance(hand, list) else list(hand)
+    totals = [0] * 14
+    totals[0] = counts[JOKER]
+    for kind in range(52):
+        totals[kind % 13 + 1] += counts[kind]
+    return tuple(totals)
 
 
 def _best_from_totals(
