@@ -1061,13 +1061,17 @@ class MeldTables:
         self._stored += len(found) + 1
         numbers = self._numbers
         melds = []
+        most = 0
+        # Every meld of a part has the part's rank (``found``'s values): not looked up again.
         for cards in sorted(found):
             number = numbers.get(cards)
             if number is None:
                 number = numbers[cards] = len(self.actions)
                 self.actions.append(meld_action(cards))
-            melds.append((cards, found[cards], number))
-        part = (tuple(melds), max((len(cards) for cards in found), default=0), rank)
+            melds.append((cards, rank, number))
+            if len(cards) > most:
+                most = len(cards)
+        part = (tuple(melds), most, rank)
         table[key] = part
         return part
 
