@@ -850,6 +850,8 @@ def _sets(
     wild_melds: bool = True,
 ) -> None:
     set_max = v.set_max or 99
+    canasta_limit = v.canasta_wild_limit
+    most_wild = v.max_wildcards
     for rank, kinds in by_rank.items():
         if rank == 2:
             if not v.sets_of_twos:
@@ -865,7 +867,14 @@ def _sets(
         limit_all = 0 if rank == 3 and v.black_threes_only_out else 99
         extras: dict[int, list[tuple[int, ...]]] = {}  # the wildcards to add, by their limit
         for naturals in _submultisets(counts, kinds, 2, set_max):
-            limit = min(limit_all, wild_limit(len(naturals), v), set_max - len(naturals))
+            # wild_limit() with the variant's rules read once, and min() of ints written
+            # out: compiled, both native.
+            n = len(naturals)
+            limit = (1 if n <= 2 else 2) if canasta_limit else most_wild
+            if limit_all < limit:
+                limit = limit_all
+            if set_max - n < limit:
+                limit = set_max - n
             if len(naturals) >= 3:
                 found[naturals] = rank
             if limit:
