@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from types import MappingProxyType
 from typing import Any, Final
@@ -205,6 +205,7 @@ class _Rules:
     name. Built once a variant (:data:`_RULES`)."""
 
     def __init__(self, v: Variant) -> None:
+        self.v = v
         self.players: int = int(v.players)
         self.buraco: bool = v.family == "buraco"
         self.sequences: bool = bool(v.sequences)
@@ -222,8 +223,16 @@ class _Rules:
         self.vulnerable_refuse: bool = bool(v.vulnerable_refuse)
         self.discard_back_rule: bool = bool(v.discard_back_rule)
 
+    def __reduce__(self) -> tuple[Callable[[Variant], _Rules], tuple[Variant]]:
+        # Pickled or copied with a deal, they come back as the variant's own (_RULES).
+        return _rules_of, (self.v,)
+
 
 _RULES: Final[PerVariant[_Rules]] = PerVariant(_Rules)
+
+
+def _rules_of(v: Variant) -> _Rules:
+    return _RULES.of(v)
 
 
 class Deal:

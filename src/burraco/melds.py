@@ -30,7 +30,7 @@ burraco.errors.IllegalMove: KH AH 3H is not a meld: the cards of a sequence must
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, combinations, combinations_with_replacement, product
 from operator import itemgetter
@@ -959,6 +959,12 @@ class MeldTables:
         self._numbers: dict[tuple[int, ...], int] = {}
         self._fits: dict[Meld, tuple[int, ...]] = {}
         self._readings: dict[tuple[int, ...], Meld | Refusal] = {}
+
+    def __reduce__(self) -> tuple[Callable[[Variant], MeldTables], tuple[Variant]]:
+        # A deal keeps its variant's tables: pickled or copied with it, they come back as
+        # the variant's own tables (tables_for), not as a copy of all they hold (up to
+        # about 100 MB).
+        return tables_for, (self.v,)
 
     def fitting(self, meld: Meld, counts: Sequence[int]) -> list[int]:
         """The hand's cards that a meld on the table takes, by kind (the rules of the
