@@ -8,6 +8,8 @@ here against the plain computation it replaces, on random hands of every variant
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from collections.abc import Sequence
 
@@ -157,3 +159,22 @@ def test_equal_variants_share_their_tables() -> None:
     assert tables_for(first) is tables_for(second)
     assert tables_for(variant("italian")) is not tables_for(first)
     assert tables_for(variant("italian", players=4, target=1505)) is not tables_for(first)
+
+
+@pytest.mark.parametrize("name", ["italian", "canasta"])
+def test_a_pickled_or_copied_deal_shares_its_variants_tables(name: str) -> None:
+    """A deal keeps its variant's meld tables and rules: pickled or deep-copied, it comes back
+    with the variant's own, not with a copy of all the tables hold (up to about 100 MB)."""
+    v = variant(name)
+    rng = random.Random(name)
+    for seed in range(5):  # tables with something in them
+        deal = Deal.new(v, seed=seed)
+        while not deal.is_over:
+            deal.apply(rng.choice(deal.legal_actions()))
+    deal = Deal.new(v, seed=99)
+    for _ in range(12):
+        deal.apply(rng.choice(deal.legal_actions()))
+    for copied in (pickle.loads(pickle.dumps(deal)), copy.deepcopy(deal)):
+        assert copied._tables is tables_for(v)
+        assert copied.position() == deal.position()
+        assert copied.legal_actions() == deal.legal_actions()

@@ -139,13 +139,24 @@ _EXTENDS: list[tuple[Action, ...]] = []
 _TAKES: dict[tuple[int, ...], Action] = {}
 
 
+def _new_action(kind: str, kinds: tuple[int, ...]) -> Action:
+    """``Action(kind, cards)`` of some sorted card kinds, built as its NamedTuple constructor
+    builds it (``tuple.__new__``) without that constructor's interpreted frame (compiled, a
+    NamedTuple is called as any Python class), its cards picked by a plain loop."""
+    cards: list[Card] = [CARDS[c] for c in kinds]
+    return _NEW_ACTION(Action, (kind, tuple(cards), -1))
+
+
+_NEW_ACTION: Final = tuple.__new__
+
+
 def meld_action(cards: tuple[int, ...]) -> Action:
     """The interned ``meld`` of some sorted card kinds."""
     action = _MELDS.get(cards)
     if action is None:
         if len(_MELDS) >= 1 << 16:
             _MELDS.clear()  # a bound on memory: interning only saves building them again
-        action = Action(MELD, tuple(CARDS[c] for c in cards))
+        action = _new_action(MELD, cards)
         _MELDS[action.cards] = action  # Cards are ints: the action's cards serve as the key
     return action
 
@@ -175,5 +186,5 @@ def take_action(cards: tuple[int, ...]) -> Action:
     if action is None:
         if len(_TAKES) >= 1 << 12:
             _TAKES.clear()
-        action = _TAKES[cards] = Action(TAKE, tuple(CARDS[c] for c in cards))
+        action = _TAKES[cards] = _new_action(TAKE, cards)
     return action

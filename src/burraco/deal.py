@@ -26,9 +26,8 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Sequence
-from itertools import combinations, compress
-from operator import itemgetter
+from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -51,6 +50,7 @@ from burraco.melds import (
     WILD,
     Candidate,
     Meld,
+    MeldTables,
     Part,
     extended,
     grade_of,
@@ -64,7 +64,7 @@ from burraco.melds import (
 )
 from burraco.refusals import Refusal, nested
 from burraco.scoring import DealScore, score_deal
-from burraco.variants import Variant
+from burraco.variants import PerVariant, Variant
 from burraco.view import DealView, view_of
 
 __all__ = ["DRAW_PHASE", "OVER", "PLAY_PHASE", "Deal", "pozzetto_sizes"]
@@ -196,8 +196,43 @@ _PASS: Final = Action(PASS)
 #: Whether this module runs compiled (built by mypyc from this source, see setup.py) rather
 #: than from its source: an extension module's file is not a .py.
 COMPILED: Final = not __file__.endswith((".py", ".pyc"))
-_NUMBER_OF: Final = itemgetter(2)  # a candidate meld's number in its tables' actions
 _DISCARDS: Final = tuple(Action(DISCARD, (CARDS[c],)) for c in range(KINDS))
+
+
+class _Rules:
+    """The variant's rules a deal reads at every move, as native fields of a compiled
+    class: a :class:`Variant` stays an interpreted class, each of its fields looked up by
+    name. Built once a variant (:data:`_RULES`)."""
+
+    def __init__(self, v: Variant) -> None:
+        self.v = v
+        self.players: int = int(v.players)
+        self.buraco: bool = v.family == "buraco"
+        self.sequences: bool = bool(v.sequences)
+        self.opening_minimum: int = int(v.opening_minimum)
+        self.black_threes_only_out: bool = bool(v.black_threes_only_out)
+        self.open_draws_one: bool = bool(v.open_draws_one)
+        self.dealer_redraw: bool = bool(v.dealer_redraw)
+        self.pile_needs_pair: bool = bool(v.pile_needs_pair)
+        self.draw_count: int = int(v.draw_count)
+        self.morto_as_stock: bool = bool(v.morto_as_stock)
+        self.red_threes: bool = bool(v.red_threes)
+        self.dead_stock: int = int(v.dead_stock)
+        self.unused_morto_untaken: bool = bool(v.unused_morto_untaken)
+        self.stall_rounds: int = int(v.stall_rounds)
+        self.vulnerable_refuse: bool = bool(v.vulnerable_refuse)
+        self.discard_back_rule: bool = bool(v.discard_back_rule)
+
+    def __reduce__(self) -> tuple[Callable[[Variant], _Rules], tuple[Variant]]:
+        # Pickled or copied with a deal, they come back as the variant's own (_RULES).
+        return _rules_of, (self.v,)
+
+
+_RULES: Final[PerVariant[_Rules]] = PerVariant(_Rules)
+
+
+def _rules_of(v: Variant) -> _Rules:
+    return _RULES.of(v)
 
 
 class Deal:
@@ -217,6 +252,8 @@ class Deal:
         "_partnerships_form",
         "_pending_melds",
         "_progress",
+        "_rules",
+        "_tables",
         "closer",
         "dealer",
         "deck_order",
@@ -303,6 +340,11 @@ class Deal:
     #: Canasta: the cards the rest of the pile brought to an unopened line's hand this
     #: turn (counts per card kind), which never count toward the opening; else None.
     _from_pile: list[int] | None
+    #: The variant's meld tables (``tables_for(v)``), kept on the deal: compiled, a native
+    #: field read, where looking them up by the variant ran interpreted code every call.
+    _tables: MeldTables
+    #: The variant's rules read at every move (:class:`_Rules`), kept as the tables are.
+    _rules: _Rules
 
     # --- construction ---------------------------------------------------------------------
 
@@ -362,6 +404,8 @@ class Deal:
             raise RuleError(f"no seat {dealer} at a table of {v.players}")
         self = cls()
         self.v = v
+        self._tables = tables_for(v)
+        self._rules = _RULES.of(v)
         self.dealer = dealer
         self.deck_order = tuple(cards)
         self.line_of = list(v.line_of)
@@ -529,6 +573,8 @@ class Deal:
 
         self = cls()
         self.v = v
+        self._tables = tables_for(v)
+        self._rules = _RULES.of(v)
         self.dealer = view.dealer
         self.deck_order = ()
         self.line_of = list(view.line_of)
@@ -643,6 +689,8 @@ class Deal:
         """A copy that shares nothing mutable with this deal (for search)."""
         other = Deal()
         other.v = self.v
+        other._tables = self._tables
+        other._rules = self._rules
         other.dealer = self.dealer
         other.deck_order = self.deck_order
         other.line_of = self.line_of[:]
@@ -749,30 +797,34 @@ class Deal:
             top = CARDS[self.pile_top]
             return [a for a in self._lay_actions() if top in a.cards]
         actions = []
-        if self.v.dealer_redraw and self._may_redraw():
+        if self._rules.dealer_redraw and self._may_redraw():
             actions.append(_REDRAW)
         if not self._drew_before_opening(self.turn):
             actions.extend(self._lay_actions())
         seat = self.turn
         hand = self.hands[seat]
         line = self.line_of[seat]
+        # Plain loops over the kinds: compiled, native reads, where extend(compress(...))
+        # went through a list built and copied again.
         if self.sizes[seat] >= 2 and self.opened[line] and self.taken_single < 0:
-            actions.extend(compress(_DISCARDS, hand))
+            for card in range(KINDS):
+                if hand[card]:
+                    actions.append(_DISCARDS[card])
         else:
-            for card in compress(range(KINDS), hand):
-                if self._discard_problem(seat, line, card) is None:
+            for card in range(KINDS):
+                if hand[card] and self._discard_problem(seat, line, card) is None:
                     actions.append(_DISCARDS[card])
         return actions
 
     def _opens_before_drawing(self, seat: int) -> bool:
         # 003 with open_draws_one: an unopened line's player may open before drawing,
         # and then draws one card.
-        return self.v.open_draws_one and not self.opened[self.line_of[seat]]
+        return self._rules.open_draws_one and not self.opened[self.line_of[seat]]
 
     def _drew_before_opening(self, seat: int) -> bool:
         # ... and a player who drew two cards does not open in that turn.
         line = self.line_of[seat]
-        return self.v.open_draws_one and not self.opened[line] and not self._pending_melds
+        return self._rules.open_draws_one and not self.opened[line] and not self._pending_melds
 
     def _lay_actions(self) -> list[Action]:
         """The new melds and extensions the player on turn may lay down now."""
@@ -780,19 +832,20 @@ class Deal:
         hand = self.hands[seat]
         line = self.line_of[seat]
         v = self.v
+        rules = self._rules
         actions: list[Action] = []
         size = self.sizes[seat]
         opened = self.opened[line]
         melds = self.melds[line]
         opening: _OpeningBase | None = None
-        if not opened and v.opening_minimum:
+        if not opened and rules.opening_minimum:
             opening = self._opening_base(seat, line)
             totals, sets, wild_meld = opening
             need = self.minimum[line] - self.pending_value[line]
             if not _reaches(totals, sets, wild_meld, v.values, need):
                 # Nothing this hand lays down can reach the opening: no meld, no extension.
                 return actions
-        tables = tables_for(v)
+        tables = self._tables
         # A line melds one set of a rank (and one meld of wildcards).
         taken = {m.rank for m in melds}  # 0 (a sequence's, wildcards') stands for no rank
         if 0 in taken and any(m.kind == WILD for m in melds):
@@ -801,40 +854,43 @@ class Deal:
         if parts:
             # Fast path: with two cards left after it and no opening to reach, only the
             # line's own melds can make a candidate illegal; the rest are checked one by one.
-            slow = v.black_threes_only_out
+            slow = rules.black_threes_only_out
             quick = size - 2 if opened else -1
-            shapes = None if v.sequences else self._shapes(seat, opened, opening)
+            shapes = None if rules.sequences else self._shapes(seat, opened, opening)
             legal: list[tuple[Candidate, ...]] = []
             for part in parts:
                 if part[1] <= quick and not (slow and part[2] == 3):
                     legal.append(part[0])  # every meld of the part leaves two cards
                 else:
                     legal.append(self._checked_melds(seat, line, size, part, quick, shapes))
-            actions.extend(map(tables.actions.__getitem__, map(_NUMBER_OF, merged(legal))))
+            # A plain loop: compiled, native reads, where map() and itemgetter were
+            # generic calls a candidate.
+            by_number = tables.actions
+            for candidate in merged(legal):
+                actions.append(by_number[candidate[2]])
         if not melds:
             return actions
         # Extensions: each meld's cards that fit (kept per meld); with three cards or more
         # and the line opened, every fitting card may be added.
         quick_extend = opened and size >= 3
-        slow = v.black_threes_only_out
-        fit_kinds = tables.fit_kinds
+        slow = rules.black_threes_only_out
         extends = extend_tables(len(melds))
-        append = actions.append
         for target, m in enumerate(melds):
             extend = extends[target]
-            # Plain loops: cheaper than building the list of fitting cards first.
+            # Plain loops: cheaper than building the list of fitting cards first (and the
+            # tables' method called on them, not a bound method: native when compiled).
             if quick_extend and not (slow and m.rank == 3 and m.kind == SET):
-                for card in fit_kinds(m):
+                for card in tables.fit_kinds(m):
                     if hand[card]:
-                        append(extend[card])
+                        actions.append(extend[card])
                 continue
-            for card in fit_kinds(m):
+            for card in tables.fit_kinds(m):
                 if not hand[card]:
                     continue
                 grown = extended(m, card, v)
                 assert isinstance(grown, Meld)
                 if self._grown_problem(seat, line, target, card, grown) is None:
-                    append(extend[card])
+                    actions.append(extend[card])
         return actions
 
     def _checked_melds(
@@ -855,13 +911,12 @@ class Deal:
         brought, not on the suits of its naturals, so it is worked out once a shape.
         """
         candidates, _, rank = part
-        problem = self._meld_problem
         if rank == 3 and self.v.black_threes_only_out:
             # Black 3s are melded only as the last meld before going out.
             return tuple(
                 c
                 for c in candidates
-                if len(c[0]) == size - 1 and problem(seat, line, c[0], size) is None
+                if len(c[0]) == size - 1 and self._meld_problem(seat, line, c[0], size) is None
             )
         legal: list[Candidate] = []
         known = opening = None
@@ -876,8 +931,13 @@ class Deal:
             if n <= quick:
                 legal.append(candidate)
             elif known is not None and n <= size - 2:
-                twos = cards.count(1) + cards.count(14) + cards.count(27) + cards.count(40)
-                jokers = cards.count(JOKER)
+                # Counted in one loop: compiled, native, where tuple.count is a call by name.
+                twos = jokers = 0
+                for c in cards:
+                    if c == JOKER:
+                        jokers += 1
+                    elif c % 13 == 1:
+                        twos += 1
                 shape: _Shape = (
                     (rank, n, jokers, twos, *_from_the_pile(cards, pile))
                     if pile
@@ -888,11 +948,11 @@ class Deal:
                     if opening is not None:
                         ok = self._opening_shape_ok(line, shape, opening)
                     else:
-                        ok = problem(seat, line, cards, size) is None
+                        ok = self._meld_problem(seat, line, cards, size) is None
                     known[shape] = ok
                 if ok:
                     legal.append(candidate)
-            elif problem(seat, line, cards, size) is None:
+            elif self._meld_problem(seat, line, cards, size) is None:
                 legal.append(candidate)
         return tuple(legal)
 
@@ -957,11 +1017,11 @@ class Deal:
             # Opened before drawing: one card from the stock (003), or, the stock empty,
             # the pass that ends the deal.
             return actions if self.stock else [_PASS]
-        if self.v.pile_needs_pair:
+        if self._rules.pile_needs_pair:
             actions.extend(take_action(c) for c in self._pair_takes(seat))
         elif self._take_problem(seat) is None:
             actions.append(_TAKE)
-        if not self.stock and (self.v.pile_needs_pair or not actions):
+        if not self.stock and (self._rules.pile_needs_pair or not actions):
             actions.append(_PASS)
         return actions
 
@@ -1060,8 +1120,8 @@ class Deal:
         v = self.v
         top = self.pile[-1]
         line = self.line_of[seat]
-        fit_kinds = tables_for(v).fit_kinds
-        fits = any(top in fit_kinds(m) for m in self.melds[line])
+        tables = self._tables
+        fits = any(top in tables.fit_kinds(m) for m in self.melds[line])
         if fits and self.sizes[seat] >= 2 and self.opened[line] and not v.black_threes_only_out:
             return True  # onto that meld, keeping two cards: legal as _lay_actions lists it
         hand = self.hands[seat]
@@ -1202,7 +1262,7 @@ class Deal:
     ) -> Refusal | None:
         v = self.v
         if meld is None:
-            found = tables_for(v).reading(cards)
+            found = self._tables.reading(cards)
             if isinstance(found, Refusal):
                 return found
             meld = found
@@ -1248,7 +1308,7 @@ class Deal:
         melds_after[target] = result
         value = 0
         if not self.opened[line]:
-            value = v.value(card) - self._pile_value(seat, (card,))
+            value = _points(v.values, (card,)) - self._pile_value(seat, (card,))
         return self._after_laying(seat, line, (card,), self.sizes[seat] - 1, melds_after, value)
 
     def _black_threes_problem(
@@ -1261,7 +1321,7 @@ class Deal:
         if self._go_out_problem(line, melds_after) is not None:
             return rule
         if not self.opened[line]:
-            value = self.pending_value[line] + sum(self.v.value(c) for c in cards)
+            value = self.pending_value[line] + _points(self.v.values, cards)
             if value - self._pile_value(seat, cards) < self.minimum[line]:
                 return rule
         return None
@@ -1386,7 +1446,7 @@ class Deal:
         return None
 
     def _discard_problem(self, seat: int, line: int, card: int) -> Refusal | None:
-        v = self.v
+        v = self._rules
         held = self.hands[seat][card]
         short = not self.opened[line] and self.pending_value[line] < self.minimum[line]
         if short and (v.opening_minimum or v.vulnerable_refuse) and self.pending_value[line] > 0:
@@ -1404,7 +1464,7 @@ class Deal:
         if isinstance(action, str):
             action = Action.parse(action)
         legal = self._legal
-        if legal is None or action not in legal:
+        if legal is None or not _listed(action, legal):
             problem = self._problem(action)
             if problem is not None:
                 raise IllegalMove(problem, str(action))
@@ -1427,13 +1487,13 @@ class Deal:
                 # single card that may not go out; the deal then ends as at the stock's end.
                 self._end("stock")
         elif kind == TAKE:
-            if self.v.pile_needs_pair:
+            if self._rules.pile_needs_pair:
                 self._do_pair_take(seat, tuple(action.cards))
             else:
                 self._take(seat)
             self.phase = PLAY_PHASE
         elif kind == PASS:
-            if self.v.pile_needs_pair:
+            if self._rules.pile_needs_pair:
                 self._end("stock")
             else:
                 self._end_turn(seat)
@@ -1453,7 +1513,7 @@ class Deal:
             self._discard(seat, discarded[0])
 
     def _draw(self, seat: int) -> None:
-        v = self.v
+        v = self._rules
         hand = self.hands[seat]
         count = 1 if v.open_draws_one and self._pending_melds else v.draw_count
         for _ in range(count):
@@ -1516,7 +1576,7 @@ class Deal:
         self.pile = []
         self.pile_hidden = 0
         if not self.opened[line]:
-            self.pending_value[line] += sum(v.value(c) for c in (top, *cards))
+            self.pending_value[line] += _points(v.values, (top, *cards))
         if target >= 0:
             melds[target] = result
         else:
@@ -1541,7 +1601,7 @@ class Deal:
         :meth:`_take_start`, if known)."""
         target, result = self._take_start(seat) if start is None else start
         if result is None:
-            return target, tables_for(self.v).reading(tuple(sorted((self.pile[-1], *cards))))
+            return target, self._tables.reading(tuple(sorted((self.pile[-1], *cards))))
         v = self.v
         for c in cards:
             if isinstance(result, Meld):
@@ -1599,7 +1659,7 @@ class Deal:
         hand = self.hands[seat]
         melds = self.melds[line]
         if target < 0:
-            found = tables_for(v).reading(tuple(sorted(cards)))
+            found = self._tables.reading(tuple(sorted(cards)))
             assert isinstance(found, Meld)
             meld = found
             melds.append(meld)
@@ -1614,7 +1674,7 @@ class Deal:
         known = self.known[seat]
         counted = 0
         if not self.opened[line]:
-            counted = sum(v.value(c) for c in cards) - self._pile_value(seat, cards)
+            counted = _points(v.values, cards) - self._pile_value(seat, cards)
         share = self._from_pile
         for c in cards:
             if share is not None and share[c] and hand[c] - share[c] <= 0:
@@ -1721,7 +1781,7 @@ class Deal:
             self.line_of[b] = keep
 
     def _end_turn(self, seat: int) -> None:
-        v = self.v
+        v = self._rules
         line = self.line_of[seat]
         # A pozzetto taken by a discard is released by the partner's discard; a morto that
         # counts as untaken until it is used waits for its own taker's turn (docs/brazil.md).
@@ -1758,7 +1818,7 @@ class Deal:
         self.phase = DRAW_PHASE
         if self.pending_pozzetto[self.turn] is not None:
             self._release_pozzetto(self.turn)
-        if not self.stock and not v.pile_needs_pair and v.family != "buraco":
+        if not self.stock and not v.pile_needs_pair and not v.buraco:
             self._end("stock")
 
     def _release_pozzetto(self, seat: int) -> None:
@@ -1825,6 +1885,25 @@ class Deal:
         )
 
 
+def _points(values: Sequence[int], cards: Iterable[int]) -> int:
+    """The points of some cards (``Variant.value`` of each): read from the values here, as
+    the variant's method runs interpreted even where this module is compiled."""
+    total = 0
+    for c in cards:
+        total += values[0 if c == JOKER else c % 13 + 1]
+    return total
+
+
+def _listed(action: Action, legal: tuple[Action, ...]) -> bool:
+    """Whether ``legal`` lists the action. By identity first: a player mostly passes back an
+    action legal_actions() listed, and comparing actions by value (their cards) down a long
+    list cost more than the rest of apply()."""
+    for listed in legal:
+        if listed is action:
+            return True
+    return action in legal
+
+
 def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int:
     """The most card points a canasta hand can still lay down, keeping one card to discard.
 
@@ -1842,7 +1921,14 @@ def _best_set_lay(hand: Sequence[int], v: Variant, melds: Sequence[Meld]) -> int
 
 def _rank_totals(hand: Sequence[int]) -> tuple[int, ...]:
     """Naturals by rank; index 2 counts the 2s, index 0 the jokers."""
-    return (hand[52], *(sum(hand[r:52:13]) for r in range(13)))
+    # One walk over a list: compiled, native reads, where thirteen strided slices summed
+    # by a generator were generic calls.
+    counts: list[int] = hand if isinstance(hand, list) else list(hand)
+    totals = [0] * 14
+    totals[0] = counts[JOKER]
+    for kind in range(52):
+        totals[kind % 13 + 1] += counts[kind]
+    return tuple(totals)
 
 
 def _best_from_totals(

@@ -30,9 +30,10 @@ burraco.errors.IllegalMove: KH AH 3H is not a meld: the cards of a sequence must
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, combinations, combinations_with_replacement, product
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Final, NamedTuple
 
@@ -123,16 +124,23 @@ def _sequence(suit: int, lo: int, hi: int, gap: int, wilds: tuple[int, ...]) -> 
     if wilds and gap == 0 and not low_wild:
         cards.append(CARDS[wilds[0]])
     # Cards, not ints: compiled, a tuple of ints loses their Card type (and prints so).
-    return Meld(SEQUENCE, suit, 0, lo, hi, gap, tuple(map(_CARD, wilds)), tuple(cards))
+    wild_cards: list[Card] = [CARDS[w] for w in wilds]
+    return _NEW_MELD(Meld, (SEQUENCE, suit, 0, lo, hi, gap, tuple(wild_cards), tuple(cards), ()))
 
 
 def _set(rank: int, naturals: Iterable[int], wilds: tuple[int, ...]) -> Meld:
-    wild_cards = tuple(map(_CARD, sorted(wilds)))
-    cards = tuple(map(_CARD, sorted(naturals))) + wild_cards
-    return Meld(WILD if rank == 0 else SET, -1, rank, 0, 0, 0, wild_cards, cards)
+    # Plain loops over CARDS: compiled, native reads, where map() called CARDS.__getitem__.
+    wild_cards: list[Card] = [CARDS[c] for c in sorted(wilds)]
+    cards: list[Card] = [CARDS[c] for c in sorted(naturals)]
+    cards.extend(wild_cards)
+    kind = WILD if rank == 0 else SET
+    return _NEW_MELD(Meld, (kind, -1, rank, 0, 0, 0, tuple(wild_cards), tuple(cards), ()))
 
 
-_CARD: Final = CARDS.__getitem__
+#: Builds a :class:`Meld` as its constructor does (``Meld(*fields)`` is ``tuple.__new__(Meld,
+#: fields)``), without the constructor's interpreted frame: compiled, a NamedTuple is called
+#: as any Python class.
+_NEW_MELD: Final = tuple.__new__
 
 
 # --- the reasons cards are not a meld (codes of burraco.refusals) -------------------------
@@ -658,6 +666,7 @@ def meld_candidates(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], 
 def _enumerate(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]:
     """Every new meld of a hand, enumerated from scratch (what :class:`MeldTables` keeps)."""
     found: dict[tuple[int, ...], int] = {}
+    hand = list(counts)
     present = [c for c in range(53) if counts[c]]
     wild_kinds = [w for w in WILDCARDS if counts[w]]
     suits = [0, 0, 0, 0]
@@ -669,9 +678,9 @@ def _enumerate(counts: Sequence[int], v: Variant) -> dict[tuple[int, ...], int]:
     if v.sequences:
         for suit in range(4):
             if suits[suit] >= 2:
-                _sequences_of_suit(counts, suit, wild_kinds, v, found)
+                _sequences_of_suit(hand, suit, wild_kinds, v, found)
                 if v.max_wildcards > 1 and sum(counts[w] for w in wild_kinds) > 1:
-                    _sequences_with_many_wilds(counts, suit, wild_kinds, v, found)
+                    _sequences_with_many_wilds(hand, suit, wild_kinds, v, found)
     if v.sets:
         _sets(counts, by_rank, wild_kinds, v, found)
     return found
@@ -683,13 +692,13 @@ _AT: Final = tuple(
 )
 
 
-def _held_places(counts: Sequence[int], at: Sequence[int]) -> list[bool]:
+def _held_places(counts: list[int], at: tuple[int, ...]) -> list[bool]:
     """Whether the hand holds the natural card of each position of a suit's sequence."""
     return [p not in (0, 15) and counts[at[p]] > 0 for p in range(16)]
 
 
 def _sequences_of_suit(
-    counts: Sequence[int],
+    counts: list[int],
     suit: int,
     wild_kinds: list[int],
     v: Variant,
@@ -708,7 +717,10 @@ def _sequences_of_suit(
         end = lo + 1
         while have[end] and not (lo == 1 and end == 14 and (not both_aces or counts[at[1]] < 2)):
             end += 1
-        for hole in (0, *range(lo + 1, min(end, 13) + 1)):
+        # Position lo stands for no hole (0), then each position above it: a plain range,
+        # native when compiled, where (0, *range(...)) built a list and a tuple.
+        for at_hole in range(lo, (end if end < 13 else 13) + 1):
+            hole = 0 if at_hole == lo else at_hole
             # Natural cards from lo upwards, one position (the hole) left to a wildcard.
             cards = [at[lo]]
             for hi in range(lo + 1, 15):
@@ -730,11 +742,24 @@ def _sequences_of_suit(
                 for w in wild_kinds:
                     if w == own_two and uses_own_two and counts[w] < 2:
                         continue
-                    found[tuple(sorted((*ordered, w)))] = 0
+                    found[_with_card(ordered, w)] = 0
+
+
+def _with_card(cards: list[int], card: int) -> tuple[int, ...]:
+    """Sorted ``cards`` with one more card, in its place: compiled, a native walk, where
+    sorting the cards again compared them as objects."""
+    at = 0
+    for c in cards:
+        if c > card:
+            break
+        at += 1
+    grown = cards.copy()
+    grown.insert(at, card)
+    return tuple(grown)
 
 
 def _sequences_with_many_wilds(
-    counts: Sequence[int],
+    counts: list[int],
     suit: int,
     wild_kinds: list[int],
     v: Variant,
@@ -825,6 +850,8 @@ def _sets(
     wild_melds: bool = True,
 ) -> None:
     set_max = v.set_max or 99
+    canasta_limit = v.canasta_wild_limit
+    most_wild = v.max_wildcards
     for rank, kinds in by_rank.items():
         if rank == 2:
             if not v.sets_of_twos:
@@ -840,7 +867,14 @@ def _sets(
         limit_all = 0 if rank == 3 and v.black_threes_only_out else 99
         extras: dict[int, list[tuple[int, ...]]] = {}  # the wildcards to add, by their limit
         for naturals in _submultisets(counts, kinds, 2, set_max):
-            limit = min(limit_all, wild_limit(len(naturals), v), set_max - len(naturals))
+            # wild_limit() with the variant's rules read once, and min() of ints written
+            # out: compiled, both native.
+            n = len(naturals)
+            limit = (1 if n <= 2 else 2) if canasta_limit else most_wild
+            if limit_all < limit:
+                limit = limit_all
+            if set_max - n < limit:
+                limit = set_max - n
             if len(naturals) >= 3:
                 found[naturals] = rank
             if limit:
@@ -926,6 +960,12 @@ class MeldTables:
         self._fits: dict[Meld, tuple[int, ...]] = {}
         self._readings: dict[tuple[int, ...], Meld | Refusal] = {}
 
+    def __reduce__(self) -> tuple[Callable[[Variant], MeldTables], tuple[Variant]]:
+        # A deal keeps its variant's tables: pickled or copied with it, they come back as
+        # the variant's own tables (tables_for), not as a copy of all they hold (up to
+        # about 100 MB).
+        return tables_for, (self.v,)
+
     def fitting(self, meld: Meld, counts: Sequence[int]) -> list[int]:
         """The hand's cards that a meld on the table takes, by kind (the rules of the
         meld only, not those of the line): ``extended`` gives each one a meld."""
@@ -997,27 +1037,31 @@ class MeldTables:
         parts: list[Part] = []
         if self._sequences:
             for suit, table in enumerate(self._suits):
-                key = hand[suit * 13 : suit * 13 + 13]
-                if key.count(0) >= 12:
-                    continue  # fewer than two kinds of the suit: no sequence
-                key += wild
+                # A suit of fewer than two kinds (no sequence) is looked up as any other:
+                # its empty part is kept, at less than counting its kinds at every call
+                # (bytes.count is a call by name when compiled).
+                key = hand[suit * 13 : suit * 13 + 13] + wild
                 part = table.get(key)
                 if part is None:
                     part = self._store(table, key, _suit_melds(counts, suit, v), 0)
                 if part[0]:
                     parts.append(part)
-        ranks = self._ranks
-        sets = self._sets
-        for rank, naturals in enumerate(_rank_naturals(hand), 1):
-            if naturals < 2 or not sets or rank in taken:
-                continue  # a set needs two naturals
-            key = hand[rank - 1 : 52 : 13] + wild
-            table = ranks[rank]
-            part = table.get(key)
-            if part is None:
-                part = self._store(table, key, _rank_melds(counts, rank, v), rank)
-            if part[0]:
-                parts.append(part)
+        if self._sets:
+            ranks = self._ranks
+            # The naturals of a rank read byte by byte: native when compiled (mypyc), where
+            # adding the suits' counts as ints (int.from_bytes) was four calls by name.
+            for rank in range(1, 14):
+                if hand[rank - 1] + hand[rank + 12] + hand[rank + 25] + hand[rank + 38] < 2:
+                    continue  # a set needs two naturals
+                if rank in taken:
+                    continue
+                key = hand[rank - 1 : 52 : 13] + wild
+                table = ranks[rank]
+                part = table.get(key)
+                if part is None:
+                    part = self._store(table, key, _rank_melds(counts, rank, v), rank)
+                if part[0]:
+                    parts.append(part)
         if self._wild_melds and wilds != _NO_WILDCARDS and -1 not in taken:
             part = self._wilds.get(wilds)
             if part is None:
@@ -1032,29 +1076,19 @@ class MeldTables:
         self._stored += len(found) + 1
         numbers = self._numbers
         melds = []
+        most = 0
+        # Every meld of a part has the part's rank (``found``'s values): not looked up again.
         for cards in sorted(found):
             number = numbers.get(cards)
             if number is None:
                 number = numbers[cards] = len(self.actions)
                 self.actions.append(meld_action(cards))
-            melds.append((cards, found[cards], number))
-        part = (tuple(melds), max((len(cards) for cards in found), default=0), rank)
+            melds.append((cards, rank, number))
+            if len(cards) > most:
+                most = len(cards)
+        part = (tuple(melds), most, rank)
         table[key] = part
         return part
-
-
-def _rank_naturals(hand: bytes) -> bytes:
-    """The hand's naturals of each rank (byte ``rank - 1``), counted at once: the suits'
-    counts added as numbers, one byte a rank (a kind has a few copies at most, so no byte
-    carries into the next)."""
-    whole = int.from_bytes
-    total = (
-        whole(hand[0:13], "little")
-        + whole(hand[13:26], "little")
-        + whole(hand[26:39], "little")
-        + whole(hand[39:52], "little")
-    )
-    return total.to_bytes(13, "little")
 
 
 def merged(parts: Sequence[Sequence[Candidate]]) -> list[Candidate]:
@@ -1064,8 +1098,13 @@ def merged(parts: Sequence[Sequence[Candidate]]) -> list[Candidate]:
     # The sort merges the parts' runs. No two parts share a meld: a sequence has
     # naturals of two ranks, a set of one, a meld of wildcards none.
     out = list(chain.from_iterable(parts))
-    out.sort()
+    # By the cards alone (each candidate's are its own): the sort then compares tuples of
+    # ints, twice as fast as candidates whose first items are tuples.
+    out.sort(key=_CARDS_OF)
     return out
+
+
+_CARDS_OF: Final = itemgetter(0)
 
 
 def _fits(meld: Meld, v: Variant) -> tuple[int, ...]:
@@ -1086,10 +1125,13 @@ _SET_FITS: Final = tuple(
 
 def _suit_melds(counts: Sequence[int], suit: int, v: Variant) -> dict[tuple[int, ...], int]:
     found: dict[tuple[int, ...], int] = {}
-    wild_kinds = [w for w in WILDCARDS if counts[w]]
-    _sequences_of_suit(counts, suit, wild_kinds, v, found)
-    if v.max_wildcards > 1 and sum(counts[w] for w in wild_kinds) > 1:
-        _sequences_with_many_wilds(counts, suit, wild_kinds, v, found)
+    # A list: compiled, the enumeration reads it natively, where a Sequence is read through
+    # the generic protocol.
+    hand = list(counts)
+    wild_kinds = [w for w in WILDCARDS if hand[w]]
+    _sequences_of_suit(hand, suit, wild_kinds, v, found)
+    if v.max_wildcards > 1 and sum(hand[w] for w in wild_kinds) > 1:
+        _sequences_with_many_wilds(hand, suit, wild_kinds, v, found)
     return found
 
 

@@ -125,6 +125,8 @@ DEAL_SLOTS: Final[dict[str, str]] = {
     "deck_order": "not kept: the order the deck was dealt from (loaded: empty)",
     "_last_take_meld": "not kept: the scratch of a trial take (loaded: None)",
     "_legal": "not kept: the cache of legal_actions() (loaded: None)",
+    "_tables": "not kept: the variant's meld tables (loaded: the variant's)",
+    "_rules": "not kept: the variant's rules read at every move (loaded: the variant's)",
 }
 
 _PHASES: Final = (DRAW_PHASE, PLAY_PHASE, OVER)
