@@ -88,6 +88,7 @@ class PatientBrowser:
 #: a browser, a reviewed match) on both.
 SLOWEST_FIRST = [
     "test_accessibility.py",
+    "test_engine_compiled.py",
     "test_browser_match_end.py",
     "test_properties.py",
     "test_browser.py",

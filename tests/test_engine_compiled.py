@@ -172,7 +172,7 @@ def test_the_engine_that_runs_is_named() -> None:
 
 #: The tests of the rules themselves, run again on the pure engine (the one a machine
 #: without a C compiler installs): every rule test, the golden records, the refusals, the
-#: meld tables and the properties (at a tenth of their examples).
+#: meld tables and the properties (at a twentieth of their examples).
 PURE_SET = [
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_rules_*.py")),
     "tests/test_record.py",
@@ -191,7 +191,7 @@ def test_the_rules_golden_records_properties_and_doctests_hold_on_the_pure_engin
     conftest.py skips collecting them: they run here, from the source)."""
     package = Path(burraco.__file__).parent
     doctests = [str(package / f"{name}.py") for name in COMPILED_MODULES]
-    env = {**os.environ, "BURRACO_PURE": "1", "BURRACO_PROPERTY_SCALE": "0.1"}
+    env = {**os.environ, "BURRACO_PURE": "1", "BURRACO_PROPERTY_SCALE": "0.05"}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0"]
     done = subprocess.run(
         [*command, "--doctest-modules", *doctests, *PURE_SET],
