@@ -171,39 +171,44 @@ def test_the_engine_that_runs_is_named() -> None:
 
 
 #: The tests of the rules themselves, run again on the pure engine (the one a machine
-#: without a C compiler installs): every rule test, the golden records, the refusals, the
-#: meld tables and the properties (at a twentieth of their examples).
+#: without a C compiler installs): every rule test, the golden records, the refusals and
+#: the variants' options. The properties run on it under ``-m slow`` (their fixed cases
+#: alone take half a minute on the pure engine; the differential test below plays both
+#: engines alike at every position meanwhile).
 PURE_SET = [
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_rules_*.py")),
     "tests/test_record.py",
     "tests/test_refusals.py",
-    "tests/test_meld_enumeration.py",
-    "tests/test_engine_tables.py",
     "tests/test_variant_options.py",
-    "tests/test_properties.py",
 ]
 
 
+def _pure_pytest(*arguments: str, scale: str = "1") -> None:
+    """pytest in a process of its own on the pure engine; fails with its output."""
+    env = {**os.environ, "BURRACO_PURE": "1", "BURRACO_PROPERTY_SCALE": scale}
+    ran = [sys.executable, "-c", "import burraco._engine as e; print(e.ENGINE)"]
+    assert subprocess.run(ran, env=env, capture_output=True, text=True).stdout.strip() == "pure"
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0"]
+    done = subprocess.run([*command, *arguments], env=env, capture_output=True, text=True, cwd=ROOT)
+    # pytest exits 5 when it collects nothing, 1 when a test fails.
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
+
+
 @needs_compiled
-def test_the_rules_golden_records_properties_and_doctests_hold_on_the_pure_engine() -> None:
+def test_the_rules_golden_records_and_doctests_hold_on_the_pure_engine() -> None:
     """The suite runs on the compiled engine; the rules' own tests run on the pure one too,
     with the compiled modules' doctests (a compiled module keeps no docstrings, so
     conftest.py skips collecting them: they run here, from the source)."""
     package = Path(burraco.__file__).parent
     doctests = [str(package / f"{name}.py") for name in COMPILED_MODULES]
-    env = {**os.environ, "BURRACO_PURE": "1", "BURRACO_PROPERTY_SCALE": "0.05"}
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0"]
-    done = subprocess.run(
-        [*command, "--doctest-modules", *doctests, *PURE_SET],
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
-    # pytest exits 5 when it collects nothing, 1 when a test fails.
-    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
-    ran = [sys.executable, "-c", "import burraco._engine as e; print(e.ENGINE)"]
-    assert subprocess.run(ran, env=env, capture_output=True, text=True).stdout.strip() == "pure"
+    _pure_pytest("--doctest-modules", *doctests, *PURE_SET)
+
+
+@pytest.mark.slow
+@needs_compiled
+def test_the_properties_hold_on_the_pure_engine() -> None:
+    """The default run's property checks at a fifth of their examples, on the pure engine."""
+    _pure_pytest("tests/test_properties.py", scale="0.2")
 
 
 @needs_compiled

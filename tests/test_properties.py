@@ -773,7 +773,7 @@ setups = pytest.mark.parametrize("setup", SETUPS, ids=IDS)
 
 
 #: The default run's examples scaled (test_engine_compiled.py runs the properties again on
-#: the pure engine at a twentieth of them).
+#: the pure engine at a fifth of them, under -m slow).
 SCALE = float(os.environ.get("BURRACO_PROPERTY_SCALE", "1"))
 
 
