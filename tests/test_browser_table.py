@@ -135,10 +135,22 @@ def test_the_moves_list_survives_a_reload_and_opens_on_a_phone(
         toast = page.eval_on_selector("#toast", "e => e.getBoundingClientRect().bottom")
         hand = page.eval_on_selector("#hand-area", "e => e.getBoundingClientRect().top")
         assert toast <= hand, (toast, hand)
-        # A phone shows the list on demand.
+        # A phone shows the list on demand, its newest move in sight (a list longer than
+        # the drawer: the drawer opened at the deal's first moves).
+        for _ in range(12):
+            if play_turn_by_socket(page) is None:
+                break
         assert page.is_hidden("#side")
         page.click("#moves-button")
         page.wait_for_selector("#side #log li[data-version]")
+        newest = page.locator("#log li[data-version]").last
+        page.wait_for_function(
+            """() => { const li = [...document.querySelectorAll('#log li[data-version]')].pop();
+                       const r = li.getBoundingClientRect();
+                       const seen = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                       return Boolean(seen && li.contains(seen)); }"""
+        )
+        assert newest.is_visible()
         shot(page, "moves-phone")
         page.click("#moves-button")
         assert page.is_hidden("#side")

@@ -45,6 +45,7 @@ const S = {
   log: [], // [{version, seat, action}]
   logDropped: {}, // deal number → its moves dropped from the front of the log
   logScroll: 0, // the frame that scrolls the moves list to its end
+  logIntoView: false, // and brings its newest line into sight (a phone's drawer opened)
   flight: null, // the move whose cards fly in the next frame, and where they come from
   order: [], // the hand as the player arranged it: [{id, card}]
   nextId: 1,
@@ -1279,10 +1280,15 @@ function renderLog(scroll = false) {
   else list.append(...made);
   // Scrolled to the newest move when the frame is laid out anyway, not by a layout of
   // its own in the middle of drawing the table.
+  S.logIntoView = S.logIntoView || scroll;
   if (!S.logScroll) {
     S.logScroll = requestAnimationFrame(() => {
       S.logScroll = 0;
       list.scrollTop = list.scrollHeight;
+      // A phone's moves open in a drawer that scrolls, not the list: its newest line is
+      // brought into sight when the drawer opens.
+      if (S.logIntoView && list.lastElementChild) list.lastElementChild.scrollIntoView({ block: 'nearest' });
+      S.logIntoView = false;
     });
   }
 }
