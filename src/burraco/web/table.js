@@ -1263,13 +1263,12 @@ function renderLog(scroll = false) {
   const lines = logLines(m);
   const wanted = new Set(lines.map((line) => line.key));
   const shown = [...list.children];
-  let kept = 0;
+  let kept = -1; // how many drawn lines stay, in order; -1: the list is drawn whole
   if (shown.every((li) => li.logKey !== undefined)) {
     for (const li of shown) if (!wanted.has(li.logKey)) li.remove();
     const left = [...list.children];
-    if (left.every((li, i) => li.logKey === lines[i].key)) kept = left.length;
-    else kept = -1;
-  } else kept = -1;
+    if (left.every((li, i) => li.logKey === lines[i]?.key)) kept = left.length;
+  }
   if (kept === lines.length && kept === shown.length && !scroll) return;
   const made = (kept < 0 ? lines : lines.slice(kept)).map((line) => {
     const li = line.make();
