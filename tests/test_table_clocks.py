@@ -189,6 +189,10 @@ async def _one_leaves_during_the_pause(
     away = paused["view"]["turn"]  # deal 2 is dealt already: its first turn
     stays = bruno if away == 0 else anna
     await (anna if away == 0 else bruno).__aexit__()
+    # The room must have heard the page close before the deal begins: the other socket's
+    # "next deal" could otherwise come first on a busy machine (the seat then counts as
+    # there, with its plain move clock).
+    await _state(stays, lambda m: not m["table"]["seats"][away]["connected"])
     await stays.send({"type": "next_deal"})
     begun = await _state(stays, lambda m: m["pause"] is None and m["view"]["deal"] == 2)
     return away, stays, begun
