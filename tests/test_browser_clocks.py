@@ -100,3 +100,32 @@ def test_a_banner_gives_the_seat_back_from_the_bot(browser: Any, tmp_path: Path)
         mine = state(page)
         assert not mine["table"]["seats"][mine["seat"]]["taken_over"]
         page.close()
+
+
+def test_a_running_clock_changes_the_page_once_a_second(browser: Any, tmp_path: Path) -> None:
+    """The move clock's bar and words change when a second passes, not at each of the
+    page's four ticks a second, and the bar is scaled, not resized: a phone waiting on its
+    turn is not laid out and painted again and again (a quarter of a core here before)."""
+    with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.0) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        create_table(page, server.url, seconds=40, start=True)
+        wait_my_turn(page)
+        changes = page.evaluate(
+            """() => new Promise((done) => {
+                 let count = 0;
+                 const box = document.querySelector('#timer');
+                 const seen = new MutationObserver((records) => { count += records.length; });
+                 seen.observe(box, { subtree: true, childList: true, attributes: true,
+                                     characterData: true });
+                 setTimeout(() => { seen.disconnect(); done(count); }, 2100);
+               })"""
+        )
+        # Two or three seconds end in 2.1 s: each changes the words, the bar, the seconds
+        # and the label (at most five records). Four ticks a second wrote all of them.
+        assert 0 < changes <= 15, changes
+        fill = page.evaluate(
+            "() => { const s = getComputedStyle(document.querySelector('.timer-fill'));"
+            " return [s.width, s.transform]; }"
+        )
+        assert fill[1].startswith("matrix("), fill  # scaled on the compositor
+        page.close()

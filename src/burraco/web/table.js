@@ -617,6 +617,11 @@ function updateClock(clock) {
   S.clock = { seat: clock.seat, deadline: clock.deadline, end: skewed ? now + total : clock.deadline, total, absentEnd: now + (clock.absent || 0) * 1000 };
 }
 
+/** An element's text, written only if it changed (a write lays the page out again). */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 function tickTimer() {
   const box = $('#timer');
   const c = S.clock;
@@ -628,11 +633,17 @@ function tickTimer() {
   const name = seatName(S.msg.table, c.seat, S.seat);
   // A player who has not opened the table since the deal began is waited for first.
   const absent = c.seat !== S.seat && Date.now() < c.absentEnd;
-  box.querySelector('.timer-text').textContent = absent ? t('table.waiting_absent', { name, s }) : t('table.seconds_left', { s });
-  box.querySelector('.timer-fill').style.width = `${Math.min(100, (100 * ms) / c.total)}%`;
-  box.dataset.seconds = String(s);
-  box.dataset.seat = String(c.seat);
-  box.setAttribute('aria-label', t('table.timer_aria', { name, s, n: s }));
+  // Written only when a second has passed (this runs four times a second): an unchanged
+  // page is not laid out and painted again, and the bar moves by whole seconds, scaled
+  // on the compositor rather than resized (a phone's battery, and a busy machine).
+  setText(box.querySelector('.timer-text'), absent ? t('table.waiting_absent', { name, s }) : t('table.seconds_left', { s }));
+  const fill = box.querySelector('.timer-fill');
+  const scale = `scaleX(${Math.min(1, (1000 * s) / c.total).toFixed(3)})`;
+  if (fill.style.transform !== scale) fill.style.transform = scale;
+  if (box.dataset.seconds !== String(s)) box.dataset.seconds = String(s);
+  if (box.dataset.seat !== String(c.seat)) box.dataset.seat = String(c.seat);
+  const label = t('table.timer_aria', { name, s, n: s });
+  if (box.getAttribute('aria-label') !== label) box.setAttribute('aria-label', label);
   box.classList.toggle('mine', c.seat === S.seat);
   box.classList.toggle('low', s <= 10);
   if (c.seat === S.seat && s <= 10 && s > 0 && s !== S.lastTick) sound('tick');
