@@ -622,12 +622,17 @@ function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
+/** Hide or show an element, touching it only if that changes something. */
+function setHidden(node, hidden) {
+  if (node.hidden !== hidden) node.hidden = hidden;
+}
+
 function tickTimer() {
   const box = $('#timer');
   const c = S.clock;
   const playing = S.msg && S.msg.view && S.msg.table.status === 'playing' && S.msg.view.phase !== 'over';
-  if (!c || !c.total || !playing) { box.hidden = true; return; }
-  box.hidden = false;
+  if (!c || !c.total || !playing) { setHidden(box, true); return; }
+  setHidden(box, false);
   const ms = Math.max(0, c.end - Date.now());
   const s = Math.ceil(ms / 1000);
   const name = seatName(S.msg.table, c.seat, S.seat);
@@ -739,14 +744,14 @@ function tickDealClock() {
   const box = $('#deal-clock');
   const c = S.dealClock;
   const playing = S.msg && S.msg.table.status === 'playing' && !S.pause;
-  if (!c || !playing) { box.hidden = true; return; }
-  box.hidden = false;
+  if (!c || !playing) { setHidden(box, true); return; }
+  setHidden(box, false);
   const left = Math.max(0, Math.ceil((c.end - Date.now()) / 1000));
   const text = c.called ? t('table.deal_clock_called')
     : t('table.deal_clock', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` });
-  box.textContent = text;
+  setText(box, text);
   box.classList.toggle('low', !c.called && left <= 60);
-  box.dataset.seconds = String(left);
+  if (box.dataset.seconds !== String(left)) box.dataset.seconds = String(left);
 }
 
 // ---------------------------------------------------------------- between two deals
@@ -806,19 +811,16 @@ function renderPause() {
   const info = S.msg ? S.msg.table : null;
   const waiting = (p.waiting || []).filter((s) => s !== S.seat).map((s) => seatName(info, s, S.seat));
   const pressed = (p.ready || []).includes(S.seat);
-  status.hidden = false;
-  status.textContent = pressed && waiting.length
+  // Redrawn four times a second: written only where it changed. The players start the
+  // next deal; a spectator only closes the window.
+  setHidden(status, false);
+  setText(status, pressed && waiting.length && !WATCH
     ? t('table.next_deal_waiting', { names: waiting.join(', '), s: left })
-    : t('table.next_deal_in', { s: left });
-  status.dataset.seconds = String(left);
-  button.textContent = t('table.next_deal');
-  button.disabled = pressed;
-  if (WATCH) {
-    // The players start the next deal; a spectator only closes the window.
-    status.textContent = t('table.next_deal_in', { s: left });
-    button.textContent = t('score.close');
-    button.disabled = false;
-  }
+    : t('table.next_deal_in', { s: left }));
+  if (status.dataset.seconds !== String(left)) status.dataset.seconds = String(left);
+  setText(button, t(WATCH ? 'score.close' : 'table.next_deal'));
+  const disabled = pressed && !WATCH;
+  if (button.disabled !== disabled) button.disabled = disabled;
 }
 
 function pressNextDeal() {
