@@ -23,6 +23,30 @@ export function el(tag, attrs = {}, ...children) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
+/**
+ * Make `parent`'s children what `wanted` holds (nodes built by el()), keeping each node
+ * already in place whose tag is the one wanted and changing only its attributes and text:
+ * a part of the table that did not change is not styled, laid out and painted again at
+ * every state. Only for nodes without listeners of their own (the table listens on its
+ * containers), since a kept node keeps its listeners and loses the new node's.
+ */
+export function morph(parent, wanted) {
+  const have = parent.childNodes;
+  wanted.forEach((want, i) => {
+    const old = have[i];
+    if (!old) parent.appendChild(want);
+    else if (old.nodeName !== want.nodeName) parent.replaceChild(want, old);
+    else if (want.nodeType === Node.TEXT_NODE) { if (old.data !== want.data) old.data = want.data; }
+    else {
+      for (const { name } of [...old.attributes]) if (!want.hasAttribute(name)) old.removeAttribute(name);
+      for (const { name, value } of want.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+      morph(old, [...want.childNodes]);
+    }
+  });
+  while (have.length > wanted.length) parent.lastChild.remove();
+}
+
+
 let mePromise = null;
 /** The account of this page ({user, csrf}; user null for a guest), asked once per page. */
 export function me(refresh = false) {

@@ -17,7 +17,7 @@ import {
   sortBySuit, sortByValue, parseAction, countCards, normCard,
 } from './cards.js';
 import {
-  el, $, api, me, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
+  el, $, morph, api, me, seatFor, saveSeat, forgetSeat, savedName, saveName, toast, hideToast,
   seatName, lineName, variantLabel, setupLabel, defaultLineOf, seatLabel,
 } from './common.js';
 import { applyPrefs, getPrefs, setPref, reducedMotion } from './prefs.js';
@@ -1003,21 +1003,21 @@ function renderBoard(m) {
   const others = [];
   if (WATCH) for (let s = 0; s < n; s++) others.push(seatBadge(m, s));
   else for (let i = 1; i < n; i++) others.push(seatBadge(m, (S.seat + i) % n));
-  $('#others').replaceChildren(...others);
+  morph($('#others'), others);
 
   // Lines: the others' above, ours below (002). Only lines with seats in
   // them: the engine's melds list may hold more entries than lines.
   const theirs = [];
   for (const l of linesOf(v)) if (l !== myLine) theirs.push(lineEl(m, l, false));
-  $('#their-lines').replaceChildren(...theirs);
+  morph($('#their-lines'), theirs);
   $('#their-lines').dataset.count = String(theirs.length);
-  $('#my-line').replaceChildren(lineEl(m, myLine, !WATCH));
+  morph($('#my-line'), [lineEl(m, myLine, !WATCH)]);
 
   renderCenter(m);
 
   // Open hands of partners (002's optional rule).
   const ph = v.partner_hands || {};
-  $('#partner-hands').replaceChildren(...Object.entries(ph).map(([s, cards]) => el('div', { class: 'partner-hand', 'data-seat': s },
+  morph($('#partner-hands'), Object.entries(ph).map(([s, cards]) => el('div', { class: 'partner-hand', 'data-seat': s },
     el('span', { class: 'label', text: t('table.hand_of', { name: seatName(info, Number(s), S.seat) }) }),
     fanEl(sortBySuit(cards), { size: 'sm', lang: getLang() }))));
 
@@ -1134,15 +1134,15 @@ function renderCenter(m) {
   // Pozzetti nobody has taken yet: face-down stacks (under them, on the
   // left, sits the "new meld" placeholder of our line, as in 002).
   const pz = $('#pozzetti');
-  pz.replaceChildren(...(v.pozzetti || []).map((size, i) => el('div', {
+  const stacks = (v.pozzetti || []).map((size, i) => el('div', {
     class: 'pozzetto', 'data-pozzetto': i, role: 'img', 'aria-label': t('table.pozzetto_aria', { n: size }),
-  }, backEl({ size: 'sm' }), backEl({ size: 'sm' }), el('span', { class: 'count', text: size }))));
-  if (v.pozzetti && v.pozzetti.length) pz.prepend(el('span', { class: 'label', text: t('table.pozzetti') }));
+  }, backEl({ size: 'sm' }), backEl({ size: 'sm' }), el('span', { class: 'count', text: size })));
+  morph(pz, stacks.length ? [el('span', { class: 'label', text: t('table.pozzetti') }), ...stacks] : []);
   pz.hidden = !(v.pozzetti && v.pozzetti.length);
 
   // Stock: the face-down card to click to draw.
   const stock = $('#stock');
-  stock.replaceChildren(v.stock > 0 ? backEl({ size: 'lg' }) : placeholderEl('', { size: 'lg', symbol: '∅' }), el('span', { class: 'count', text: v.stock }));
+  morph(stock, [v.stock > 0 ? backEl({ size: 'lg' }) : placeholderEl('', { size: 'lg', symbol: '∅' }), el('span', { class: 'count', text: v.stock })]);
   stock.setAttribute('aria-label', v.stock > 0 ? t('table.stock', { n: v.stock }) : t('table.stock_empty'));
   stock.dataset.count = String(v.stock);
   stock.classList.toggle('hinted', !!(S.hint && S.hint.verb === 'draw'));
