@@ -24,6 +24,7 @@ from burraco.melds import (
     SET,
     WILD,
     Meld,
+    MeldTables,
     _enumerate,
     extended,
     merged,
@@ -69,6 +70,29 @@ def test_kept_new_melds_are_the_enumerated_ones(name: str, seed: int, size: int)
         taken = {rng.choice(range(1, 14)), -1}
         without = merged([part[0] for part in tables.parts(counts, taken)])
         assert without == [c for c in listed if not (c[1] and c[1] in taken)]
+
+
+@pytest.mark.parametrize("name", [name for name in VARIANTS if variant(name).sets])
+def test_a_ranks_sets_moved_from_another_ranks_are_its_own(name: str) -> None:
+    """The sets of a rank from 4 to K are taken from another rank's with the same counts
+    (naturals and wildcards), their naturals moved: they are the enumerated ones, in
+    order, each with the action that lays it down."""
+    v = variant(name)
+    tables = MeldTables(v)  # fresh: the first rank of each pair is found, the second moved
+    rng = random.Random(35)
+    moved = 0
+    for _ in range(60):
+        counts = random_hand(rng, v, rng.randrange(6, 16))
+        first, second = rng.sample(range(4, 14), 2)
+        for suit in range(4):
+            counts[suit * 13 + second - 1] = counts[suit * 13 + first - 1]
+        found = _enumerate(counts, v)
+        listed = tables.candidates(counts)
+        assert [c[0] for c in listed] == sorted(found)
+        assert all(found[cards] == rank for cards, rank, _ in listed)
+        assert all(list(tables.actions[n].cards) == list(cards) for cards, _, n in listed)
+        moved += any(rank == second for _, rank, _ in listed)
+    assert moved  # some hands had sets of the moved rank
 
 
 @pytest.mark.parametrize("name", VARIANTS)

@@ -891,6 +891,9 @@ def _sets(
 # --- the candidates of a hand, kept by the counts of each suit and rank -------------------
 
 _NO_WILDCARDS: Final = bytes(5)
+#: The lowest rank whose sets :meth:`MeldTables._moved_sets` takes from another rank's: the
+#: 2s and the 3s have rules of their own, and an ace sorts below the 2 of its suit.
+_SHAPED_RANK: Final = 4
 
 #: Entries a table of meld readings or fitting cards keeps before it starts again.
 TABLE_LIMIT: Final = 1 << 14
@@ -928,6 +931,7 @@ class MeldTables:
         "_readings",
         "_sequences",
         "_set_max",
+        "_set_shapes",
         "_sets",
         "_stored",
         "_suits",
@@ -953,6 +957,10 @@ class MeldTables:
         self._suits: list[dict[bytes, Part]] = [{} for _ in range(4)]
         self._ranks: list[dict[bytes, Part]] = [{} for _ in range(14)]
         self._wilds: dict[bytes, Part] = {}
+        #: The sets of the ranks 4 to K, by their key (naturals' and wildcards' counts): the
+        #: first rank's part found, which another rank's with the same key repeats with
+        #: its naturals moved (:meth:`_moved_sets`).
+        self._set_shapes: dict[bytes, Part] = {}
         self._stored = 0
         #: The meld actions the candidates name, by their number (a candidate's third item).
         self.actions: list[Action] = []
@@ -1025,7 +1033,7 @@ class MeldTables:
             # Start again before any part is read, so the numbers of every part this call
             # returns name the same actions.
             self._stored = 0
-            for kept in (*self._suits, *self._ranks, self._wilds):
+            for kept in (*self._suits, *self._ranks, self._wilds, self._set_shapes):
                 kept.clear()
             self.actions = []
             self._numbers.clear()
@@ -1059,7 +1067,15 @@ class MeldTables:
                 table = ranks[rank]
                 part = table.get(key)
                 if part is None:
-                    part = self._store(table, key, _rank_melds(counts, rank, v), rank)
+                    if rank < _SHAPED_RANK:
+                        part = self._store(table, key, _rank_melds(counts, rank, v), rank)
+                    else:
+                        shape = self._set_shapes.get(key)
+                        if shape is None:
+                            found = _rank_melds(counts, rank, v)
+                            part = self._set_shapes[key] = self._store(table, key, found, rank)
+                        else:
+                            part = self._moved_sets(table, key, shape, rank)
                 if part[0]:
                     parts.append(part)
         if self._wild_melds and wilds != _NO_WILDCARDS and -1 not in taken:
@@ -1069,6 +1085,33 @@ class MeldTables:
             if part[0]:
                 parts.append(part)
         return parts
+
+    def _moved_sets(self, table: dict[bytes, Part], key: bytes, shape: Part, rank: int) -> Part:
+        """The sets of ``rank`` for ``key``, from ``shape``: another rank's for the same
+        key (both 4 to K). The rules read no rank above 3, so the melds are the same but
+        for their naturals' kinds; and every natural of a rank from 3 to K sorts between
+        the 2 of its suit and the next suit's, so they come in the same order."""
+        shift = rank - shape[2]
+        numbers = self._numbers
+        melds = []
+        for candidate in shape[0]:
+            # Plain loops: compiled, native, where a comprehension builds a list first.
+            cards = candidate[0]
+            moved = list(cards)
+            for i in range(len(moved)):
+                card = moved[i]
+                if card != JOKER and card % 13 != 1:
+                    moved[i] = card + shift
+            shifted = tuple(moved)
+            number = numbers.get(shifted)
+            if number is None:
+                number = numbers[shifted] = len(self.actions)
+                self.actions.append(meld_action(shifted))
+            melds.append((shifted, rank, number))
+        self._stored += len(melds) + 1
+        part = (tuple(melds), shape[1], rank)
+        table[key] = part
+        return part
 
     def _store(
         self, table: dict[bytes, Part], key: bytes, found: dict[tuple[int, ...], int], rank: int
