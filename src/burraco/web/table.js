@@ -643,7 +643,7 @@ function tickTimer() {
   // on the compositor rather than resized (a phone's battery, and a busy machine).
   setText(box.querySelector('.timer-text'), absent ? t('table.waiting_absent', { name, s }) : t('table.seconds_left', { s }));
   const fill = box.querySelector('.timer-fill');
-  const scale = `scaleX(${Math.min(1, (1000 * s) / c.total).toFixed(3)})`;
+  const scale = `scaleX(${Math.round(Math.min(1000, (1e6 * s) / c.total)) / 1000})`;
   if (fill.style.transform !== scale) fill.style.transform = scale;
   if (box.dataset.seconds !== String(s)) box.dataset.seconds = String(s);
   if (box.dataset.seat !== String(c.seat)) box.dataset.seat = String(c.seat);
