@@ -62,7 +62,7 @@ fi
 # the install tests make) go to memory where /dev/shm is a tmpfs: on this machine's disk
 # the same runs took 10-13% longer, waiting on the kernel's writes (test_browser_match_end
 # and test_desk, back to back). Removed when the run ends.
-if [ -z "${TMPDIR:-}" ] && [ "$(findmnt -no FSTYPE -T /dev/shm 2>/dev/null)" = tmpfs ] \
+if [ -z "${TMPDIR:-}" ] && [ "$(findmnt -no FSTYPE -T /dev/shm 2>/dev/null | head -n 1)" = tmpfs ] \
   && scratch=$(mktemp -d /dev/shm/burraco-tests.XXXXXX 2>/dev/null); then
   export TMPDIR="$scratch"
   trap 'rm -rf "$scratch"' EXIT
