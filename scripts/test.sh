@@ -64,6 +64,7 @@ fi
 # and test_desk, back to back). Removed when the run ends.
 if [ -z "${TMPDIR:-}" ] && [ "$(findmnt -no FSTYPE -T /dev/shm 2>/dev/null | head -n 1)" = tmpfs ] \
   && scratch=$(mktemp -d /dev/shm/burraco-tests.XXXXXX 2>/dev/null); then
+  chmod 1777 "$scratch" # as /tmp: the PostgreSQL test's server runs as the postgres user
   export TMPDIR="$scratch"
   trap 'rm -rf "$scratch"' EXIT
 fi
