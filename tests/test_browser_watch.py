@@ -189,6 +189,9 @@ def test_the_players_chat_while_they_wait_and_the_chat_follows_them_to_the_table
     with RoomServer(f"sqlite:///{tmp_path / 'room.db'}", bot_delay=0.05) as server:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(f"{server.url}/")
+        # The lobby's script makes the table: a click before it is ready submits the bare
+        # form, and the page stays in the lobby (this test timed out once so).
+        page.wait_for_selector("body[data-lobby-ready=true]", state="attached")
         page.fill("#name", "Anna")
         page.select_option("#setup", "2:2")
         page.click("#create")
