@@ -46,7 +46,6 @@ export function morph(parent, wanted) {
   while (have.length > wanted.length) parent.lastChild.remove();
 }
 
-
 let mePromise = null;
 /** The account of this page ({user, csrf}; user null for a guest), asked once per page. */
 export function me(refresh = false) {

@@ -622,6 +622,11 @@ function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
+/** An element's attribute, written only if it changed. */
+function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
 /** Hide or show an element, touching it only if that changes something. */
 function setHidden(node, hidden) {
   if (node.hidden !== hidden) node.hidden = hidden;
@@ -645,10 +650,9 @@ function tickTimer() {
   const fill = box.querySelector('.timer-fill');
   const scale = `scaleX(${Math.round(Math.min(1000, (1e6 * s) / c.total)) / 1000})`;
   if (fill.style.transform !== scale) fill.style.transform = scale;
-  if (box.dataset.seconds !== String(s)) box.dataset.seconds = String(s);
-  if (box.dataset.seat !== String(c.seat)) box.dataset.seat = String(c.seat);
-  const label = t('table.timer_aria', { name, s, n: s });
-  if (box.getAttribute('aria-label') !== label) box.setAttribute('aria-label', label);
+  setAttr(box, 'data-seconds', String(s));
+  setAttr(box, 'data-seat', String(c.seat));
+  setAttr(box, 'aria-label', t('table.timer_aria', { name, s, n: s }));
   box.classList.toggle('mine', c.seat === S.seat);
   box.classList.toggle('low', s <= 10);
   if (c.seat === S.seat && s <= 10 && s > 0 && s !== S.lastTick) sound('tick');
@@ -751,7 +755,7 @@ function tickDealClock() {
     : t('table.deal_clock', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` });
   setText(box, text);
   box.classList.toggle('low', !c.called && left <= 60);
-  if (box.dataset.seconds !== String(left)) box.dataset.seconds = String(left);
+  setAttr(box, 'data-seconds', String(left));
 }
 
 // ---------------------------------------------------------------- between two deals
@@ -817,7 +821,7 @@ function renderPause() {
   setText(status, pressed && waiting.length && !WATCH
     ? t('table.next_deal_waiting', { names: waiting.join(', '), s: left })
     : t('table.next_deal_in', { s: left }));
-  if (status.dataset.seconds !== String(left)) status.dataset.seconds = String(left);
+  setAttr(status, 'data-seconds', String(left));
   setText(button, t(WATCH ? 'score.close' : 'table.next_deal'));
   const disabled = pressed && !WATCH;
   if (button.disabled !== disabled) button.disabled = disabled;
